@@ -1,0 +1,71 @@
+"""Packing files into a token budget: the lesson's greedy packer.
+
+Lesson 1, "Packing relevant files into a token budget". Sort the files by score, highest
+first (ties keep their given order); walk down the list; skip a file that scores zero;
+skip a file that does not fit in what is left of the budget and keep going, since a
+smaller file further down may still fit. The total never exceeds the budget.
+
+Not handled: partial files (line ranges, signatures) and better-than-greedy choices;
+Lesson 3's packer adds both.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .scoring import clean_terms, score_file
+from .tokens import estimate_tokens
+
+
+@dataclass
+class Packed:
+    """The packer's result: files chosen with their costs, tokens used, and why others were left."""
+
+    chosen: list[tuple[str, int]]
+    used: int
+    budget: int
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    def __iter__(self):
+        # So that ``chosen, used = pack_context(...)`` reads as it does in the seed.
+        return iter((self.chosen, self.used))
+
+
+def check_budget(budget) -> int:
+    """``budget`` if it is a positive whole number of tokens, else ``ValueError`` naming it."""
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+        raise ValueError(f"budget must be a positive whole number of tokens, got {budget!r}")
+    return budget
+
+
+def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate_tokens) -> Packed:
+    """Choose the most relevant files that fit in ``budget`` tokens, greedily.
+
+    Args:
+        files: ``{file name: text}``.
+        query_terms: the task's terms, e.g. ``["discount", "pricing"]``.
+        budget: the token budget, a positive int (tokens).
+        count: ``text -> tokens``; the rough 4-characters rule by default, or
+            ``ctxlib.tokens.token_counter("o200k_base")`` for exact counts.
+    Returns:
+        a ``Packed``: ``chosen`` as ``[(name, tokens), ...]`` in packing order, ``used``
+        tokens (<= budget), and ``skipped`` as ``[(name, reason), ...]``. It unpacks as
+        ``chosen, used``. On seed 000's four files with budget 300:
+        ``[('shop/pricing.py', 77), ('tests/test_pricing.py', 46), ('shop/cart.py', 27)]``, 150.
+    Raises:
+        ValueError: if the budget is not a positive int, or the query is empty.
+    """
+    check_budget(budget)
+    terms = clean_terms(query_terms)
+    scores = {name: score_file(name, text, terms) for name, text in files.items()}
+    chosen, skipped, used = [], [], 0
+    for name in sorted(files, key=lambda n: -scores[n]):
+        if scores[name] == 0:
+            skipped.append((name, "scores 0"))
+            continue
+        cost = count(files[name])
+        if used + cost > budget:
+            skipped.append((name, f"{cost} tokens do not fit in the {budget - used} left"))
+            continue
+        chosen.append((name, cost))
+        used += cost
+    return Packed(chosen=chosen, used=used, budget=budget, skipped=skipped)

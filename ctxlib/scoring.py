@@ -1,0 +1,59 @@
+"""Scoring a file's relevance to a task: the lesson's term-count rule.
+
+Lesson 1, "Packing relevant files into a token budget". A file's score is how often the
+query terms occur in its text, plus three times how often they occur in its file name,
+ignoring case. Names count triple because a file called ``pricing.py`` is a stronger
+signal than one mention of "pricing" in a long document.
+
+Not handled: word boundaries (``"discount"`` also counts inside ``apply_discount``, as
+in the seed), symbols, search hits or recent edits. Lesson 3 adds a code-aware scorer.
+"""
+from __future__ import annotations
+
+NAME_WEIGHT = 3
+
+
+def clean_terms(query_terms) -> list[str]:
+    """Lower-cased, non-blank query terms, in order.
+
+    Args:
+        query_terms: an iterable of strings, e.g. ``["Discount", "pricing"]``.
+    Returns:
+        ``["discount", "pricing"]``: stripped, lower-cased, blanks dropped.
+    Raises:
+        ValueError: if ``query_terms`` is a bare string, or no non-blank term is left.
+        TypeError: if a term is not a string.
+    """
+    if isinstance(query_terms, str):
+        raise ValueError(
+            f"query_terms must be a list of terms, got the string {query_terms!r}; "
+            f"try {query_terms.split()!r}"
+        )
+    terms = []
+    for term in query_terms:
+        if not isinstance(term, str):
+            raise TypeError(f"each query term must be a string, got {term!r}")
+        if term.strip():
+            terms.append(term.strip().lower())
+    if not terms:
+        raise ValueError(f"the query is empty: give at least one non-blank term, got {list(query_terms)!r}")
+    return terms
+
+
+def score_file(name: str, text: str, query_terms) -> int:
+    """Relevance of one file: term occurrences in the text plus 3x those in the name.
+
+    Args:
+        name: the file's path, e.g. ``"shop/pricing.py"``.
+        text: the file's contents.
+        query_terms: the query's terms; case is ignored.
+    Returns:
+        ``sum(text.count(t) + 3 * name.count(t))`` over the terms, case-insensitive, as
+        seed 000 computes it. ``score_file("shop/cart.py", "class Cart: total discount",
+        ["discount", "pricing"])`` -> 1.
+    Raises:
+        ValueError: if the query has no non-blank term.
+    """
+    terms = clean_terms(query_terms)
+    text, name = text.lower(), name.lower()
+    return sum(text.count(t) + NAME_WEIGHT * name.count(t) for t in terms)
