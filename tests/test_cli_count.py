@@ -1,0 +1,57 @@
+"""``ctxlib count``: each case runs the CLI in a temporary directory and checks what it printed."""
+import io
+import subprocess
+import sys
+
+from ctxlib.cli import main
+
+
+def test_count_files(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text("hello world", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("abcdefgh", encoding="utf-8")
+    assert main(["count", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "--encoding", "cl100k_base"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["file", "characters", "cl100k_base", "rough", "(chars/4)"]
+    assert lines[1].split()[1:] == ["11", "2", "2"]
+    assert lines[2].split()[1:] == ["8", "1", "2"]  # "abcdefgh" is one cl100k_base token
+    assert lines[3].split() == ["total", "19", "3", "4"]
+
+
+def test_count_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("hello world"))
+    assert main(["count"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split() == ["<stdin>", "11", "2", "2"]
+
+
+def test_missing_file(tmp_path, capsys):
+    assert main(["count", str(tmp_path / "nope.txt")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"ctxlib: {tmp_path / 'nope.txt'}: no such file\n"
+
+
+def test_binary_file(tmp_path, capsys):
+    (tmp_path / "img.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    assert main(["count", str(tmp_path / "img.png")]) == 2
+    assert "looks binary" in capsys.readouterr().err
+
+
+def test_not_utf8(tmp_path, capsys):
+    (tmp_path / "latin1.txt").write_bytes("café".encode("latin-1"))
+    assert main(["count", str(tmp_path / "latin1.txt")]) == 2
+    assert "is not UTF-8 text (bad byte at offset 3)" in capsys.readouterr().err
+
+
+def test_console_script_one_line_error(tmp_path):
+    """The installed command: one line on stderr, exit 2, no traceback."""
+    result = subprocess.run([sys.executable, "-m", "ctxlib.cli", "count", "missing.txt"],
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr == "ctxlib: missing.txt: no such file\n"
+
+
+def test_unknown_encoding_option(capsys):
+    try:
+        main(["count", "--encoding", "p50k_base"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "invalid choice: 'p50k_base'" in capsys.readouterr().err
