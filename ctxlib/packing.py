@@ -11,9 +11,24 @@ Lesson 3's packer adds both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .scoring import clean_terms, score_file
 from .tokens import estimate_tokens
+
+
+class Skipped(NamedTuple):
+    """A file the packer left out: ``cost`` is None when it scored 0, else its tokens and the ``left`` it missed."""
+
+    name: str
+    cost: int | None = None
+    left: int | None = None
+
+    @property
+    def reason(self) -> str:
+        if self.cost is None:
+            return "scores 0"
+        return f"{self.cost} tokens do not fit in the {self.left} left"
 
 
 @dataclass
@@ -23,7 +38,7 @@ class Packed:
     chosen: list[tuple[str, int]]
     used: int
     budget: int
-    skipped: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
 
     def __iter__(self):
         # So that ``chosen, used = pack_context(...)`` reads as it does in the seed.
@@ -48,7 +63,7 @@ def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate
             ``ctxlib.tokens.token_counter("o200k_base")`` for exact counts.
     Returns:
         a ``Packed``: ``chosen`` as ``[(name, tokens), ...]`` in packing order, ``used``
-        tokens (<= budget), and ``skipped`` as ``[(name, reason), ...]``. It unpacks as
+        tokens (<= budget), and ``skipped`` as ``[Skipped(name, cost, left), ...]``. It unpacks as
         ``chosen, used``. On seed 000's four files with budget 300:
         ``[('shop/pricing.py', 77), ('tests/test_pricing.py', 46), ('shop/cart.py', 27)]``, 150.
     Raises:
@@ -60,11 +75,11 @@ def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate
     chosen, skipped, used = [], [], 0
     for name in sorted(files, key=lambda n: -scores[n]):
         if scores[name] == 0:
-            skipped.append((name, "scores 0"))
+            skipped.append(Skipped(name))
             continue
         cost = count(files[name])
         if used + cost > budget:
-            skipped.append((name, f"{cost} tokens do not fit in the {budget - used} left"))
+            skipped.append(Skipped(name, cost, budget - used))
             continue
         chosen.append((name, cost))
         used += cost

@@ -29,13 +29,16 @@ def test_case_insensitive_terms_and_names():
 def test_zero_score_is_skipped_even_with_room():
     packed = pack_context(SEED_FILES, SEED_QUERY, budget=10_000)
     assert "docs/history.md" not in dict(packed.chosen)
-    assert ("docs/history.md", "scores 0") in packed.skipped
+    assert packed.skipped == [("docs/history.md", None, None)]
+    assert packed.skipped[0].reason == "scores 0"
 
 
 def test_skip_what_does_not_fit_and_keep_going():
     # Budget 100: pricing (77) fits; test_pricing (46) does not fit in 23; cart (27) does not either.
     packed = pack_context(SEED_FILES, SEED_QUERY, budget=100)
     assert packed.chosen == [("shop/pricing.py", 77)]
+    assert [s.reason for s in packed.skipped] == [
+        "46 tokens do not fit in the 23 left", "27 tokens do not fit in the 23 left", "scores 0"]
     # Budget 75: pricing (77) does not fit, but test_pricing (46) and then cart (27) do: 73.
     packed = pack_context(SEED_FILES, SEED_QUERY, budget=75)
     assert packed.chosen == [("tests/test_pricing.py", 46), ("shop/cart.py", 27)]
