@@ -1,0 +1,387 @@
+"""Quick checks: quiz files as data, their validation, and grading an answer.
+
+Each lesson's quick checks live in ``quizzes/<lang>/<lesson>.json``, one file per language
+with the same question ids, checked against ``quizzes/schema.json``. Question types:
+``single_choice``, ``multiple_choice``, ``numeric`` (absolute or relative tolerance, or a
+range) and ``code``.
+
+Answer keys: a choice question stores ``salt`` and ``answer_sha256`` = sha256 of
+``"<salt>:<question id>:<right option ids, sorted, joined by ','>"``, not the right options.
+That keeps answers out of plain sight in the file; it is not security (four options are
+four guesses). Numeric answers are stored in the clear: a tolerance cannot be checked
+against a hash. Maintainers write a key with ``python -m ctxlib.quiz hash ID a,c``.
+
+Not handled: running code exercises (the schema fixes their format; ``grade`` refuses
+them) and recording progress. The notebook widgets are in ``ctxlib.widgets``.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import math
+import re
+import secrets
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+
+LANGS = ("en", "hi")
+CHOICE_TYPES = ("single_choice", "multiple_choice")
+MESSAGES = {
+    "en": {"single_choice": "Choose one.", "multiple_choice": "Choose every option that is true.",
+           "numeric": "Answer with a number{unit}.", "code": "Write code, then run q.check().",
+           "choose": "Choose an option first.", "missing": "Some right options are not chosen yet.",
+           "not_a_number": "Enter a number.", "right_number": "{answer} is right.",
+           "wrong_number": "{answer} is not right."},
+    "hi": {"single_choice": "एक विकल्प चुनें।", "multiple_choice": "हर सही विकल्प चुनें।",
+           "numeric": "उत्तर एक संख्या में दें{unit}।", "code": "कोड लिखें, फिर q.check() चलाएँ।",
+           "choose": "पहले कोई विकल्प चुनें।", "missing": "कुछ सही विकल्प अभी चुने नहीं गए हैं।",
+           "not_a_number": "एक संख्या लिखें।", "right_number": "{answer} सही है।",
+           "wrong_number": "{answer} सही नहीं है।"},
+}
+
+
+class QuizError(ValueError):
+    """A quiz file that cannot be used; the message names the file, the question id and the field."""
+
+    def __init__(self, path, question_id, field_path, problem):
+        self.path, self.question_id, self.field, self.problem = str(path), question_id, field_path, problem
+        where = f"question {question_id!r}" if question_id else "file level"
+        super().__init__(f"{path}: {where}, field {field_path}: {problem}")
+
+
+@dataclass
+class Option:
+    """One choice: its id, its text, and the feedback shown when it is chosen."""
+
+    id: str
+    text: str
+    feedback: str
+
+
+@dataclass
+class Question:
+    """One quick check as stored in a quiz file, plus the language it is written in."""
+
+    id: str
+    type: str
+    prompt: str
+    explanation: str
+    lang: str
+    hints: list[str] = field(default_factory=list)
+    options: list[Option] = field(default_factory=list)
+    salt: str = ""
+    answer_sha256: str = ""
+    answer: dict = field(default_factory=dict)  # numeric: value+abs_tol | value+rel_tol | min+max
+    unit: str = ""
+    misconceptions: list[tuple[float, str]] = field(default_factory=list)
+    starter: str = ""
+    solution: str = ""
+    checker: str = ""
+
+
+@dataclass
+class Quiz:
+    """One lesson's quick checks in one language, and the file they came from."""
+
+    lesson: str
+    lang: str
+    title: str
+    questions: list[Question]
+    path: str
+
+    def question(self, question_id: str) -> Question:
+        """The question with id ``question_id``; ``KeyError`` listing the ids if there is none."""
+        for q in self.questions:
+            if q.id == question_id:
+                return q
+        raise KeyError(f"no question {question_id!r} in {self.path}; ids: {[q.id for q in self.questions]}")
+
+
+@dataclass
+class Feedback:
+    """The grade of one answer: right or not, what to tell the learner, and the explanation."""
+
+    correct: bool
+    option_feedback: list[tuple[str, str]]  # (option id, feedback) for each chosen option, in option order
+    notes: list[str]  # general remarks in the quiz's language
+    explanation: str
+
+
+def answer_hash(salt: str, question_id: str, option_ids) -> str:
+    """The stored key of a choice answer: sha256 hex of ``"salt:question_id:ids"``, ids sorted.
+
+    ``answer_hash("5eed", "whole_repo", ["c"])`` hashes ``"5eed:whole_repo:c"``.
+    """
+    return hashlib.sha256(f"{salt}:{question_id}:{','.join(sorted(option_ids))}".encode()).hexdigest()
+
+
+def correct_option_ids(question: Question) -> frozenset | None:
+    """The option ids whose hash is the question's key, found by trying every allowed set.
+
+    Single choice tries each option; multiple choice every non-empty subset (at most 8
+    options, so at most 255 sets). Returns ``None`` when no set matches: a broken key.
+    """
+    ids = [o.id for o in question.options]
+    sizes = [1] if question.type == "single_choice" else range(1, len(ids) + 1)
+    for size in sizes:
+        for combo in itertools.combinations(ids, size):
+            if answer_hash(question.salt, question.id, combo) == question.answer_sha256:
+                return frozenset(combo)
+    return None
+
+
+def quizzes_dir() -> Path:
+    """Where the quiz files are: ``ctxlib/quizzes`` in an installed wheel, else the repo's ``quizzes/``."""
+    packaged = Path(__file__).parent / "quizzes"
+    return packaged if packaged.is_dir() else Path(__file__).parent.parent / "quizzes"
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads((quizzes_dir() / "schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _question_id_at(data, loc) -> str | None:
+    # An error under questions/<i> belongs to that question; name it by id, or by position if it has none.
+    if len(loc) < 2 or loc[0] != "questions" or not isinstance(loc[1], int):
+        return None
+    q = data["questions"][loc[1]]
+    qid = q.get("id") if isinstance(q, dict) else None
+    return qid if isinstance(qid, str) else f"#{loc[1] + 1}"
+
+
+def _parse(path: Path) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise QuizError(path, None, "(whole file)", f"is not UTF-8 text (bad byte at offset {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        # Point at the last question that starts before the error: the likeliest place to look.
+        starts = re.findall(r'"id"\s*:\s*"([^"]+)"\s*,\s*"type"', text[: exc.pos])
+        raise QuizError(path, starts[-1] if starts else None, "(JSON syntax)",
+                        f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def _build(path: Path, data: dict) -> Quiz:
+    questions = []
+    for q in data["questions"]:
+        questions.append(Question(
+            id=q["id"], type=q["type"], prompt=q["prompt"], explanation=q["explanation"], lang=data["lang"],
+            hints=list(q.get("hints", [])), options=[Option(**o) for o in q.get("options", [])],
+            salt=q.get("salt", ""), answer_sha256=q.get("answer_sha256", ""), answer=dict(q.get("answer", {})),
+            unit=q.get("unit", ""), misconceptions=[(m["value"], m["feedback"]) for m in q.get("misconceptions", [])],
+            starter=q.get("starter", ""), solution=q.get("solution", ""), checker=q.get("checker", "")))
+    return Quiz(lesson=data["lesson"], lang=data["lang"], title=data["title"], questions=questions, path=str(path))
+
+
+def _check_meaning(quiz: Quiz) -> None:
+    # What a schema cannot say: unique ids, a key that opens exactly one set of options, a sane range.
+    seen = set()
+    for i, q in enumerate(quiz.questions):
+        at = f"questions/{i}"
+        if q.id in seen:
+            raise QuizError(quiz.path, q.id, f"{at}/id", "an earlier question has the same id; ids must be unique")
+        seen.add(q.id)
+        option_ids = [o.id for o in q.options]
+        if len(set(option_ids)) != len(option_ids):
+            raise QuizError(quiz.path, q.id, f"{at}/options", f"option ids repeat: {option_ids}")
+        if q.type in CHOICE_TYPES and correct_option_ids(q) is None:
+            raise QuizError(quiz.path, q.id, f"{at}/answer_sha256",
+                            "matches no set of options, so no option would be graded right; "
+                            f"recompute it with: python -m ctxlib.quiz hash {q.id} RIGHT_IDS --salt {q.salt}")
+        if "min" in q.answer and q.answer["min"] > q.answer["max"]:
+            raise QuizError(quiz.path, q.id, f"{at}/answer", f"min {q.answer['min']} is above max {q.answer['max']}")
+
+
+def load_quiz_file(path) -> Quiz:
+    """Read, validate and return one quiz file.
+
+    Args:
+        path: a ``quizzes/<lang>/<lesson>.json`` file.
+    Returns:
+        a ``Quiz`` whose questions carry the file's language.
+    Raises:
+        QuizError: bad UTF-8 or JSON, a schema violation (missing field, unknown type...),
+            repeated ids, or a choice key that matches no set of options. The message names
+            the file, the question id and the field, e.g. ``quizzes/en/01.json: question
+            'budget_100', field questions/1/options: [...] is too short``.
+        FileNotFoundError: if the file does not exist.
+    """
+    path = Path(path)
+    data = _parse(path)
+    errors = list(_validator().iter_errors(data))
+    if errors:
+        # Report the cause, not its echo: an unknown type or a broken option also leaves the
+        # question's other fields "unevaluated", so those come last, and deeper paths first.
+        error = min(errors, key=lambda e: (e.validator == "unevaluatedProperties", -len(e.absolute_path)))
+        loc = list(error.absolute_path)
+        raise QuizError(path, _question_id_at(data, loc), "/".join(map(str, loc)) or "(top level)", error.message)
+    quiz = _build(path, data)
+    _check_meaning(quiz)
+    return quiz
+
+
+def load_quiz(lesson: str, lang: str) -> Quiz:
+    """Lesson ``lesson``'s quick checks in ``lang`` ("en" or "hi"), e.g. ``load_quiz("01_window_as_budget", "hi")``.
+
+    Raises ``ValueError`` for an unknown language, ``FileNotFoundError`` listing the lessons
+    that have quizzes, and ``QuizError`` as ``load_quiz_file`` does, or if the file's own
+    lesson or language differ from its place.
+    """
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+    path = quizzes_dir() / lang / f"{lesson}.json"
+    if not path.is_file():
+        have = sorted(p.stem for p in (quizzes_dir() / lang).glob("*.json"))
+        raise FileNotFoundError(f"no quick checks for lesson {lesson!r} in {lang!r} ({path}); lessons with quizzes: {have}")
+    quiz = load_quiz_file(path)
+    for name, want in (("lesson", lesson), ("lang", lang)):
+        if getattr(quiz, name) != want:
+            raise QuizError(path, None, name, f"says {getattr(quiz, name)!r} but the file's place says {want!r}")
+    return quiz
+
+
+def check_twins(quiz: Quiz, twin: Quiz) -> None:
+    """Check that two languages of a lesson ask the same questions with the same answers.
+
+    Same lesson, question ids in the same order, and per question the same type, option
+    ids, salt, key, numeric answer, misconception values and number of hints; only the
+    words may differ. Raises ``QuizError`` naming the second file and the first difference.
+    """
+    if quiz.lesson != twin.lesson:
+        raise QuizError(twin.path, None, "lesson", f"{twin.lesson!r} differs from {quiz.lesson!r} in {quiz.path}")
+    ids, twin_ids = [q.id for q in quiz.questions], [q.id for q in twin.questions]
+    if ids != twin_ids:
+        raise QuizError(twin.path, None, "questions", f"ids {twin_ids} differ from {ids} in {quiz.path}")
+    for i, (q, t) in enumerate(zip(quiz.questions, twin.questions)):
+        for name, mine, theirs in (
+            ("type", q.type, t.type), ("options", [o.id for o in q.options], [o.id for o in t.options]),
+            ("salt", q.salt, t.salt), ("answer_sha256", q.answer_sha256, t.answer_sha256), ("answer", q.answer, t.answer),
+            ("misconceptions", [v for v, _ in q.misconceptions], [v for v, _ in t.misconceptions]),
+            ("hints", len(q.hints), len(t.hints)),
+        ):
+            if mine != theirs:
+                raise QuizError(twin.path, t.id, f"questions/{i}/{name}", f"{theirs!r} differs from {mine!r} in {quiz.path}")
+
+
+def _chosen_ids(question: Question, answer) -> set[str]:
+    chosen = set() if answer is None else {answer} if isinstance(answer, str) else set(answer)
+    unknown = chosen - {o.id for o in question.options}
+    if unknown:
+        raise ValueError(f"question {question.id!r} has no option {sorted(unknown)}; options: {[o.id for o in question.options]}")
+    if question.type == "single_choice" and len(chosen) > 1:
+        raise ValueError(f"question {question.id!r} takes one option, got {sorted(chosen)}")
+    return chosen
+
+
+def numeric_matches(key: dict, value: float) -> bool:
+    """Whether ``value`` meets a numeric key: ``|value - v| <= abs_tol``, or ``<= rel_tol * |v|``, or ``min <= value <= max``.
+
+    The relative tolerance is a share of the expected value ``v`` (not of the larger number,
+    as ``math.isclose`` has it): ``{"value": 200, "rel_tol": 0.05}`` accepts 190 to 210.
+    """
+    if "min" in key:
+        return key["min"] <= value <= key["max"]
+    allowed = key["abs_tol"] if "abs_tol" in key else key["rel_tol"] * abs(key["value"])
+    return abs(value - key["value"]) <= allowed
+
+
+def _as_number(answer) -> float | None:
+    if isinstance(answer, bool):
+        return None
+    try:
+        value = float(str(answer).strip().replace(",", "")) if isinstance(answer, str) else float(answer)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def grade(question: Question, answer) -> Feedback:
+    """Grade one answer, with feedback in the question's language.
+
+    Args:
+        question: a loaded ``Question``.
+        answer: single choice: an option id (``"c"``); multiple choice: option ids
+            (``["a", "b"]``); numeric: a number or numeric text (``104``, ``"104"``).
+            ``None`` means nothing chosen yet.
+    Returns:
+        ``Feedback``: ``correct``; the feedback of each chosen option; notes (nothing
+        chosen, right options missing, a number's verdict and the misconception it
+        matches); and the explanation (shown by the widget once the answer is right).
+    Raises:
+        ValueError: an option id the question does not have, or several for single choice.
+        NotImplementedError: for code exercises, which ``q.check()`` will run (issue 5).
+    """
+    msgs = MESSAGES[question.lang]
+    if question.type in CHOICE_TYPES:
+        chosen = _chosen_ids(question, answer)
+        if not chosen:
+            return Feedback(False, [], [msgs["choose"]], question.explanation)
+        correct = answer_hash(question.salt, question.id, chosen) == question.answer_sha256
+        notes = []
+        if not correct and question.type == "multiple_choice" and chosen < (correct_option_ids(question) or set()):
+            notes.append(msgs["missing"])
+        said = [(o.id, o.feedback) for o in question.options if o.id in chosen]
+        return Feedback(correct, said, notes, question.explanation)
+    if question.type == "numeric":
+        value = _as_number(answer)
+        if value is None:
+            return Feedback(False, [], [msgs["not_a_number"]], question.explanation)
+        correct = numeric_matches(question.answer, value)
+        shown = f"{value:g}"
+        notes = [msgs["right_number" if correct else "wrong_number"].format(answer=shown)]
+        if not correct:
+            notes += [text for v, text in question.misconceptions if math.isclose(v, value, abs_tol=1e-9)]
+        return Feedback(correct, [], notes, question.explanation)
+    raise NotImplementedError(f"question {question.id!r} is a code exercise; it is checked by running code, not by grade()")
+
+
+def question_text(question: Question) -> str:
+    """The question as plain text: prompt, options lettered A), B)..., and what kind of answer to give.
+
+    Reads the same in a static viewer as in a terminal; option letters follow the order in the file.
+    """
+    msgs = MESSAGES[question.lang]
+    lines = [question.prompt]
+    lines += [f"  {chr(ord('A') + i)}) {o.text}" for i, o in enumerate(question.options)]
+    if question.type == "code":
+        lines += ["", question.starter.rstrip()]
+    lines.append(msgs[question.type].format(unit=f" ({question.unit})" if question.unit else ""))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> None:
+    """``python -m ctxlib.quiz hash ID IDS [--salt S]`` prints a key; ``check`` validates every quiz file and its twin."""
+    parser = argparse.ArgumentParser(prog="python -m ctxlib.quiz", description="Maintainer tools for quiz files.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    hasher = sub.add_parser("hash", help="print the salt and answer_sha256 for a choice question")
+    hasher.add_argument("question_id")
+    hasher.add_argument("option_ids", help="the right option ids, comma-separated, e.g. a,c")
+    hasher.add_argument("--salt", default=None, help="reuse a salt (default: a new random one)")
+    sub.add_parser("check", help="validate every quiz file and compare each language with English")
+    args = parser.parse_args(argv)
+    if args.command == "hash":
+        salt = args.salt or secrets.token_hex(8)
+        digest = answer_hash(salt, args.question_id, [i.strip() for i in args.option_ids.split(",") if i.strip()])
+        print(json.dumps({"salt": salt, "answer_sha256": digest}, indent=2))
+        return
+    try:
+        for path in sorted((quizzes_dir() / "en").glob("*.json")):
+            english = load_quiz(path.stem, "en")
+            for lang in LANGS[1:]:
+                check_twins(english, load_quiz(path.stem, lang))
+            print(f"ok: {path.stem} ({len(english.questions)} questions, {', '.join(LANGS)})")
+    except (QuizError, FileNotFoundError) as exc:
+        raise SystemExit(f"ctxlib.quiz: {exc}") from None
+
+
+if __name__ == "__main__":
+    main()
