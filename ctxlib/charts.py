@@ -1,0 +1,153 @@
+"""The per-turn chart: what each request carries, stacked by block kind, against the window line.
+
+Lesson 2, "The ledger for a 180k fill". One bar per turn: the fixed prefix, the task, the
+retrieved files, the diffs and the diagnostics that request carried, with the reply on top;
+a dashed line marks the context window; each bar's tick names its turn and stop_reason. An
+optional second panel zooms on the top of the window, where the loop's growth shows.
+
+Hindi labels need a Devanagari font and matplotlib >= 3.11 (older versions draw Devanagari
+without shaping). ctxlib ships Noto Sans Devanagari (SIL Open Font License, see
+``data/fonts/OFL.txt``); if neither it nor a system Devanagari font can be used, or
+matplotlib is too old, ``turn_chart`` warns once and draws English labels, never boxes.
+
+Not handled: interactive charts (the lesson's widgets redraw this one).
+"""
+from __future__ import annotations
+
+import functools
+import warnings
+from pathlib import Path
+
+import matplotlib
+from matplotlib import font_manager
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from .ceiling import check_tokens
+from .transcript import KINDS, occupancy
+
+FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regular.ttf"
+
+LABELS = {
+    "en": {
+        "fixed_prefix": "system prompt + tool definitions",
+        "task": "task",
+        "retrieved_files": "retrieved files",
+        "attempt_diff": "diffs of earlier attempts",
+        "tool_output": "tool output (diagnostics)",
+        "reply": "reply (patch)",
+        "window": "context window ({:,} tokens)",
+        "xlabel": "turn (attempt)",
+        "ylabel": "tokens",
+        "title": "What each request carries, turn by turn",
+        "zoom": "the top {:,} tokens of the window",
+    },
+    "hi": {
+        "fixed_prefix": "system prompt + tool परिभाषाएँ",
+        "task": "task",
+        "retrieved_files": "चुनी गई files",
+        "attempt_diff": "पिछली कोशिशों के diffs",
+        "tool_output": "tool output (diagnostics)",
+        "reply": "जवाब (patch)",
+        "window": "context window ({:,} tokens)",
+        "xlabel": "turn (कोशिश)",
+        "ylabel": "tokens",
+        "title": "हर turn में request के साथ क्या-क्या जाता है",
+        "zoom": "window के सबसे ऊपर के {:,} tokens",
+    },
+}
+COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_files": "#4c72b0",
+          "attempt_diff": "#dd8452", "tool_output": "#c44e52", "reply": "#55a868"}
+
+
+def _version(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")[:2]
+    return int(major), int("".join(ch for ch in minor if ch.isdigit()) or 0)
+
+
+def _font_file() -> Path | None:
+    if FONT_PATH.is_file():
+        return FONT_PATH
+    for font in font_manager.fontManager.ttflist:
+        if "devanagari" in font.name.lower():
+            return Path(font.fname)
+    return None
+
+
+@functools.cache
+def devanagari_family() -> str | None:
+    """The family name of a usable Devanagari font, registered with matplotlib, or None.
+
+    None (with one warning, since the result is cached) when matplotlib is older than 3.11 or
+    no Devanagari font is found: the bundled one first, then any the system has.
+    """
+    reason = None
+    if _version(matplotlib.__version__) < (3, 11):
+        reason = f"matplotlib {matplotlib.__version__} cannot shape Devanagari (3.11 or newer can)"
+    elif (path := _font_file()) is None:
+        reason = "no Devanagari font was found"
+    if reason:
+        warnings.warn(f"{reason}; Hindi chart labels fall back to English", stacklevel=3)
+        return None
+    font_manager.fontManager.addfont(str(path))
+    return font_manager.FontProperties(fname=str(path)).get_name()
+
+
+def _draw_bars(ax, rows, labels: dict, window: int, font: dict) -> list[int]:
+    turns = [row["turn"] for row in rows]
+    bottom = [0] * len(rows)
+    for kind in (*KINDS, "reply"):
+        heights = [row[kind] for row in rows]
+        ax.bar(turns, heights, bottom=bottom, color=COLORS[kind], label=labels[kind],
+               hatch="//" if kind == "reply" else None, edgecolor="white", linewidth=0.5)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    ax.axhline(window, color="black", linestyle="--", linewidth=1.2,
+               label=labels["window"].format(window))
+    ax.set_xticks(turns, [f"{row['turn']}\n{row['stop_reason']}" for row in rows], fontsize=8)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+    ax.set_xlabel(labels["xlabel"], **font)
+    return bottom
+
+
+def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None) -> Figure:
+    """A stacked bar per turn of ``simulation`` (a ``transcript.Simulation``), in tokens.
+
+    Args:
+        simulation: what ``transcript.simulate`` returned.
+        language: "en" or "hi" for the labels; "hi" falls back to "en" with one warning when
+            Devanagari cannot be drawn.
+        zoom_tokens: if given, a second panel shows only the top ``zoom_tokens`` of the window,
+            where the diffs, the trimmed diagnostics and the reply room are visible.
+    Returns:
+        a matplotlib ``Figure`` (not attached to pyplot; show it with ``display(fig)`` or save
+        it with ``fig.savefig(path)``). Each bar's tick reads "turn / stop_reason".
+    Raises:
+        ValueError: ``language`` is neither "en" nor "hi", or ``zoom_tokens`` is not a
+            positive whole number.
+    """
+    if language not in LABELS:
+        raise ValueError(f"language must be 'en' or 'hi', got {language!r}")
+    if zoom_tokens is not None:
+        check_tokens("zoom_tokens", zoom_tokens, positive=True)
+    family = devanagari_family() if language == "hi" else None
+    labels = LABELS[language if family or language == "en" else "en"]
+    # Latin text inside Hindi labels falls back to DejaVu Sans glyph by glyph.
+    font = {"fontfamily": [family, "DejaVu Sans"]} if family else {}
+    rows = occupancy(simulation)
+    window = simulation.loop.window_tokens
+
+    fig = Figure(figsize=(10 if zoom_tokens else 7, 5), layout="constrained")
+    axes = fig.subplots(1, 2 if zoom_tokens else 1, squeeze=False)[0]
+    for ax in axes:
+        tops = _draw_bars(ax, rows, labels, window, font)
+    highest = max(window, *tops)
+    axes[0].set_ylim(0, highest * 1.05)
+    axes[0].set_ylabel(labels["ylabel"], **font)
+    if zoom_tokens:
+        axes[1].set_ylim(window - zoom_tokens, highest + zoom_tokens * 0.05)
+        axes[1].set_title(labels["zoom"].format(zoom_tokens), fontsize=9, **font)
+    fig.suptitle(labels["title"], **font)
+    legend_font = font_manager.FontProperties(family=font.get("fontfamily"), size=8)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4,
+               frameon=False, prop=legend_font)
+    return fig

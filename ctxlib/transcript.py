@@ -1,0 +1,216 @@
+"""The transcript simulator: watch an agent loop fill the context window turn by turn.
+
+Lesson 2, "The ledger for a 180k fill". The first request carries the fixed prefix (system
+prompt + tool definitions), the task and the retrieved files. Each failing attempt appends
+its diff and its diagnostics, and the whole transcript is re-sent on the next turn.
+
+The rules, in the order a turn applies them:
+1. Trim, before every request: cut the oldest evictable block from its head (the tracebacks
+   at the head of a pytest block go first, the summary tail stays), then the next oldest,
+   until input <= window - reply_reserve_tokens. Pinned blocks are never touched, so when
+   they alone exceed that target the request goes out with less reply room than reserved.
+   Only tool output is evictable by default (the chapter's harness pins retrieved files).
+2. Reply room. When output shares the window (most providers), reply room = window - input
+   and a patch larger than it is cut off: stop_reason "max_tokens". When the provider's
+   output limit is separate (``output_limit_tokens``), the trim target is the window itself
+   and the reply room is that limit.
+3. Overflow. An input over the window (only pinned blocks can cause it), or one that leaves
+   no reply room at all, is refused at the request: stop_reason "context_length_exceeded",
+   no output, and ``Simulation.error`` says why. Trimming is one bounded pass: it never loops.
+
+The chapter's trace (attempt 3/4, input 198,412, max_tokens 1,588) comes out exactly with a
+fill of 176,412, what a greedy packer may use under a 180,000 cap: 9,000 + 1,000 + 176,412 +
+two 6,000 diffs = 198,412, every diagnostics token trimmed. With the stated fill of exactly
+180,000 (``Loop()``) no trim rule reaches attempt 3: the second request already carries
+196,000 pinned tokens, leaving at most 4,000 for a 6,000-token patch.
+
+Not handled: which blocks a smarter trim should drop (the next chapter), tokens of the
+messages around blocks, and streaming.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .ceiling import check_attempts, check_tokens
+from .ledger import DIAGNOSTICS_KIND, PATCH_KIND, TurnRecord
+
+KINDS = ("fixed_prefix", "task", "retrieved_files", PATCH_KIND, DIAGNOSTICS_KIND)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A stretch of the transcript: kind, tokens now, pinned or evictable, tokens cut from its head."""
+
+    kind: str
+    tokens: int
+    pinned: bool
+    label: str
+    head_lost: int = 0
+
+
+@dataclass(frozen=True)
+class Loop:
+    """One agent run's figures, in tokens; the defaults are the chapter's 180,000-fill run.
+
+    ``patch_tokens`` and ``diagnostics_tokens`` are one size for every attempt or a tuple with
+    one size per attempt. ``reply_reserve_tokens`` is what the trim step keeps free for the
+    reply (default: one p50 patch); it is ignored when ``output_limit_tokens`` is set, since
+    then output does not share the window (None: it does). ``evictable_kinds`` lists the
+    block kinds trim may cut. ``passes_on_attempt`` ends the run green on that attempt
+    (None: every attempt fails).
+    """
+
+    window_tokens: int = 200_000
+    fixed_prefix_tokens: int = 9_000
+    task_tokens: int = 1_000
+    fill_tokens: int = 180_000
+    patch_tokens: int | tuple = 6_000
+    diagnostics_tokens: int | tuple = 18_000
+    max_attempts: int = 4
+    reply_reserve_tokens: int = 6_000
+    evictable_kinds: tuple = (DIAGNOSTICS_KIND,)
+    output_limit_tokens: int | None = None
+    passes_on_attempt: int | None = None
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What ``simulate`` saw: the loop, one ledger record and one sent transcript per turn."""
+
+    loop: Loop
+    records: list = field(default_factory=list)
+    transcripts: list = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def stop_reason(self) -> str:
+        """How the last turn ended: end_turn, max_tokens or context_length_exceeded."""
+        return self.records[-1].stop_reason
+
+
+def _per_attempt(name: str, sizes, max_attempts: int) -> tuple:
+    if not isinstance(sizes, (tuple, list)):
+        sizes = (sizes,) * max_attempts
+    if len(sizes) < max_attempts:
+        raise ValueError(f"{name} gives {len(sizes)} sizes but max_attempts is {max_attempts}")
+    return tuple(check_tokens(f"{name}[{i}]", size) for i, size in enumerate(sizes))
+
+
+def _check(loop: Loop) -> tuple[tuple, tuple]:
+    check_tokens("window_tokens", loop.window_tokens, positive=True)
+    for name in ("fixed_prefix_tokens", "task_tokens", "fill_tokens", "reply_reserve_tokens"):
+        check_tokens(name, getattr(loop, name))
+    check_attempts(loop.max_attempts)
+    if loop.output_limit_tokens is not None:
+        check_tokens("output_limit_tokens", loop.output_limit_tokens, positive=True)
+    unknown = set(loop.evictable_kinds) - set(KINDS)
+    if unknown:
+        raise ValueError(f"evictable_kinds must be among {KINDS}, got {sorted(unknown)}")
+    attempts = range(1, loop.max_attempts + 1)
+    if loop.passes_on_attempt is not None and loop.passes_on_attempt not in attempts:
+        raise ValueError(f"passes_on_attempt must be None or 1..{loop.max_attempts}, "
+                         f"got {loop.passes_on_attempt!r}")
+    return (_per_attempt("patch_tokens", loop.patch_tokens, loop.max_attempts),
+            _per_attempt("diagnostics_tokens", loop.diagnostics_tokens, loop.max_attempts))
+
+
+def trim(blocks, target_tokens: int) -> tuple[list, int]:
+    """Cut evictable blocks, oldest first, each from its head, until the total is <= target.
+
+    Pinned blocks are left as they are, so the total can stay above the target. A block cut
+    to 0 tokens stays in the list (its ``head_lost`` shows what went). One pass; never loops.
+    Returns ``(new blocks, tokens trimmed)``. Example: blocks of 10 (pinned) and 8 (evictable)
+    trimmed to 12 -> the evictable block keeps its last 2 tokens, 6 trimmed.
+    """
+    excess = sum(block.tokens for block in blocks) - target_tokens
+    trimmed, kept = 0, []
+    for block in blocks:
+        if excess > trimmed and not block.pinned and block.tokens:
+            cut = min(block.tokens, excess - trimmed)
+            block = replace(block, tokens=block.tokens - cut, head_lost=block.head_lost + cut)
+            trimmed += cut
+        kept.append(block)
+    return kept, trimmed
+
+
+def _refusal(loop: Loop, blocks, input_tokens: int) -> str:
+    pinned = sum(block.tokens for block in blocks if block.pinned)
+    if pinned >= loop.window_tokens:
+        return (f"pinned blocks alone need {pinned:,} tokens against a "
+                f"{loop.window_tokens:,}-token window ({pinned - loop.window_tokens:,} over); "
+                "trimming cannot help")
+    return f"the input of {input_tokens:,} tokens fills the whole window and leaves no reply room"
+
+
+def simulate(loop: Loop = Loop()) -> Simulation:
+    """Run the loop turn by turn under the rules in this module's docstring.
+
+    Returns a ``Simulation`` whose ``records`` are ``ledger.TurnRecord`` (run 0, one per turn)
+    and whose ``transcripts`` are the blocks each request carried after trimming. With
+    ``Loop(fill_tokens=176_412)`` the last record is attempt 3, input 198,412, max_tokens
+    1,588, stop_reason "max_tokens".
+    Raises: ValueError for a figure that is not a whole number of tokens, attempts < 1, an
+    unknown evictable kind, or too few per-attempt sizes.
+    """
+    patches, diagnostics = _check(loop)
+    shared = loop.output_limit_tokens is None
+    target = loop.window_tokens - loop.reply_reserve_tokens if shared else loop.window_tokens
+
+    def block(kind, tokens, label):
+        return Block(kind, tokens, kind not in loop.evictable_kinds, label)
+
+    blocks = [block("fixed_prefix", loop.fixed_prefix_tokens, "system prompt + tool definitions"),
+              block("task", loop.task_tokens, "task statement"),
+              block("retrieved_files", loop.fill_tokens, "retrieved files")]
+    appended = {b.kind: b.tokens for b in blocks}
+    records, transcripts, error = [], [], None
+    for attempt in range(1, loop.max_attempts + 1):
+        blocks, trimmed = trim(blocks, target)
+        transcripts.append(tuple(blocks))
+        input_tokens = sum(b.tokens for b in blocks)
+        room = loop.window_tokens - input_tokens if shared else loop.output_limit_tokens
+        if input_tokens > loop.window_tokens or room < 1:
+            error = _refusal(loop, blocks, input_tokens)
+            records.append(TurnRecord(0, attempt, attempt, input_tokens, max(room, 0), 0,
+                                      "context_length_exceeded", appended, trimmed))
+            break
+        patch = patches[attempt - 1]
+        stop_reason = "end_turn" if patch <= room else "max_tokens"
+        records.append(TurnRecord(0, attempt, attempt, input_tokens, room, min(patch, room),
+                                  stop_reason, appended, trimmed))
+        if stop_reason == "max_tokens" or attempt == loop.passes_on_attempt:
+            break
+        appended = {PATCH_KIND: patch, DIAGNOSTICS_KIND: diagnostics[attempt - 1]}
+        blocks = blocks + [block(PATCH_KIND, patch, f"diff of attempt {attempt}"),
+                           block(DIAGNOSTICS_KIND, diagnostics[attempt - 1],
+                                 f"diagnostics of attempt {attempt}")]
+    return Simulation(loop, records, transcripts, error)
+
+
+def occupancy(simulation: Simulation) -> list[dict]:
+    """Per turn, tokens by block kind in the request, plus the reply, for a table or stacked chart.
+
+    Each row: ``turn``, ``attempt``, one key per kind in ``KINDS`` (tokens sent), ``reply``
+    (output tokens), ``input_tokens``, ``max_tokens``, ``head_lost`` (tokens cut from heads so
+    far, still-present blocks), ``stop_reason``.
+    """
+    rows = []
+    for record, blocks in zip(simulation.records, simulation.transcripts):
+        row = {"turn": record.turn, "attempt": record.attempt}
+        row.update({kind: sum(b.tokens for b in blocks if b.kind == kind) for kind in KINDS})
+        row.update(reply=record.output_tokens, input_tokens=record.input_tokens,
+                   max_tokens=record.max_tokens, head_lost=sum(b.head_lost for b in blocks),
+                   stop_reason=record.stop_reason)
+        rows.append(row)
+    return rows
+
+
+def format_trace(record: TurnRecord, max_attempts: int, model: str = "coding-agent-v2") -> str:
+    """The chapter's trace lines for one turn, e.g.
+
+    ``attempt 3/4  model=coding-agent-v2  input_tokens=198,412  max_tokens=1,588``
+    ``[stop_reason: max_tokens]``
+    """
+    return (f"attempt {record.attempt}/{max_attempts}  model={model}  "
+            f"input_tokens={record.input_tokens:,}  max_tokens={record.max_tokens:,}\n"
+            f"[stop_reason: {record.stop_reason}]")

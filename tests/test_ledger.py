@@ -1,0 +1,145 @@
+"""The token ledger: JSON Lines round trip, nearest-rank percentiles, the 200-run log."""
+import json
+from dataclasses import asdict
+
+import pytest
+
+from ctxlib.ledger import (
+    TurnRecord,
+    ceiling_from_log,
+    diagnostics_sizes,
+    generate_run_log,
+    patch_sizes,
+    percentile,
+    read_ledger,
+    round_to,
+    write_ledger,
+)
+
+RECORDS = [
+    TurnRecord(1, 1, 1, 80_000, 120_000, 6_100, "end_turn",
+               {"fixed_prefix": 9_000, "task": 1_000, "retrieved_files": 70_000}),
+    TurnRecord(1, 2, 2, 104_100, 95_900, 5_800, "end_turn",
+               {"attempt_diff": 6_100, "tool_output": 18_000}),
+    TurnRecord(2, 1, 1, 80_000, 120_000, 1_588, "max_tokens", {"retrieved_files": 70_000}, 0),
+]
+
+
+@pytest.fixture(scope="module")
+def run_log():
+    return generate_run_log()
+
+
+def test_nearest_rank_percentiles_on_hand_made_data():
+    assert percentile([5, 1, 4, 2, 3], 50) == 3          # rank ceil(2.5) = 3
+    assert percentile(range(1, 11), 90) == 9             # rank ceil(9.0) = 9
+    assert percentile(range(1, 11), 91) == 10            # rank ceil(9.1) = 10
+    assert percentile([10, 20], 50) == 10                # no interpolation: an observed size
+    assert percentile([7], 1) == percentile([7], 100) == 7
+
+
+@pytest.mark.parametrize("values, p, message", [
+    ([], 50, "at least one value"),
+    ([1, 2], 0, r"p must be a number in \(0, 100\], got 0"),
+    ([1, 2], 101, "got 101"),
+    ([1, 2], True, "got True"),
+])
+def test_percentile_refuses_what_it_cannot_answer(values, p, message):
+    with pytest.raises(ValueError, match=message):
+        percentile(values, p)
+
+
+def test_round_to_thousands_halves_up():
+    assert round_to(23_836) == 24_000
+    assert round_to(17_500) == 18_000
+    assert round_to(17_499) == 17_000
+    assert round_to(5_992, 1) == 5_992
+
+
+def test_sizes_read_from_records():
+    assert patch_sizes(RECORDS) == [6_100, 5_800]        # the cut-off reply is not a patch
+    assert diagnostics_sizes(RECORDS) == [18_000]
+
+
+def test_jsonl_round_trip(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_ledger(path, RECORDS)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3
+    assert json.loads(lines[1])["appended"] == {"attempt_diff": 6_100, "tool_output": 18_000}
+    assert read_ledger(path) == RECORDS
+    assert [p.name for p in tmp_path.iterdir()] == ["ledger.jsonl"]  # no temporary file left
+
+
+def test_write_replaces_an_existing_ledger(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_ledger(path, RECORDS)
+    write_ledger(path, RECORDS[:1])
+    assert read_ledger(path) == RECORDS[:1]
+
+
+@pytest.mark.parametrize("bad_line, why", [
+    ("{not json", "Expecting property name"),
+    ('{"run": 1}', "missing field(s): turn, attempt"),
+    (json.dumps({**asdict(RECORDS[0]), "input_tokens": -3}), "input_tokens must be a whole number"),
+    (json.dumps({**asdict(RECORDS[0]), "stop_reason": "done"}), "stop_reason must be one of"),
+    (json.dumps({**asdict(RECORDS[0]), "appended": {"tool_output": 1.5}}), "appended['tool_output']"),
+    ("[1, 2]", "a ledger record is a JSON object, got list"),
+])
+def test_a_malformed_line_names_the_file_and_line(tmp_path, bad_line, why):
+    path = tmp_path / "runs.jsonl"
+    good = json.dumps(asdict(RECORDS[0]))
+    path.write_text(f"{good}\n\n{bad_line}\n", encoding="utf-8")
+    with pytest.raises(ValueError) as error:
+        read_ledger(path)
+    assert str(error.value).startswith(f"{path}, line 3: not a ledger record: ")
+    assert why in str(error.value)
+
+
+def test_the_run_log_is_deterministic_and_has_200_runs(run_log):
+    assert generate_run_log() == run_log
+    assert generate_run_log(seed=1) != run_log
+    assert sorted({r.run for r in run_log}) == list(range(1, 201))
+    assert len(run_log) == 411
+
+
+def test_the_run_log_balances_turn_by_turn(run_log):
+    previous = {}
+    for record in run_log:
+        before = previous.get(record.run, 0)
+        assert record.input_tokens == before + sum(record.appended.values()) - record.trimmed_tokens
+        assert record.input_tokens + record.max_tokens == 200_000
+        previous[record.run] = record.input_tokens
+
+
+def test_the_run_log_percentiles_are_the_chapter_s_after_rounding(run_log):
+    diagnostics, patches = diagnostics_sizes(run_log), patch_sizes(run_log)
+    assert len(diagnostics) == 211 and len(patches) == 411
+    assert percentile(diagnostics, 50) == 18_077
+    assert percentile(diagnostics, 90) == 24_090
+    assert percentile(patches, 50) == 5_992
+    assert [round_to(percentile(diagnostics, 50)), round_to(percentile(diagnostics, 90)),
+            round_to(percentile(patches, 50))] == [18_000, 24_000, 6_000]
+
+
+def test_the_run_log_diagnostics_are_heavy_tailed(run_log):
+    diagnostics = sorted(diagnostics_sizes(run_log))
+    tail = [size for size in diagnostics if size >= 40_000]
+    assert tail == [40_787, 41_572, 41_786, 46_514, 58_547]
+    # The p90 sits 33% above the median, the largest block more than 3x the median.
+    assert diagnostics[-1] > 3 * percentile(diagnostics, 50)
+
+
+def test_the_ceiling_recomputed_from_the_log(run_log):
+    assert ceiling_from_log(run_log).ceiling_tokens == 70_000
+    assert ceiling_from_log(run_log, p=50).ceiling_tokens == 94_000
+    assert ceiling_from_log(run_log, fixed_prefix_tokens=21_000).ceiling_tokens == 58_000
+    # Unrounded: 200,000 - 10,000 - 4 x (5,992 + 24,090) = 69,672.
+    assert ceiling_from_log(run_log, step=1).ceiling_tokens == 69_672
+
+
+def test_the_generator_refuses_a_fill_that_overflows_the_window():
+    with pytest.raises(ValueError, match="over the 200,000-token window; lower fill_tokens"):
+        generate_run_log(fill_tokens=190_000)
+    with pytest.raises(ValueError, match="runs must be a whole number >= 1, got 0"):
+        generate_run_log(runs=0)

@@ -1,0 +1,207 @@
+"""The transcript simulator: hand-computed runs, the chapter's trace, overflow, properties."""
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ctxlib.ledger import read_ledger, write_ledger
+from ctxlib.transcript import KINDS, Block, Loop, format_trace, occupancy, simulate, trim
+
+FAST = settings(max_examples=80, deadline=None)
+
+
+def summary(simulation):
+    return [(r.attempt, r.input_tokens, r.max_tokens, r.output_tokens, r.stop_reason)
+            for r in simulation.records]
+
+
+def test_trim_cuts_the_oldest_evictable_block_from_its_head_first():
+    blocks = [Block("task", 10, True, "task"),
+              Block("tool_output", 8, False, "first"),
+              Block("tool_output", 5, False, "second")]
+    kept, trimmed = trim(blocks, 12)
+    assert trimmed == 11
+    assert [(b.label, b.tokens, b.head_lost) for b in kept] == [
+        ("task", 10, 0), ("first", 0, 8), ("second", 2, 3)]
+
+
+def test_trim_leaves_pinned_blocks_even_above_the_target():
+    blocks = [Block("retrieved_files", 30, True, "files"), Block("tool_output", 4, False, "log")]
+    kept, trimmed = trim(blocks, 20)
+    assert trimmed == 4 and sum(b.tokens for b in kept) == 30
+    assert trim(blocks, 40) == (blocks, 0)
+
+
+def test_the_exact_trace_comes_from_a_176412_fill():
+    run = simulate(Loop(fill_tokens=176_412))
+    assert summary(run) == [
+        (1, 186_412, 13_588, 6_000, "end_turn"),
+        # 210,412 before the trim; 16,412 cut from the head of attempt 1's diagnostics.
+        (2, 194_000, 6_000, 6_000, "end_turn"),
+        # Every diagnostics token is gone: 9,000 + 1,000 + 176,412 + 2 x 6,000 = 198,412.
+        (3, 198_412, 1_588, 1_588, "max_tokens"),
+    ]
+    assert [r.trimmed_tokens for r in run.records] == [0, 16_412, 19_588]
+    assert format_trace(run.records[-1], 4) == (
+        "attempt 3/4  model=coding-agent-v2  input_tokens=198,412  max_tokens=1,588\n"
+        "[stop_reason: max_tokens]")
+    assert run.stop_reason == "max_tokens" and run.error is None
+
+
+def test_turn_2_reads_only_the_tail_of_its_diagnostics():
+    run = simulate(Loop(fill_tokens=176_412))
+    diagnostics = [b for b in run.transcripts[1] if b.kind == "tool_output"]
+    assert [(b.label, b.tokens, b.head_lost) for b in diagnostics] == [
+        ("diagnostics of attempt 1", 1_588, 16_412)]
+
+
+def test_the_chapter_s_stated_180000_fill_stops_on_attempt_2():
+    # 9,000 + 1,000 + 180,000 + 6,000 pinned = 196,000: 4,000 left for a 6,000 patch.
+    run = simulate(Loop())
+    assert summary(run) == [(1, 190_000, 10_000, 6_000, "end_turn"),
+                            (2, 196_000, 4_000, 4_000, "max_tokens")]
+
+
+def test_without_a_reply_reserve_the_trimmed_request_has_no_reply_room():
+    run = simulate(Loop(reply_reserve_tokens=0))
+    assert summary(run)[-1] == (2, 200_000, 0, 0, "context_length_exceeded")
+    assert run.error == "the input of 200,000 tokens fills the whole window and leaves no reply room"
+
+
+@pytest.mark.parametrize("fill, diagnostics, last_input", [
+    (94_000, 18_000, 176_000),   # 10,000 + 94,000 + 3 x 24,000
+    (70_000, 24_000, 170_000),   # 10,000 + 70,000 + 3 x 30,000
+])
+def test_the_ceiling_fills_survive_all_four_attempts(fill, diagnostics, last_input):
+    run = simulate(Loop(fill_tokens=fill, diagnostics_tokens=diagnostics))
+    assert [r.stop_reason for r in run.records] == ["end_turn"] * 4
+    assert run.records[-1].input_tokens == last_input
+    assert sum(r.trimmed_tokens for r in run.records) == 0
+
+
+def test_a_separate_output_limit_turns_the_cut_patch_into_a_hard_error():
+    run = simulate(Loop(output_limit_tokens=32_000))
+    assert summary(run) == [(1, 190_000, 32_000, 6_000, "end_turn"),
+                            (2, 200_000, 32_000, 6_000, "end_turn"),
+                            (3, 202_000, 32_000, 0, "context_length_exceeded")]
+    assert run.error == ("pinned blocks alone need 202,000 tokens against a 200,000-token "
+                         "window (2,000 over); trimming cannot help")
+
+
+def test_a_patch_over_a_separate_output_limit_still_stops_with_max_tokens():
+    run = simulate(Loop(fill_tokens=50_000, output_limit_tokens=4_000, max_attempts=1))
+    assert summary(run) == [(1, 60_000, 4_000, 4_000, "max_tokens")]
+
+
+def test_pinned_blocks_alone_over_the_window_are_reported_on_turn_1():
+    run = simulate(Loop(fill_tokens=250_000))
+    assert summary(run) == [(1, 260_000, 0, 0, "context_length_exceeded")]
+    assert "pinned blocks alone need 260,000 tokens" in run.error
+
+
+def test_a_run_that_passes_stops_early():
+    run = simulate(Loop(passes_on_attempt=1))
+    assert summary(run) == [(1, 190_000, 10_000, 6_000, "end_turn")]
+
+
+def test_evicting_diffs_too_keeps_the_180000_fill_running():
+    # Diffs evictable as well: each request is trimmed back to 200,000 - 6,000.
+    run = simulate(Loop(evictable_kinds=("attempt_diff", "tool_output")))
+    assert [r.input_tokens for r in run.records] == [190_000, 194_000, 194_000, 194_000]
+    assert [r.stop_reason for r in run.records] == ["end_turn"] * 4
+
+
+def test_per_attempt_sizes():
+    run = simulate(Loop(fill_tokens=70_000, patch_tokens=(5_000, 6_000, 7_000, 8_000),
+                        diagnostics_tokens=(18_000, 60_000, 18_000, 18_000)))
+    assert [r.input_tokens for r in run.records] == [80_000, 103_000, 169_000, 194_000]
+    assert [r.appended for r in run.records[1:]] == [
+        {"attempt_diff": 5_000, "tool_output": 18_000},
+        {"attempt_diff": 6_000, "tool_output": 60_000},
+        {"attempt_diff": 7_000, "tool_output": 18_000}]
+
+
+def test_occupancy_rows_for_the_chart():
+    rows = occupancy(simulate(Loop(fill_tokens=176_412)))
+    assert rows[1] == {"turn": 2, "attempt": 2, "fixed_prefix": 9_000, "task": 1_000,
+                       "retrieved_files": 176_412, "attempt_diff": 6_000, "tool_output": 1_588,
+                       "reply": 6_000, "input_tokens": 194_000, "max_tokens": 6_000,
+                       "head_lost": 16_412, "stop_reason": "end_turn"}
+    assert [row["tool_output"] for row in rows] == [0, 1_588, 0]
+    assert [row["head_lost"] for row in rows] == [0, 16_412, 36_000]
+
+
+def test_simulated_records_round_trip_through_the_ledger(tmp_path):
+    records = simulate(Loop(fill_tokens=176_412)).records
+    write_ledger(tmp_path / "run.jsonl", records)
+    assert read_ledger(tmp_path / "run.jsonl") == records
+
+
+@pytest.mark.parametrize("loop, message", [
+    (Loop(fill_tokens=-1), "fill_tokens must be a whole number of tokens >= 0, got -1"),
+    (Loop(max_attempts=0), "max_attempts must be a whole number >= 1, got 0"),
+    (Loop(patch_tokens=(6_000, 6_000)), "patch_tokens gives 2 sizes but max_attempts is 4"),
+    (Loop(diagnostics_tokens=(1, 2, 3, 4.5)), r"diagnostics_tokens\[3\] must be a whole number"),
+    (Loop(evictable_kinds=("files",)), "evictable_kinds must be among"),
+    (Loop(passes_on_attempt=5), "passes_on_attempt must be None or 1..4, got 5"),
+    (Loop(output_limit_tokens=0), "output_limit_tokens must be a whole number of tokens >= 1"),
+])
+def test_bad_loops_are_refused_by_name(loop, message):
+    with pytest.raises(ValueError, match=message):
+        simulate(loop)
+
+
+tokens = st.integers(min_value=0, max_value=120_000)
+loops = st.builds(
+    Loop,
+    window_tokens=st.integers(min_value=1, max_value=300_000),
+    fixed_prefix_tokens=st.integers(0, 30_000),
+    task_tokens=st.integers(0, 5_000),
+    fill_tokens=st.integers(0, 250_000),
+    patch_tokens=st.integers(0, 20_000),
+    diagnostics_tokens=tokens,
+    max_attempts=st.integers(1, 6),
+    reply_reserve_tokens=st.integers(0, 30_000),
+    evictable_kinds=st.sets(st.sampled_from(KINDS)).map(tuple),
+    output_limit_tokens=st.none() | st.integers(1, 40_000),
+)
+
+
+@FAST
+@given(loop=loops)
+def test_no_request_that_goes_out_is_above_the_window(loop):
+    run = simulate(loop)
+    assert 1 <= len(run.records) <= loop.max_attempts
+    for record in run.records:
+        if record.stop_reason == "context_length_exceeded":
+            assert run.error and record is run.records[-1]
+            continue
+        assert record.input_tokens <= loop.window_tokens
+        assert record.output_tokens <= record.max_tokens
+        if loop.output_limit_tokens is None:
+            assert record.input_tokens + record.output_tokens <= loop.window_tokens
+
+
+@FAST
+@given(loop=loops)
+def test_trimming_only_touches_evictable_blocks(loop):
+    run = simulate(loop)
+    original = {"system prompt + tool definitions": loop.fixed_prefix_tokens,
+                "task statement": loop.task_tokens, "retrieved files": loop.fill_tokens}
+    for attempt in range(1, loop.max_attempts + 1):
+        original[f"diff of attempt {attempt}"] = loop.patch_tokens
+        original[f"diagnostics of attempt {attempt}"] = loop.diagnostics_tokens
+    for blocks in run.transcripts:
+        for block in blocks:
+            assert block.tokens + block.head_lost == original[block.label]
+            assert block.pinned == (block.kind not in loop.evictable_kinds)
+            if block.pinned:
+                assert block.head_lost == 0
+
+
+@FAST
+@given(loop=loops)
+def test_the_ledger_balances(loop):
+    previous = 0
+    for record in simulate(loop).records:
+        assert record.input_tokens == previous + sum(record.appended.values()) - record.trimmed_tokens
+        previous = record.input_tokens
