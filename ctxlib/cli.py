@@ -1,6 +1,9 @@
 """The ``ctxlib`` command: thin wiring over the library.
 
     ctxlib count [FILE ...] [--encoding NAME]   exact tokens and the rough estimate
+    ctxlib progress [--name NAME]               your quick-check score per lesson
+    ctxlib grade DIR [--csv OUT.csv]            instructor: a class's progress files as a table
+    ctxlib pack PATH --query Q --budget N       the most relevant files in exactly N tokens or fewer
 
 Every failure a person can cause (a missing file, a binary file, a bad option value) ends
 with one line on stderr, starting ``ctxlib:``, and exit status 2; never a traceback.
@@ -64,12 +67,150 @@ def cmd_count(args) -> int:
     return 0
 
 
+def cmd_progress(args) -> int:
+    from . import progress
+    from .quiz import lesson_question_ids
+
+    path = progress.progress_path()
+    data, moved = progress.open_progress(path)
+    if moved:
+        print(f"ctxlib: {path} could not be read ({moved[1]}); it is kept as {moved[0]}", file=sys.stderr)
+    if args.name is not None:
+        if not args.name.strip():
+            raise UsageError("--name must not be blank")
+        data["learner"] = args.name.strip()
+        try:
+            progress.save_progress(data, path)
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot be written ({exc.strerror})") from None
+    print(progress.format_scores(progress.lesson_scores(data, lesson_question_ids()), data["learner"]))
+    print(f"(progress file: {path})")
+    return 0
+
+
+def cmd_grade(args) -> int:
+    from . import progress
+    from .quiz import lesson_question_ids
+
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: no such folder")
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        raise UsageError(f"{folder}: has no progress files (*.json)")
+    learners = []
+    for f in files:
+        try:
+            data = progress.read_progress(f)
+        except (progress.ProgressError, OSError) as exc:
+            # Reported by name and skipped: one broken hand-in must not stop the class's report.
+            print(f"ctxlib: {f.name}: cannot be read, skipped ({getattr(exc, 'strerror', None) or exc})", file=sys.stderr)
+            continue
+        learners.append((data["learner"] or f.stem, f.name, data))
+    if not learners:
+        raise UsageError(f"none of the {len(files)} progress files in {folder} could be read")
+    header, rows = progress.grade_table(learners, lesson_question_ids())
+    try:
+        progress.write_atomically(args.csv, progress.table_csv(header, rows))
+    except OSError as exc:
+        raise UsageError(f"{args.csv}: cannot be written ({exc.strerror})") from None
+    print(progress.grade_summary(header, rows))
+    skipped = len(files) - len(learners)
+    print(f"\nwrote {args.csv}: {len(rows)} learner{'s' * (len(rows) > 1)} x {len(header) - 6} questions"
+          + (f"; {skipped} file{'s' * (skipped > 1)} skipped (see above)" if skipped else ""))
+    return 0
+
+
+def format_pack_report(pack, query: str, listed: int = 8) -> str:
+    """The ``pack`` report for stderr: packed files, skipped files grouped by reason, the total."""
+    lines = [f"ctxlib pack: {pack.files_read:,} files read, {pack.files_tokenized:,} tokenized, query {query!r}",
+             f"  {'tokens':>7}  {'view':<10}  {'score':>7}  file"]
+    lines += [f"  {c.tokens:>7,}  {c.view:<10}  {c.score:>7.2f}  {c.path}" + (f"  ({c.note})" if c.note else "")
+              for c in pack.chosen]
+    by_reason: dict[str, list[str]] = {}
+    for s in pack.skipped:
+        by_reason.setdefault(s.reason, []).append(s.path)
+    if by_reason:
+        lines.append("skipped:")
+    for reason, paths in by_reason.items():
+        if len(paths) <= 1 or len(paths) <= listed and not reason.startswith(("scores 0", "not reached")):
+            lines += [f"  {path}: {reason}" for path in paths]
+        else:
+            lines.append(f"  {len(paths):,} files: {reason} (e.g. {', '.join(paths[:3])})")
+    lines += [f"note: {n.path}: {n.reason}" for n in pack.notes]
+    lines.append(f"total: {pack.used_tokens:,} of {pack.budget_tokens:,} tokens "
+                 f"({pack.encoding}, counted on the rendered text)")
+    return "\n".join(lines)
+
+
+def cmd_pack(args) -> int:
+    from tqdm import tqdm
+
+    from .fit import pack_repository
+
+    path = Path(args.path)
+    if not path.exists():
+        raise UsageError(f"{args.path}: no such directory")
+    # delay: the bar appears only on trees that take a while to read.
+    with tqdm(desc="reading", unit=" files", delay=0.5, leave=False, file=sys.stderr,
+              disable=not sys.stderr.isatty()) as bar:
+        pack = pack_repository(path, args.query, args.budget, encoding=args.encoding, scorer=args.scorer,
+                               view=args.view, strategy=args.strategy, fmt=args.format,
+                               max_file_bytes=args.max_file_bytes, include_secrets=args.include_secrets,
+                               progress=bar.update)
+    sys.stdout.write(pack.text)
+    sys.stdout.flush()
+    print(format_pack_report(pack, args.query), file=sys.stderr)
+    return 0
+
+
+def _add_pack_parser(sub) -> None:
+    from . import fit, render, repo
+
+    p = sub.add_parser(
+        "pack",
+        help="pack the files most relevant to a query into a hard token budget",
+        description="Read a repository (honouring .gitignore; skipping binaries, big files and anything "
+                    "that looks like a credential), rank its files for the query, and print the best ones "
+                    "that fit: whole, as signatures, or as the line ranges around the query's hits. The "
+                    "printed text, headers included, is re-counted and never exceeds the budget. The "
+                    "packed context goes to stdout; a report of what was packed and skipped to stderr.",
+    )
+    # One line, "ctxlib: ...", for bad arguments too, instead of argparse's usage block.
+    p.error = lambda message: p.exit(2, f"ctxlib: pack: {message} (see 'ctxlib pack --help')\n")
+    p.add_argument("path", metavar="PATH", help="the repository folder to read")
+    p.add_argument("--query", required=True, metavar="TEXT",
+                   help="what the task is about, e.g. \"vat invoice\"; identifiers are split "
+                        "(computeVatRate -> compute, vat, rate)")
+    p.add_argument("--budget", required=True, type=int, metavar="N",
+                   help="hard limit in tokens for everything printed, headers included")
+    p.add_argument("--encoding", default=tokens.DEFAULT_ENCODING, choices=sorted(tokens.ENCODINGS),
+                   help="tiktoken encoding the budget is counted in (default: %(default)s)")
+    p.add_argument("--scorer", default="bm25", choices=fit.SCORERS,
+                   help="bm25: code-aware BM25; terms: the lesson's term count (default: %(default)s)")
+    p.add_argument("--view", default="auto", choices=list(fit.VIEW_LADDERS),
+                   help="auto: whole file, else signatures, else hit ranges, whichever fits first "
+                        "(default: %(default)s)")
+    p.add_argument("--strategy", default="greedy", choices=list(fit.STRATEGIES),
+                   help="greedy: by score; density: by score per token; knapsack: exact best, small "
+                        "inputs only (default: %(default)s)")
+    p.add_argument("--format", default="text", choices=list(render.RENDERERS),
+                   help="output format (default: %(default)s)")
+    p.add_argument("--max-file-bytes", type=int, default=repo.MAX_FILE_BYTES, metavar="N",
+                   help="skip files larger than this many bytes (default: %(default)s)")
+    p.add_argument("--include-secrets", action="store_true",
+                   help="also pack dotenv files, keys and text that looks like a credential (off by default)")
+    p.set_defaults(func=cmd_pack)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ctxlib",
         description="Token counting and context packing from the course "
                     "'The context window as a budget'. Works offline.",
     )
+    # One line, "ctxlib: ...", for arguments no subcommand claims (e.g. "ctxlib pack . --bogus").
+    parser.error = lambda message: parser.exit(2, f"ctxlib: {message} (see 'ctxlib --help')\n")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser(
         "count",
@@ -81,6 +222,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--encoding", default=tokens.DEFAULT_ENCODING, choices=sorted(tokens.ENCODINGS),
                    help="tiktoken encoding for the exact count (default: %(default)s)")
     p.set_defaults(func=cmd_count)
+
+    p = sub.add_parser(
+        "progress",
+        help="your quick-check score per lesson",
+        description="Print how many quick checks you answered correctly in each lesson, and the hints and "
+                    "solutions you used, from your progress file ($CTXLIB_PROGRESS, else ~/.ctxlib/progress.json).",
+    )
+    p.add_argument("--name", default=None, help="save your name in the progress file, for your instructor's report")
+    p.set_defaults(func=cmd_progress)
+
+    p = sub.add_parser(
+        "grade",
+        help="instructor: one table of the progress files learners hand in",
+        description="Read every *.json progress file in DIR, skip (and name) unreadable ones, write one CSV row "
+                    "per learner with each question's outcome, and print completion and the most-missed questions.",
+    )
+    p.add_argument("folder", metavar="DIR", help="folder holding the learners' progress files")
+    p.add_argument("--csv", default="grades.csv", metavar="OUT.csv", help="where to write the table (default: %(default)s)")
+    p.set_defaults(func=cmd_grade)
+
+    _add_pack_parser(sub)
     return parser
 
 

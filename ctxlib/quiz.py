@@ -11,8 +11,9 @@ That keeps answers out of plain sight in the file; it is not security (four opti
 four guesses). Numeric answers are stored in the clear: a tolerance cannot be checked
 against a hash. Maintainers write a key with ``python -m ctxlib.quiz hash ID a,c``.
 
-Not handled: running code exercises (the schema fixes their format; ``grade`` refuses
-them) and recording progress. The notebook widgets are in ``ctxlib.widgets``.
+Code exercises are run by ``ctxlib.exercises`` (``grade`` refuses them); their ``checker``
+names a function there that must exist when the file loads. Attempts are recorded by
+``ctxlib.progress``; the notebook widgets are in ``ctxlib.widgets``.
 """
 from __future__ import annotations
 
@@ -33,12 +34,16 @@ LANGS = ("en", "hi")
 CHOICE_TYPES = ("single_choice", "multiple_choice")
 MESSAGES = {
     "en": {"single_choice": "Choose one.", "multiple_choice": "Choose every option that is true.",
-           "numeric": "Answer with a number{unit}.", "code": "Write code, then run q.check().",
+           "numeric": "Answer with a number{unit}.",
+           "code": "Answer in code: q = exercise(\"{lesson}\", \"{id}\", LANG), then q.check(your_answer); "
+                   "q.hint() and q.solution() help.",
            "choose": "Choose an option first.", "missing": "Some right options are not chosen yet.",
            "not_a_number": "Enter a number.", "right_number": "{answer} is right.",
            "wrong_number": "{answer} is not right."},
     "hi": {"single_choice": "एक विकल्प चुनें।", "multiple_choice": "हर सही विकल्प चुनें।",
-           "numeric": "उत्तर एक संख्या में दें{unit}।", "code": "कोड लिखें, फिर q.check() चलाएँ।",
+           "numeric": "उत्तर एक संख्या में दें{unit}।",
+           "code": "उत्तर code में दें: q = exercise(\"{lesson}\", \"{id}\", LANG), फिर q.check(your_answer); "
+                   "q.hint() और q.solution() मदद करते हैं।",
            "choose": "पहले कोई विकल्प चुनें।", "missing": "कुछ सही विकल्प अभी चुने नहीं गए हैं।",
            "not_a_number": "एक संख्या लिखें।", "right_number": "{answer} सही है।",
            "wrong_number": "{answer} सही नहीं है।"},
@@ -81,7 +86,8 @@ class Question:
     misconceptions: list[tuple[float, str]] = field(default_factory=list)
     starter: str = ""
     solution: str = ""
-    checker: str = ""
+    checker: str = ""  # code: "module:function" returning the cases, e.g. "ctxlib.exercises:scorer_cases"
+    lesson: str = ""
 
 
 @dataclass
@@ -178,7 +184,8 @@ def _build(path: Path, data: dict) -> Quiz:
             hints=list(q.get("hints", [])), options=[Option(**o) for o in q.get("options", [])],
             salt=q.get("salt", ""), answer_sha256=q.get("answer_sha256", ""), answer=dict(q.get("answer", {})),
             unit=q.get("unit", ""), misconceptions=[(m["value"], m["feedback"]) for m in q.get("misconceptions", [])],
-            starter=q.get("starter", ""), solution=q.get("solution", ""), checker=q.get("checker", "")))
+            starter=q.get("starter", ""), solution=q.get("solution", ""), checker=q.get("checker", ""),
+            lesson=data["lesson"]))
     return Quiz(lesson=data["lesson"], lang=data["lang"], title=data["title"], questions=questions, path=str(path))
 
 
@@ -199,6 +206,12 @@ def _check_meaning(quiz: Quiz) -> None:
                             f"recompute it with: python -m ctxlib.quiz hash {q.id} RIGHT_IDS --salt {q.salt}")
         if "min" in q.answer and q.answer["min"] > q.answer["max"]:
             raise QuizError(quiz.path, q.id, f"{at}/answer", f"min {q.answer['min']} is above max {q.answer['max']}")
+        if q.type == "code":
+            from .exercises import resolve_checker  # late: exercises imports this module
+            try:
+                resolve_checker(q.checker)
+            except ValueError as exc:
+                raise QuizError(quiz.path, q.id, f"{at}/checker", str(exc)) from None
 
 
 def load_quiz_file(path) -> Quiz:
@@ -253,8 +266,9 @@ def check_twins(quiz: Quiz, twin: Quiz) -> None:
     """Check that two languages of a lesson ask the same questions with the same answers.
 
     Same lesson, question ids in the same order, and per question the same type, option
-    ids, salt, key, numeric answer, misconception values and number of hints; only the
-    words may differ. Raises ``QuizError`` naming the second file and the first difference.
+    ids, salt, key, numeric answer, misconception values, number of hints, and for code the
+    same starter, solution and checker (notebook code cells are the same in both languages);
+    only the words may differ. Raises ``QuizError`` naming the second file and the first difference.
     """
     if quiz.lesson != twin.lesson:
         raise QuizError(twin.path, None, "lesson", f"{twin.lesson!r} differs from {quiz.lesson!r} in {quiz.path}")
@@ -267,6 +281,7 @@ def check_twins(quiz: Quiz, twin: Quiz) -> None:
             ("salt", q.salt, t.salt), ("answer_sha256", q.answer_sha256, t.answer_sha256), ("answer", q.answer, t.answer),
             ("misconceptions", [v for v, _ in q.misconceptions], [v for v, _ in t.misconceptions]),
             ("hints", len(q.hints), len(t.hints)),
+            ("starter", q.starter, t.starter), ("solution", q.solution, t.solution), ("checker", q.checker, t.checker),
         ):
             if mine != theirs:
                 raise QuizError(twin.path, t.id, f"questions/{i}/{name}", f"{theirs!r} differs from {mine!r} in {quiz.path}")
@@ -353,9 +368,20 @@ def question_text(question: Question) -> str:
     lines = [question.prompt]
     lines += [f"  {chr(ord('A') + i)}) {o.text}" for i, o in enumerate(question.options)]
     if question.type == "code":
-        lines += ["", question.starter.rstrip()]
-    lines.append(msgs[question.type].format(unit=f" ({question.unit})" if question.unit else ""))
+        lines += ["", question.starter.rstrip(), ""]
+    lines.append(msgs[question.type].format(unit=f" ({question.unit})" if question.unit else "",
+                                            lesson=question.lesson, id=question.id))
     return "\n".join(lines)
+
+
+def lesson_question_ids() -> dict[str, list[str]]:
+    """Every lesson that has quick checks, mapped to its question ids in file order (from the English files).
+
+    The list a learner's score and an instructor's grade table are measured against, e.g.
+    ``{"01_window_as_budget": ["whole_repo", ...], ...}``. Raises ``QuizError`` for a malformed file.
+    """
+    return {path.stem: [q.id for q in load_quiz_file(path).questions]
+            for path in sorted((quizzes_dir() / "en").glob("*.json"))}
 
 
 def main(argv=None) -> None:

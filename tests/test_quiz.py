@@ -1,87 +1,144 @@
-"""Quick checks: the quiz files, their validation, grading, and the widget's callback."""
+"""Quick checks: the quiz files, their validation, grading, and the widget's callback.
+
+The first tests run over every quiz file there is, so a new lesson's questions are covered
+as soon as its file exists; the ones after them pin Lesson 1's figures.
+"""
 import json
 
 import pytest
 
 from ctxlib import count_tokens, estimate_tokens, pack_context
 from ctxlib.examples import SEED_FILES, SEED_QUERY, SENTENCE_EN, SENTENCE_HI
-from ctxlib.quiz import (LANGS, QuizError, answer_hash, check_twins, correct_option_ids, grade, load_quiz,
-                         load_quiz_file, main, question_text, quizzes_dir)
-from ctxlib.widgets import check_answer, quiz_widget, show_quiz
+from ctxlib.exercises import Exercise
+from ctxlib.progress import read_progress
+from ctxlib.quiz import (LANGS, QuizError, answer_hash, check_twins, correct_option_ids, grade, lesson_question_ids,
+                         load_quiz, load_quiz_file, main, question_text, quizzes_dir)
+from ctxlib.widgets import answer_outcome, check_answer, quiz_widget, show_quiz
 
 LESSON = "01_window_as_budget"
-QUIZZES = {lang: load_quiz(LESSON, lang) for lang in LANGS}
-ALL_QUESTIONS = [(lang, q) for lang in LANGS for q in QUIZZES[lang].questions]
-IDS = [f"{lang}-{q.id}" for lang, q in ALL_QUESTIONS]
-# Written down by hand from the quiz's design, so a wrong key in the files fails here.
+LESSONS = sorted(p.stem for p in (quizzes_dir() / "en").glob("*.json"))
+QUIZZES = {(lesson, lang): load_quiz(lesson, lang) for lesson in LESSONS for lang in LANGS}
+ALL_QUESTIONS = [(key, q) for key, quiz in QUIZZES.items() for q in quiz.questions]
+IDS = [f"{lesson}-{lang}-{q.id}" for (lesson, lang), q in ALL_QUESTIONS]
+CHOICE = [(key, q) for key, q in ALL_QUESTIONS if q.options]
+CHOICE_IDS = [f"{lesson}-{lang}-{q.id}" for (lesson, lang), q in CHOICE]
+# The first word of a right option's feedback, per language: the files mark right options this way.
+RIGHT_WORD = {"en": "Right", "hi": "सही"}
+# Lesson 1's keys written down by hand from the quiz's design, so a wrong key in the files fails here.
 RIGHT = {"whole_repo": {"c"}, "budget_100": {"b"}, "skip_keep_going": {"d"},
          "hindi_rough_rule": {"a", "b"}, "name_files": {"c"}}
 
 
-def test_both_languages_load_with_the_same_questions():
-    en, hi = QUIZZES["en"], QUIZZES["hi"]
-    assert [q.id for q in en.questions] == [q.id for q in hi.questions] == [
-        "whole_repo", "budget_100", "budget_120_used", "skip_keep_going", "hindi_rough_rule", "name_files"]
-    assert {q.type for q in en.questions} == {"single_choice", "multiple_choice", "numeric"}
-    check_twins(en, hi)
-    assert all(q.lang == "hi" for q in hi.questions)
+@pytest.fixture(autouse=True)
+def progress_file(tmp_path, monkeypatch):
+    """Widget checks record attempts: always into a throwaway file, never the real home."""
+    path = tmp_path / "progress.json"
+    monkeypatch.setenv("CTXLIB_PROGRESS", str(path))
+    return path
 
 
-def test_the_seed_question_keeps_its_four_options_and_right_answer():
-    q = QUIZZES["en"].question("whole_repo")
-    assert q.prompt == "Why not always put the whole repository in the context?"
-    assert [o.text for o in q.options] == [
-        "Because context is free", "Repositories cannot be read",
-        "It rarely fits, costs more, is slower and buries the relevant parts", "Because models dislike code"]
-    assert QUIZZES["hi"].question("whole_repo").prompt == "पूरा repository हमेशा context में क्यों न रखें?"
-
-
-@pytest.mark.parametrize("lang,q", [(l, q) for l, q in ALL_QUESTIONS if q.id in RIGHT], ids=lambda v: getattr(v, "id", v))
-def test_hashed_keys_open_exactly_the_right_options(lang, q):
-    assert correct_option_ids(q) == RIGHT[q.id]
-    assert q.answer_sha256 == answer_hash(q.salt, q.id, sorted(RIGHT[q.id]))
-
-
-@pytest.mark.parametrize("lang,q", ALL_QUESTIONS, ids=IDS)
-def test_every_question_grades_a_right_and_a_wrong_answer(lang, q):
+def _right_and_wrong(q):
+    """A right and a wrong answer to ``q``, derived from the file (choice keys via their hash)."""
     if q.type == "numeric":
-        right, wrong = q.answer["value"], q.answer["value"] + 1
-    elif q.type == "single_choice":
-        right = next(iter(RIGHT[q.id]))
-        wrong = next(o.id for o in q.options if o.id not in RIGHT[q.id])
+        key = q.answer
+        if "min" in key:
+            return key["min"], key["max"] + 1
+        slack = key["abs_tol"] if "abs_tol" in key else key["rel_tol"] * abs(key["value"])
+        return key["value"], key["value"] + slack + 1
+    if q.type == "code":
+        namespace = {}
+        exec(q.solution, namespace)  # the file's own solution must pass its own checker
+        return namespace[Exercise(q).name], lambda *args: "not a number"
+    right = sorted(correct_option_ids(q))
+    wrong = next(o.id for o in q.options if o.id not in right)
+    if q.type == "single_choice":
+        return right[0], wrong
+    return right, right + [wrong]
+
+
+# --- every question of every lesson ------------------------------------------------------
+
+@pytest.mark.parametrize("key,q", ALL_QUESTIONS, ids=IDS)
+def test_every_question_grades_a_right_and_a_wrong_answer(key, q):
+    right, wrong = _right_and_wrong(q)
+    if q.type == "code":
+        assert Exercise(q).run(right).outcome == "passed"
+        assert Exercise(q).run(wrong).outcome == "failed"
     else:
-        right = sorted(RIGHT[q.id])
-        wrong = sorted(RIGHT[q.id] | {next(o.id for o in q.options if o.id not in RIGHT[q.id])})
-    assert grade(q, right).correct is True
-    assert grade(q, wrong).correct is False
+        assert grade(q, right).correct is True and answer_outcome(q, right) == "passed"
+        assert grade(q, wrong).correct is False and answer_outcome(q, wrong) == "failed"
 
 
-@pytest.mark.parametrize("lang,q", [(l, q) for l, q in ALL_QUESTIONS if q.options], ids=lambda v: getattr(v, "id", v))
-def test_every_option_has_its_own_feedback(lang, q):
+@pytest.mark.parametrize("key,q", CHOICE, ids=CHOICE_IDS)
+def test_exactly_the_right_options_are_marked_and_each_has_feedback(key, q):
+    right = correct_option_ids(q)
+    assert right, "the key opens no set of options"
+    if q.type == "single_choice":
+        assert len(right) == 1
     feedbacks = [o.feedback for o in q.options]
-    assert all(f.strip() for f in feedbacks) and len(set(feedbacks)) == len(feedbacks) == 4
+    assert all(f.strip() for f in feedbacks) and len(set(feedbacks)) == len(feedbacks)
+    # The feedback tells the learner which options were right, and no other option claims it.
+    assert {o.id for o in q.options if o.feedback.startswith(RIGHT_WORD[q.lang])} == right
     for option in q.options:
         said = grade(q, [option.id] if q.type == "multiple_choice" else option.id).option_feedback
         assert said == [(option.id, option.feedback)]
 
 
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_both_languages_ask_the_same_questions(lesson):
+    en, hi = QUIZZES[(lesson, "en")], QUIZZES[(lesson, "hi")]
+    check_twins(en, hi)  # same ids, types, options, keys, numbers, hints count, code
+    assert [q.id for q in en.questions] == [q.id for q in hi.questions] == lesson_question_ids()[lesson]
+    assert all(q.lang == "hi" and q.lesson == lesson for q in hi.questions)
+    assert len(en.questions) >= 5 and any(q.type == "code" for q in en.questions)
+
+
+def test_lesson_1_questions_and_their_keys():
+    en = QUIZZES[(LESSON, "en")]
+    assert [q.id for q in en.questions] == [
+        "whole_repo", "budget_100", "budget_120_used", "skip_keep_going", "hindi_rough_rule", "name_files",
+        "own_scorer"]
+    assert {q.type for q in en.questions} == {"single_choice", "multiple_choice", "numeric", "code"}
+    for lang in LANGS:
+        for qid, right in RIGHT.items():
+            q = QUIZZES[(LESSON, lang)].question(qid)
+            assert correct_option_ids(q) == right
+            assert q.answer_sha256 == answer_hash(q.salt, q.id, sorted(right))
+
+
+def test_no_file_holds_a_choice_answer_in_the_clear():
+    for path in quizzes_dir().glob("*/*.json"):
+        for q in json.loads(path.read_text(encoding="utf-8"))["questions"]:
+            if q["type"] in ("single_choice", "multiple_choice"):
+                assert not {"answer", "correct", "right"} & set(q), f"{path}: {q['id']}"
+
+
+def test_the_seed_question_keeps_its_four_options_and_right_answer():
+    q = QUIZZES[(LESSON, "en")].question("whole_repo")
+    assert q.prompt == "Why not always put the whole repository in the context?"
+    assert [o.text for o in q.options] == [
+        "Because context is free", "Repositories cannot be read",
+        "It rarely fits, costs more, is slower and buries the relevant parts", "Because models dislike code"]
+    assert QUIZZES[(LESSON, "hi")].question("whole_repo").prompt == "पूरा repository हमेशा context में क्यों न रखें?"
+
+
 def test_multiple_choice_says_when_right_options_are_missing():
     for lang, note in (("en", "Some right options are not chosen yet."), ("hi", "कुछ सही विकल्प अभी चुने नहीं गए हैं।")):
-        feedback = grade(QUIZZES[lang].question("hindi_rough_rule"), ["a"])
+        feedback = grade(QUIZZES[(LESSON, lang)].question("hindi_rough_rule"), ["a"])
         assert feedback.correct is False and feedback.notes == [note]
 
 
 def test_the_packing_questions_match_what_the_packer_does():
     assert pack_context(SEED_FILES, SEED_QUERY, 100).chosen == [("shop/pricing.py", 77)]
-    assert QUIZZES["en"].question("budget_100").options[1].text == "shop/pricing.py only: 77 tokens used"
+    assert QUIZZES[(LESSON, "en")].question("budget_100").options[1].text == "shop/pricing.py only: 77 tokens used"
     packed = pack_context(SEED_FILES, SEED_QUERY, 120)
     assert packed.chosen == [("shop/pricing.py", 77), ("shop/cart.py", 27)]
     for lang in LANGS:
-        assert QUIZZES[lang].question("budget_120_used").answer == {"value": packed.used, "abs_tol": 0}
+        assert QUIZZES[(LESSON, lang)].question("budget_120_used").answer == {"value": packed.used, "abs_tol": 0}
 
 
 def test_the_numeric_question_explains_common_mistakes():
-    q = QUIZZES["en"].question("budget_120_used")
+    q = QUIZZES[(LESSON, "en")].question("budget_120_used")
     assert grade(q, "104").correct and grade(q, 104.0).correct
     stopped = grade(q, 77)
     assert stopped.notes[0] == "77 is not right." and "keeps going" in stopped.notes[1]
@@ -95,24 +152,32 @@ def test_the_hindi_sentence_figures_are_what_ctxlib_counts():
     assert (len(SENTENCE_EN), estimate_tokens(SENTENCE_EN), count_tokens(SENTENCE_EN)) == (85, 21, 19)
     assert count_tokens(SENTENCE_EN, "cl100k_base") == 19
     for lang in LANGS:
-        prompt = QUIZZES[lang].question("hindi_rough_rule").prompt
+        prompt = QUIZZES[(LESSON, lang)].question("hindi_rough_rule").prompt
         assert all(str(n) in prompt for n in (97, 24, 27, 80, 85, 21, 19))
 
 
-def test_grade_refuses_option_ids_the_question_lacks():
+def test_grade_refuses_option_ids_the_question_lacks_and_code():
+    q = QUIZZES[(LESSON, "en")].question("whole_repo")
     with pytest.raises(ValueError, match="has no option"):
-        grade(QUIZZES["en"].question("whole_repo"), "z")
+        grade(q, "z")
     with pytest.raises(ValueError, match="takes one option"):
-        grade(QUIZZES["en"].question("whole_repo"), ["a", "c"])
+        grade(q, ["a", "c"])
+    with pytest.raises(NotImplementedError, match="code exercise"):
+        grade(QUIZZES[(LESSON, "en")].question("own_scorer"), "anything")
 
 
 def test_question_text_reads_as_plain_text():
-    assert question_text(QUIZZES["en"].question("whole_repo")) == (
+    assert question_text(QUIZZES[(LESSON, "en")].question("whole_repo")) == (
         "Why not always put the whole repository in the context?\n"
         "  A) Because context is free\n  B) Repositories cannot be read\n"
         "  C) It rarely fits, costs more, is slower and buries the relevant parts\n"
         "  D) Because models dislike code\nChoose one.")
-    assert question_text(QUIZZES["hi"].question("budget_120_used")).endswith("उत्तर एक संख्या में दें (tokens)।")
+    assert question_text(QUIZZES[(LESSON, "hi")].question("budget_120_used")).endswith("उत्तर एक संख्या में दें (tokens)।")
+    code = question_text(QUIZZES[(LESSON, "en")].question("own_scorer"))
+    assert code.startswith("Write the lesson's scorer yourself: my_score(name, text, terms)")
+    assert "\n\ndef my_score(name, text, terms):\n" in code and "    ...\n\n" in code
+    assert code.endswith('q = exercise("01_window_as_budget", "own_scorer", LANG), then q.check(your_answer); '
+                         "q.hint() and q.solution() help.")
 
 
 # --- malformed files -------------------------------------------------------------------
@@ -141,7 +206,12 @@ def _break(data, question_id, change):
     (lambda q: q["options"].__delitem__(slice(1, None)), "whole_repo", "questions/0/options", "too short"),
     (lambda q: q["options"][2].pop("feedback"), "hindi_rough_rule", "questions/4/options/2", "'feedback' is a required"),
     (lambda q: q.update(answer={"min": 110, "max": 100}), "budget_120_used", "questions/2/answer", "above max"),
-], ids=["missing-field", "unknown-type", "wrong-hash", "duplicate-id", "one-option", "option-feedback", "bad-range"])
+    (lambda q: q.update(answer={"value": 104}), "budget_120_used", "questions/2/answer", "is not valid under any"),
+    (lambda q: q.pop("starter"), "own_scorer", "questions/6", "'starter' is a required property"),
+    (lambda q: q.update(checker="os:system"), "own_scorer", "questions/6/checker", "does not match"),
+    (lambda q: q.update(checker="ctxlib.exercises:no_such_cases"), "own_scorer", "questions/6/checker", "does not exist"),
+], ids=["missing-field", "unknown-type", "wrong-hash", "duplicate-id", "one-option", "option-feedback", "bad-range",
+        "no-tolerance", "code-no-starter", "checker-outside-ctxlib", "checker-missing"])
 def test_a_malformed_file_names_the_file_question_and_field(tmp_path, change, question_id, field, problem):
     target = "budget_100" if question_id == "whole_repo" and field.endswith("/id") else question_id
     path = _write(tmp_path, _break(_english(), target, change))
@@ -163,18 +233,33 @@ def test_twins_that_disagree_are_refused():
     hi = load_quiz(LESSON, "hi")
     hi.questions[1].answer_sha256 = hi.questions[0].answer_sha256
     with pytest.raises(QuizError, match="question 'budget_100', field questions/1/answer_sha256"):
-        check_twins(QUIZZES["en"], hi)
+        check_twins(QUIZZES[(LESSON, "en")], hi)
+    hi = load_quiz(LESSON, "hi")
+    hi.questions[6].solution = "def my_score(name, text, terms):\n    return 0\n"
+    with pytest.raises(QuizError, match="question 'own_scorer', field questions/6/solution"):
+        check_twins(QUIZZES[(LESSON, "en")], hi)
     hi.questions.pop()
     with pytest.raises(QuizError, match="field questions: ids"):
-        check_twins(QUIZZES["en"], hi)
+        check_twins(QUIZZES[(LESSON, "en")], hi)
 
 
 def test_maintainer_hash_command_reproduces_the_stored_key(capsys):
-    q = QUIZZES["en"].question("hindi_rough_rule")
+    q = QUIZZES[(LESSON, "en")].question("hindi_rough_rule")
     main(["hash", q.id, "b,a", "--salt", q.salt])
     assert json.loads(capsys.readouterr().out) == {"salt": q.salt, "answer_sha256": q.answer_sha256}
     main(["check"])
-    assert f"ok: {LESSON} (6 questions, en, hi)" in capsys.readouterr().out
+    assert f"ok: {LESSON} (7 questions, en, hi)" in capsys.readouterr().out
+
+
+def test_every_numeric_key_form_grades_at_its_edges(tmp_path):
+    data = _english()
+    data["questions"] += [
+        {"id": "rel", "type": "numeric", "prompt": "p", "answer": {"value": 200, "rel_tol": 0.05}, "explanation": "e"},
+        {"id": "span", "type": "numeric", "prompt": "p", "answer": {"min": 10, "max": 20}, "explanation": "e"},
+    ]
+    rel, span = load_quiz_file(_write(tmp_path, data)).questions[-2:]
+    assert [grade(rel, v).correct for v in (190, 210, 189.9, 210.1)] == [True, True, False, False]
+    assert [grade(span, v).correct for v in (10, 20, 9.99, 20.01)] == [True, True, False, False]
 
 
 # --- the widget, without a browser -----------------------------------------------------
@@ -185,7 +270,7 @@ def _click_check(box):
 
 
 def test_check_button_shows_the_verdict_and_option_feedback():
-    q = QUIZZES["en"].question("whole_repo")
+    q = QUIZZES[(LESSON, "en")].question("whole_repo")
     box = quiz_widget(q, "en")
     box.children[0].value = "a"
     shown = _click_check(box)
@@ -196,40 +281,42 @@ def test_check_button_shows_the_verdict_and_option_feedback():
 
 
 def test_check_button_in_hindi_for_multiple_choice_and_numbers():
-    multiple = quiz_widget(QUIZZES["hi"].question("hindi_rough_rule"), "hi")
+    multiple = quiz_widget(QUIZZES[(LESSON, "hi")].question("hindi_rough_rule"), "hi")
     label, *boxes = multiple.children[0].children
     assert label.value == "उत्तर:" and [b.description for b in boxes] == ["A", "B", "C", "D"]
     boxes[0].value = boxes[1].value = True
     assert _click_check(multiple).startswith("<div") and "सही!\nA) सही: 24, 27 और 80" in multiple.children[2].value
-    numeric = quiz_widget(QUIZZES["hi"].question("budget_120_used"), "hi")
+    numeric = quiz_widget(QUIZZES[(LESSON, "hi")].question("budget_120_used"), "hi")
     numeric.children[0].value = 123
     assert "अभी पूरी तरह सही नहीं।" in _click_check(numeric) and "123 सही नहीं है।" in numeric.children[2].value
     numeric.children[1].children[1].click()
     assert "संकेत 1: सबसे ऊँचे score से शुरू करें" in numeric.children[2].value
 
 
-def test_show_quiz_prints_every_question_as_text(capsys):
-    for lang, heading in (("en", "Quick check 1 of 6"), ("hi", "त्वरित जाँच 1 (6 में से)")):
+def test_every_check_click_is_recorded_with_the_hints_seen(progress_file, capsys):
+    box = quiz_widget(QUIZZES[(LESSON, "en")].question("budget_120_used"), "en")
+    _click_check(box)  # FloatText starts at 0: a wrong number
+    for _ in range(3):  # one click past the last of the two hints
+        box.children[1].children[1].click()
+    box.children[0].value = 104
+    _click_check(box)
+    choice = quiz_widget(QUIZZES[(LESSON, "en")].question("whole_repo"), "en")
+    _click_check(choice)  # nothing chosen yet
+    attempts = read_progress(progress_file)["attempts"]
+    assert [(a["lesson"], a["question"], a["outcome"], a["hints_used"], a["solution_viewed"]) for a in attempts] == [
+        (LESSON, "budget_120_used", "failed", 0, False), (LESSON, "budget_120_used", "passed", 2, False),
+        (LESSON, "whole_repo", "not attempted", 0, False)]
+    assert all(len(a["time"]) == 20 and a["time"].endswith("Z") for a in attempts)
+    assert capsys.readouterr() == ("", "")  # recording says nothing when it works
+
+
+def test_show_quiz_prints_every_question_as_text_and_code_without_a_widget(capsys):
+    for lang, heading in (("en", "Quick check 1 of 7"), ("hi", "त्वरित जाँच 1 (7 में से)")):
         show_quiz(LESSON, lang)
         out = capsys.readouterr().out
-        assert out.startswith(heading + "\n" + question_text(QUIZZES[lang].questions[0]))
-        assert all(question_text(q) in out for q in QUIZZES[lang].questions)
-        assert repr(quiz_widget(QUIZZES[lang].questions[0])) in out  # the widget's short plain-text stand-in
-
-
-def test_the_format_already_takes_code_exercises_and_every_numeric_key(tmp_path):
-    data = _english()
-    data["questions"] += [
-        {"id": "own_ceiling", "type": "code", "prompt": "Write first_turn_ceiling(window, reply_room).",
-         "starter": "def first_turn_ceiling(window, reply_room):\n    ...\n", "solution": "return window - reply_room",
-         "checker": "ctxlib.exercises:check_first_turn_ceiling", "hints": ["Subtract."], "explanation": "What is left."},
-        {"id": "rel", "type": "numeric", "prompt": "p", "answer": {"value": 200, "rel_tol": 0.05}, "explanation": "e"},
-        {"id": "span", "type": "numeric", "prompt": "p", "answer": {"min": 10, "max": 20}, "explanation": "e"},
-    ]
-    quiz = load_quiz_file(_write(tmp_path, data))
-    code, rel, span = quiz.questions[-3:]
-    assert question_text(code).endswith("def first_turn_ceiling(window, reply_room):\n    ...\nWrite code, then run q.check().")
-    with pytest.raises(NotImplementedError, match="code exercise"):
-        grade(code, "anything")
-    assert [grade(rel, v).correct for v in (190, 210, 189.9, 210.1)] == [True, True, False, False]
-    assert [grade(span, v).correct for v in (10, 20, 9.99, 20.01)] == [True, True, False, False]
+        quiz = QUIZZES[(LESSON, lang)]
+        assert out.startswith(heading + "\n" + question_text(quiz.questions[0]))
+        assert all(question_text(q) in out for q in quiz.questions)
+        stand_in = repr(quiz_widget(quiz.questions[0]))
+        assert out.count(stand_in) == 6  # one per choice or numeric question; the code exercise has none
+        assert out.rstrip().endswith(question_text(quiz.question("own_scorer")))

@@ -1,4 +1,6 @@
 """Lesson 1's pack explorer: its callback is a plain function, checked here without a browser."""
+import os
+
 import pytest
 
 from ctxlib.examples import SEED_FILES
@@ -52,3 +54,8 @@ def test_explorer_prints_default_and_has_a_stable_plain_text(capsys):
     explorer.children[0].value = 100  # the budget slider, as a learner would move it
     explorer.update()
     assert "tokens used: 77 of 100" in capsys.readouterr().out
+
+
+def test_the_suite_never_records_into_the_real_home():
+    # conftest.py points every test, and every nbval kernel, at a throwaway progress file.
+    assert "ctxlib-test-" in os.environ["CTXLIB_PROGRESS"]

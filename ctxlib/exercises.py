@@ -1,0 +1,291 @@
+"""Code exercises in the learntools style: ``q.check(answer)``, ``q.hint()``, ``q.solution()``.
+
+In a notebook::
+
+    q = exercise("01_window_as_budget", "own_scorer", LANG)
+    def my_score(name, text, terms): ...      # the learner's code
+    q.check(my_score)
+
+A code question in a quiz file names a checker, ``"ctxlib.exercises:scorer_cases"``: a function
+returning the cases to run, each with its expected value computed by ctxlib itself (the lesson's
+scorer, the ceiling arithmetic), never a typed constant, so an exercise cannot drift from the
+library. ``run_cases`` sorts the learner's answer into one of four outcomes:
+
+    passed          every case gave ctxlib's value ("All 9 checks passed.")
+    failed          a case gave another value: says for which inputs and what came back,
+                    never the expected value
+    not attempted   the starter is unchanged: it returns None or ``...``, or raises NotImplementedError
+    error           the learner's code raised: their exception and their line, not the checker's
+
+Not handled: time limits (an endless loop hangs the cell, like any cell) and sandboxing (the
+learner's code runs in the notebook's own process, as it does anyway).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import importlib
+import math
+import numbers
+import reprlib
+import sysconfig
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from .progress import record_quietly
+from .quiz import Question, load_quiz, question_text
+
+OUTCOMES = ("passed", "failed", "not attempted", "error")
+MESSAGES = {
+    "en": {"passed": "All {total} checks passed.",
+           "failed": "Not yet: {passed} of {total} checks passed. {about}, {name} returned {got}.",
+           "failed_value": "Not yet: {about}, {name} is {got}.",
+           "not_callable": "Not yet: this exercise wants a function, e.g. q.check({name}); got {got}.",
+           "starter": "Not attempted yet: your {name} still {does}, as the starter does. Write its body, "
+                      "run that cell, then check again.",
+           "returns": "returns {got}", "raises": "raises NotImplementedError",
+           "undefined": "Not attempted yet: there is no {name} in the notebook. Run the starter cell, or pass "
+                        "your answer: q.check({name}).",
+           "error": "{about}, your code raised {error}",
+           "line": "  in {function}, line {lineno}: {line}",
+           "hint": "Hint {n} of {total}: {hint}", "no_hint": "There are {total} hints; ask for 1 to {total}.",
+           "no_more": "No more hints: you have seen all {total}. q.solution() shows the solution.",
+           "solution": "Solution:"},
+    "hi": {"passed": "सभी {total} जाँचें सफल रहीं।",
+           "failed": "अभी नहीं: {total} में से {passed} जाँचें सफल रहीं। {about} {name} ने {got} लौटाया।",
+           "failed_value": "अभी नहीं: {about} {name} {got} है।",
+           "not_callable": "अभी नहीं: इस अभ्यास को एक function चाहिए, जैसे q.check({name}); मिला {got}।",
+           "starter": "अभी कोशिश नहीं हुई: आपका {name} अब भी starter की तरह {does}। उसका body लिखें, वह cell "
+                      "चलाएँ, फिर दोबारा जाँचें।",
+           "returns": "{got} लौटाता है", "raises": "NotImplementedError उठाता है",
+           "undefined": "अभी कोशिश नहीं हुई: notebook में {name} नहीं है। Starter वाला cell चलाएँ, या अपना उत्तर "
+                        "दें: q.check({name})।",
+           "error": "{about} आपके code में error आया: {error}",
+           "line": "  {function} में, line {lineno}: {line}",
+           "hint": "संकेत {n} ({total} में से): {hint}", "no_hint": "कुल {total} संकेत हैं; 1 से {total} तक माँगें।",
+           "no_more": "और संकेत नहीं हैं: आप सभी {total} देख चुके हैं। q.solution() हल दिखाता है।",
+           "solution": "हल:"},
+}
+_LIBRARY_DIRS = tuple({str(Path(__file__).parent)} | {sysconfig.get_path(k) for k in ("stdlib", "purelib", "platlib")})
+
+
+@dataclass(frozen=True)
+class Case:
+    """One check: the arguments to call the answer with (``None``: the answer is a value), ctxlib's result, and how to name the inputs in each language."""
+
+    args: tuple | None
+    expected: object
+    about: dict
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What ``run_cases`` found: the outcome, how many cases passed of how many, and the message to print."""
+
+    outcome: str
+    passed: int
+    total: int
+    message: str
+
+
+def resolve_checker(spec: str):
+    """The function named by ``"module:function"``, e.g. ``"ctxlib.exercises:scorer_cases"``; ValueError if missing."""
+    module_name, _, name = spec.partition(":")
+    try:
+        checker = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError):
+        raise ValueError(f"checker {spec!r} does not exist (module {module_name!r}, function {name!r})") from None
+    if not callable(checker):
+        raise ValueError(f"checker {spec!r} is not a function")
+    return checker
+
+
+def _same(got, expected) -> bool:
+    # Numbers compare by value (5 == 5.0) but a bool is not a count, even though True == 1.
+    if isinstance(got, numbers.Real) and isinstance(expected, numbers.Real) and not isinstance(got, bool):
+        return math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9)
+    return type(got) is type(expected) and got == expected
+
+
+def _their_error(exc: BaseException, msgs: dict) -> str:
+    """The learner's exception and the deepest line of their own code in its traceback."""
+    lines = [f"{type(exc).__name__}: {exc}"]
+    frames = traceback.extract_tb(exc.__traceback__)[1:]  # frame 0 is run_cases calling them
+    theirs = [f for f in frames if not f.filename.startswith(_LIBRARY_DIRS)]
+    if theirs:
+        f = theirs[-1]
+        lines.append(msgs["line"].format(function=f.name, lineno=f.lineno, line=(f.line or "").strip()))
+    return "\n".join(lines)
+
+
+def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your function") -> CheckResult:
+    """Run the learner's ``answer`` on every case and decide the outcome.
+
+    Args:
+        answer: the learner's function (or value, for cases with ``args=None``); ``None`` means no answer.
+        cases: from the exercise's checker; expected values computed by ctxlib.
+        lang: language of the message ("en" or "hi"); name: what to call the answer in messages.
+    Returns:
+        a ``CheckResult``. "passed" only if every case passed; on "failed" the message names the
+        first failing case's inputs and what the answer gave, never the expected value.
+    Raises:
+        nothing from the learner's code: its exceptions become the "error" outcome.
+    """
+    msgs, total = MESSAGES[lang], len(cases)
+    if answer is None or answer is Ellipsis:
+        return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=answer)))
+    if not callable(answer) and any(c.args is not None for c in cases):
+        return CheckResult("failed", 0, total, msgs["not_callable"].format(name=name, got=reprlib.repr(answer)))
+    passed, first_failure = 0, None
+    for i, case in enumerate(cases):
+        try:
+            got = answer if case.args is None else answer(*copy.deepcopy(case.args))
+        except NotImplementedError:
+            if i == 0:
+                return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["raises"]))
+            got = NotImplementedError
+        except Exception as exc:  # the learner's bug, reported as theirs
+            about = _capital(case.about[lang])
+            return CheckResult("error", passed, total, msgs["error"].format(about=about, error=_their_error(exc, msgs)))
+        if i == 0 and (got is None or got is Ellipsis):
+            return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=got)))
+        if _same(got, case.expected):
+            passed += 1
+        elif first_failure is None:
+            shown = "NotImplementedError" if got is NotImplementedError else reprlib.repr(got)
+            first_failure = (case, shown)
+    if first_failure is None:
+        return CheckResult("passed", passed, total, msgs["passed"].format(total=total))
+    case, got = first_failure
+    template = msgs["failed_value" if case.args is None else "failed"]
+    return CheckResult("failed", passed, total, template.format(
+        passed=passed, total=total, about=_capital(case.about[lang]), name=name, got=got))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def starter_name(starter: str) -> str | None:
+    """The name the starter code defines (its first ``def`` or assignment), e.g. ``"my_score"``."""
+    for node in ast.parse(starter).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return node.name
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            return node.targets[0].id
+    return None
+
+
+_MISSING = object()
+
+
+class Exercise:
+    """One code question in a notebook: ``check``, ``hint`` and ``solution``, recording each check."""
+
+    def __init__(self, question: Question, lang: str | None = None):
+        if question.type != "code":
+            raise ValueError(f"question {question.id!r} is {question.type}, not a code exercise; use show_quiz")
+        self.question, self.lang = question, lang or question.lang
+        self.name = starter_name(question.starter) or "answer"
+        self.hints_shown, self.solution_viewed = 0, False
+
+    def __repr__(self) -> str:
+        # Where widgets cannot render (and for `q` alone in a cell) the exercise reads as plain text.
+        return question_text(self.question)
+
+    def run(self, answer) -> CheckResult:
+        """Grade ``answer`` against the checker's cases without printing or recording."""
+        return run_cases(answer, resolve_checker(self.question.checker)(), self.lang, self.name)
+
+    def check(self, answer=_MISSING) -> None:
+        """Print the outcome for ``answer`` and record the attempt in the progress file.
+
+        Without an argument, the starter's name (``my_score``) is looked up in the notebook.
+        """
+        if answer is _MISSING:
+            import __main__
+            answer = getattr(__main__, self.name, _MISSING)
+        if answer is _MISSING:
+            result = CheckResult("not attempted", 0, 0, MESSAGES[self.lang]["undefined"].format(name=self.name))
+        else:
+            result = self.run(answer)
+        print(result.message)
+        record_quietly(self.question.lesson, self.question.id, result.outcome, lang=self.lang,
+                       hints_used=self.hints_shown, solution_viewed=self.solution_viewed)
+
+    def hint(self, n: int | None = None) -> None:
+        """Print hint ``n`` (1 = the first; default: the next one not yet shown)."""
+        msgs, total = MESSAGES[self.lang], len(self.question.hints)
+        if n is None and self.hints_shown >= total:
+            print(msgs["no_more"].format(total=total))
+            return
+        n = self.hints_shown + 1 if n is None else n
+        if not 1 <= n <= total:
+            print(msgs["no_hint"].format(total=total))
+            return
+        self.hints_shown = max(self.hints_shown, n)
+        print(msgs["hint"].format(n=n, total=total, hint=self.question.hints[n - 1]))
+
+    def solution(self) -> None:
+        """Print the solution and the explanation; recorded, so the instructor's report can show it."""
+        self.solution_viewed = True
+        print(f"{MESSAGES[self.lang]['solution']}\n{self.question.solution.rstrip()}\n\n{self.question.explanation}")
+        record_quietly(self.question.lesson, self.question.id, None, lang=self.lang,
+                       hints_used=self.hints_shown, solution_viewed=True)
+
+
+def exercise(lesson: str, question_id: str, lang: str = "en") -> Exercise:
+    """The code exercise ``question_id`` of ``lesson`` in ``lang``, e.g. ``exercise("01_window_as_budget", "own_scorer", "hi")``.
+
+    Raises as ``ctxlib.quiz.load_quiz``, ``KeyError`` for an unknown id, ``ValueError`` if it is not a code question.
+    """
+    return Exercise(load_quiz(lesson, lang).question(question_id), lang)
+
+
+# --- Checkers: the cases for each lesson's exercises, expected values from ctxlib ----------
+
+def _about_scoring(name: str, text: str, terms: list) -> dict:
+    shown_text = f" text {text!r} and" if len(text) <= 40 else ""
+    hi_text = f" text {text!r} और" if len(text) <= 40 else ""
+    return {"en": f"for file {name!r} with{shown_text} terms {terms!r}",
+            "hi": f"file {name!r},{hi_text} terms {terms!r} के लिए"}
+
+
+def scorer_cases() -> list[Case]:
+    """Lesson 1, "own_scorer": ``my_score(name, text, terms)`` against ``ctxlib.scoring.score_file``.
+
+    The seed's four files for the seed's query, then one slip each: case in the name and the
+    text, a term twice in the name, a term inside longer words with the query in capitals, no match.
+    """
+    from .examples import SEED_FILES, SEED_QUERY
+    from .scoring import score_file
+
+    calls = [(name, text, list(SEED_QUERY)) for name, text in SEED_FILES.items()]
+    calls += [("Shop/Pricing.py", "PRICING rules, pricing table", ["pricing"]),
+              ("pricing/pricing.py", "", ["pricing"]),
+              ("notes.txt", "apply_discount() and discounted()", ["Discount"]),
+              ("shop/cart.py", SEED_FILES["shop/cart.py"], ["tax", "refund"])]
+    return [Case((name, text, terms), score_file(name, text, terms), _about_scoring(name, text, terms))
+            for name, text, terms in calls]
+
+
+def ceiling_cases() -> list[Case]:
+    """Lesson 2, "own_ceiling": ``my_ceiling(window, fixed_prefix, task, patch, diagnostics, attempts)``.
+
+    Expected values are ``ctxlib.ceiling.first_turn_ceiling(...).ceiling_tokens``: the chapter's p50
+    (94,000) and p90 (70,000), both task classes, a loop that cannot fit (negative), no diagnostics.
+    """
+    from .ceiling import first_turn_ceiling
+
+    calls = [(200_000, 9_000, 1_000, 6_000, 18_000, 4), (200_000, 9_000, 1_000, 6_000, 24_000, 4),
+             (200_000, 9_000, 1_000, 6_000, 18_000, 1), (200_000, 9_000, 1_000, 6_000, 40_000, 4),
+             (128_000, 9_000, 1_000, 6_000, 40_000, 4), (32_000, 2_000, 500, 1_500, 0, 3)]
+    cases = []
+    for window, prefix, task, patch, diagnostics, attempts in calls:
+        expected = first_turn_ceiling(diagnostics, window_tokens=window, fixed_prefix_tokens=prefix,
+                                      task_tokens=task, patch_tokens=patch, max_attempts=attempts).ceiling_tokens
+        sizes = f"window {window:,}, fixed prefix {prefix:,}, task {task:,}, patch {patch:,}, diagnostics {diagnostics:,}"
+        cases.append(Case((window, prefix, task, patch, diagnostics, attempts), expected,
+                          {"en": f"for {sizes}, {attempts} attempts", "hi": f"{sizes}, {attempts} attempts के लिए"}))
+    return cases

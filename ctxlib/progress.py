@@ -1,0 +1,283 @@
+"""The learner's progress file, and the instructor's grade table built from many of them.
+
+Every quick check a learner answers (a widget's Check button, a code exercise's ``q.check``)
+appends one attempt to a local JSON file: lesson, question id, outcome, hints used, whether
+the solution was viewed, and the UTC time. Viewing a code exercise's solution is recorded too,
+with outcome ``null``. The file is ``~/.ctxlib/progress.json``, or the path in the environment
+variable ``CTXLIB_PROGRESS`` (tests and notebook runs point it at a throwaway file)::
+
+    {"format": "ctxlib-progress", "version": 1, "learner": "Asha",
+     "attempts": [{"lesson": "01_window_as_budget", "question": "whole_repo", "outcome": "passed",
+                   "hints_used": 0, "solution_viewed": false, "time": "2025-05-01T09:30:00Z"}]}
+
+Safety: every write goes to a temporary file in the same folder and then ``os.replace``, so a
+crash mid-write leaves the old file whole. A file that is not JSON, or not a progress file, is
+never overwritten: it is renamed ``progress.json.corrupt-<UTC time>``, reported, and a new
+file is started.
+
+A question's outcome for scoring is its best attempt: passed, else failed (a wrong answer or
+an error), else not attempted. Not handled: two notebooks recording at the same instant (the
+later write wins and one attempt can be lost); merging one learner's files from two machines.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+import jsonschema
+
+FORMAT, VERSION = "ctxlib-progress", 1
+OUTCOMES = ("passed", "failed", "not attempted", "error")
+SCHEMA = {
+    "type": "object", "required": ["format", "version", "attempts"],
+    "properties": {
+        "format": {"const": FORMAT}, "version": {"const": VERSION}, "learner": {"type": ["string", "null"]},
+        "attempts": {"type": "array", "items": {
+            "type": "object", "required": ["lesson", "question", "outcome", "hints_used", "solution_viewed", "time"],
+            "properties": {"lesson": {"type": "string"}, "question": {"type": "string"},
+                           "outcome": {"enum": [*OUTCOMES, None]}, "hints_used": {"type": "integer", "minimum": 0},
+                           "solution_viewed": {"type": "boolean"}, "time": {"type": "string"}}}},
+    },
+}
+NOTES = {
+    "en": {"moved": "ctxlib: your progress file could not be read ({problem}); it is kept as {name} "
+                    "and a new one is started.",
+           "not_saved": "ctxlib: this attempt was not saved to your progress file ({problem})."},
+    "hi": {"moved": "ctxlib: आपकी progress file पढ़ी नहीं जा सकी ({problem}); वह {name} नाम से सुरक्षित रखी "
+                    "गई है और नई file शुरू की गई है।",
+           "not_saved": "ctxlib: यह कोशिश आपकी progress file में सहेजी नहीं जा सकी ({problem})।"},
+}
+
+
+class ProgressError(ValueError):
+    """A progress file that cannot be used: not UTF-8, not JSON, or not in ctxlib's progress format."""
+
+
+def progress_path() -> Path:
+    """The learner's progress file: ``$CTXLIB_PROGRESS`` if set, else ``~/.ctxlib/progress.json``.
+
+    The test suite's ``conftest.py`` sets ``CTXLIB_PROGRESS`` to a throwaway file, for the
+    tests and for the notebook kernels nbval starts, so no test writes into the real home.
+    """
+    if os.environ.get("CTXLIB_PROGRESS"):
+        return Path(os.environ["CTXLIB_PROGRESS"])
+    return Path.home() / ".ctxlib" / "progress.json"
+
+
+def utc_now() -> str:
+    """The current UTC time as ISO 8601 to the second, e.g. ``"2025-05-01T09:30:00Z"``."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def new_progress(learner: str | None = None) -> dict:
+    """An empty progress record for ``learner`` (``None``: the file name will stand for the name)."""
+    return {"format": FORMAT, "version": VERSION, "learner": learner, "attempts": []}
+
+
+def parse_progress(text: str) -> dict:
+    """The progress record in ``text``; ``ProgressError`` saying what is wrong (empty, not JSON, a bad field)."""
+    if not text.strip():
+        raise ProgressError("the file is empty")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProgressError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ProgressError(f"not a ctxlib progress file (no \"format\": \"{FORMAT}\")")
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(data))
+    if error is not None:
+        where = "/".join(map(str, error.absolute_path)) or "(top level)"
+        raise ProgressError(f"field {where}: {error.message}")
+    return data
+
+
+def read_progress(path) -> dict:
+    """Read one progress file. Raises ``ProgressError`` (see ``parse_progress``, or not UTF-8) and ``OSError``."""
+    try:
+        return parse_progress(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ProgressError(f"not UTF-8 text (bad byte at offset {exc.start})") from None
+
+
+def write_atomically(path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and ``os.replace``.
+
+    A crash or a full disk before the replace leaves the previous file as it was; the
+    temporary file is removed. Creates the folder if needed. Raises ``OSError``.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_progress(data: dict, path=None) -> None:
+    """Write a progress record to ``path`` (default ``progress_path()``) atomically; raises ``OSError``."""
+    write_atomically(path or progress_path(), json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+
+
+def open_progress(path=None) -> tuple[dict, tuple[Path, str] | None]:
+    """The record in ``path`` (default ``progress_path()``), and ``(moved to, problem)`` if the file was unreadable.
+
+    A missing file gives a new record. A file ``read_progress`` refuses is renamed to
+    ``<name>.corrupt-<UTC time>`` (never overwritten, never deleted) and a new record is
+    returned with that path and the reason; the caller reports them. Raises ``OSError`` if it
+    cannot be renamed.
+    """
+    path = Path(path or progress_path())
+    try:
+        return read_progress(path), None
+    except FileNotFoundError:
+        return new_progress(), None
+    except ProgressError as exc:
+        stamp = utc_now().replace("-", "").replace(":", "")
+        aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+        n = 1
+        while aside.exists():  # two corruptions in one second must not clobber the first
+            aside, n = path.with_name(f"{path.name}.corrupt-{stamp}-{n}"), n + 1
+        os.rename(path, aside)
+        return new_progress(), (aside, str(exc))
+
+
+def record_attempt(lesson: str, question_id: str, outcome: str | None, *, hints_used: int = 0,
+                   solution_viewed: bool = False, path=None, time: str | None = None) -> tuple[Path, str] | None:
+    """Append one attempt to the progress file and write it atomically.
+
+    Args:
+        lesson, question_id: which quick check, e.g. ``"01_window_as_budget"``, ``"whole_repo"``.
+        outcome: one of ``OUTCOMES``, or ``None`` for "viewed the solution" without a check.
+        hints_used: how many hints the learner had seen; solution_viewed: whether the solution was shown.
+        path: the progress file (default ``progress_path()``); time: UTC ISO time (default now).
+    Returns:
+        ``(where an unreadable old file was moved, why)``, or ``None`` (the usual case).
+    Raises:
+        ValueError: an unknown outcome. OSError: the file cannot be written (the old one stays).
+    """
+    if outcome is not None and outcome not in OUTCOMES:
+        raise ValueError(f"outcome must be one of {OUTCOMES} or None, got {outcome!r}")
+    path = Path(path or progress_path())
+    data, moved = open_progress(path)
+    data["attempts"].append({"lesson": lesson, "question": question_id, "outcome": outcome,
+                             "hints_used": int(hints_used), "solution_viewed": bool(solution_viewed),
+                             "time": time or utc_now()})
+    save_progress(data, path)
+    return moved
+
+
+def record_quietly(lesson: str, question_id: str, outcome: str | None, *, lang: str = "en", **details) -> None:
+    """``record_attempt`` for notebooks: never raises, prints nothing when all is well.
+
+    A moved-aside file or a failed write gets one line on stderr in ``lang``, naming the file
+    but not its folder, so that a notebook's saved output does not depend on the machine.
+    """
+    notes = NOTES.get(lang, NOTES["en"])
+    try:
+        moved = record_attempt(lesson, question_id, outcome, **details)
+    except (OSError, ValueError) as exc:
+        print(notes["not_saved"].format(problem=type(exc).__name__), file=sys.stderr)
+        return
+    if moved is not None:
+        print(notes["moved"].format(problem=moved[1], name=moved[0].name), file=sys.stderr)
+
+
+# --- Scores: one learner (ctxlib progress) and a class (ctxlib grade) -------------------------
+
+def question_summary(data: dict) -> dict:
+    """``{(lesson, question): (outcome, hints used, solution viewed)}`` over all attempts.
+
+    Outcome is the best: "passed" if any attempt passed, else "failed" if any failed or raised
+    an error, else "not attempted". Hints are the most seen; solution viewed if ever.
+    """
+    rank = {"passed": 2, "failed": 1, "error": 1}
+    summary = {}
+    for a in data["attempts"]:
+        key = (a["lesson"], a["question"])
+        outcome, hints, solution = summary.get(key, ("not attempted", 0, False))
+        if rank.get(a["outcome"], 0) > rank.get(outcome, 0):
+            outcome = "failed" if a["outcome"] == "error" else a["outcome"]
+        summary[key] = (outcome, max(hints, a["hints_used"]), solution or a["solution_viewed"])
+    return summary
+
+
+def lesson_scores(data: dict, lessons: dict) -> list[tuple[str, int, int, int, int]]:
+    """``[(lesson, passed, questions, hints used, solutions viewed), ...]`` for ``lessons`` = ``{lesson: [ids]}``.
+
+    Attempts at ids no longer in a lesson (a renamed question) are left out of its score.
+    """
+    summary = question_summary(data)
+    rows = []
+    for lesson, ids in lessons.items():
+        mine = [summary.get((lesson, qid), ("not attempted", 0, False)) for qid in ids]
+        rows.append((lesson, sum(o == "passed" for o, _, _ in mine), len(ids),
+                     sum(h for _, h, _ in mine), sum(s for _, _, s in mine)))
+    return rows
+
+
+def format_scores(rows, learner: str | None) -> str:
+    """``ctxlib progress``'s table: one line per lesson, e.g. ``01_window_as_budget  5 of 7  hints 2  solutions 1``."""
+    width = max([len("lesson")] + [len(r[0]) for r in rows])
+    lines = [f"Progress of {learner}" if learner else "Progress (no name set: ctxlib progress --name \"Your Name\")",
+             f"{'lesson':<{width}}  {'correct':>9}  {'hints':>5}  {'solutions':>9}"]
+    lines += [f"{lesson:<{width}}  {f'{ok} of {total}':>9}  {hints:>5}  {sols:>9}" for lesson, ok, total, hints, sols in rows]
+    return "\n".join(lines)
+
+
+def grade_table(learners, lessons: dict) -> tuple[list[str], list[list]]:
+    """The instructor's table: a header and one row per learner.
+
+    Args:
+        learners: ``[(name, file name, progress record), ...]``.
+        lessons: ``{lesson: [question ids]}`` (``ctxlib.quiz.lesson_question_ids()``).
+    Returns:
+        header ``["learner", "file", "passed", "questions", "hints", "solutions", "<lesson>:<id>", ...]``
+        and rows whose question cells are "passed", "failed" or "not attempted".
+    """
+    keys = [(lesson, qid) for lesson, ids in lessons.items() for qid in ids]
+    header = ["learner", "file", "passed", "questions", "hints", "solutions"] + [f"{l}:{q}" for l, q in keys]
+    rows = []
+    for name, file_name, data in learners:
+        summary = question_summary(data)
+        cells = [summary.get(k, ("not attempted", 0, False)) for k in keys]
+        rows.append([name, file_name, sum(o == "passed" for o, _, _ in cells), len(keys),
+                     sum(h for _, h, _ in cells), sum(s for _, _, s in cells), *(o for o, _, _ in cells)])
+    return header, rows
+
+
+def table_csv(header, rows) -> str:
+    """The table as CSV text (comma-separated, quoted where needed, ``\\n`` line ends)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def grade_summary(header, rows, most_missed: int = 5) -> str:
+    """A readable summary of ``grade_table``: completion per learner, then the most-missed questions."""
+    width = max([len("learner")] + [len(r[0]) for r in rows])
+    lines = [f"{'learner':<{width}}  {'passed':>10}  completion"]
+    lines += [f"{r[0]:<{width}}  {f'{r[2]} of {r[3]}':>10}  {r[2] / r[3]:.0%}" if r[3] else f"{r[0]:<{width}}  -" for r in rows]
+    missed = [(sum(r[i] != "passed" for r in rows), sum(r[i] == "failed" for r in rows), header[i])
+              for i in range(6, len(header))]
+    # Most learners not passing first; among those, more wrong answers first; then quiz order (a stable sort).
+    missed = sorted([m for m in missed if m[0]], key=lambda m: (-m[0], -m[1]))[:most_missed]
+    if missed:
+        qwidth = max(len(m[2]) for m in missed)
+        lines += ["", "most-missed questions (learners who have not passed it):"]
+        lines += [f"  {question:<{qwidth}}  {n} of {len(rows)}  ({failed} failed, {n - failed} not attempted)"
+                  for n, failed, question in missed]
+    return "\n".join(lines)

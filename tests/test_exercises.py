@@ -1,0 +1,280 @@
+"""Code exercises: the four outcomes, messages in both languages, hints, solution, recording."""
+import __main__
+import linecache
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ctxlib.ceiling import NINE_FILE_REFACTOR, ONE_LINE_CHANGE, class_ceiling, first_turn_ceiling
+from ctxlib.examples import SEED_FILES, SEED_QUERY
+from ctxlib.exercises import Case, Exercise, ceiling_cases, exercise, run_cases, scorer_cases, starter_name
+from ctxlib.progress import read_progress
+from ctxlib.quiz import load_quiz
+from ctxlib.scoring import score_file
+
+LESSON = "01_window_as_budget"
+
+
+@pytest.fixture(autouse=True)
+def progress_file(tmp_path, monkeypatch):
+    path = tmp_path / "progress.json"
+    monkeypatch.setenv("CTXLIB_PROGRESS", str(path))
+    return path
+
+
+def cell(source, name="my_score"):
+    """Run ``source`` as a notebook cell does: its own file name, its lines in linecache (as IPython keeps them)."""
+    filename = f"<notebook cell {abs(hash(source))}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {"score_file": score_file}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace[name]
+
+
+def solution_of(q):
+    namespace = {}
+    exec(q.question.solution, namespace)
+    return namespace[q.name]
+
+
+def starter_of(q):
+    namespace = {}
+    exec(q.question.starter, namespace)
+    return namespace[q.name]
+
+
+# --- the cases: expected values are ctxlib's -------------------------------------------
+
+def test_scorer_cases_use_the_seed_and_score_file():
+    cases = scorer_cases()
+    assert cases[0].args == ("shop/pricing.py", SEED_FILES["shop/pricing.py"], SEED_QUERY)
+    seed = [(c.args[0], c.expected) for c in cases[:4]]
+    assert seed == [("shop/pricing.py", 18), ("shop/cart.py", 4), ("docs/history.md", 0), ("tests/test_pricing.py", 15)]
+    assert all(c.expected == score_file(*c.args) for c in cases)
+    # Hand-computed: "pricing" twice in the name (2 x 3), "PRICING"/"pricing" twice in the text.
+    assert [c.expected for c in cases[4:]] == [2 + 3, 6, 2, 0]
+    assert all(set(c.about) == {"en", "hi"} for c in cases)
+
+
+def test_ceiling_cases_are_the_chapter_figures():
+    cases = ceiling_cases()
+    assert [c.expected for c in cases[:2]] == [94_000, 70_000]
+    assert cases[2].expected == class_ceiling(ONE_LINE_CHANGE).ceiling_tokens == 166_000
+    assert cases[3].expected == class_ceiling(NINE_FILE_REFACTOR).ceiling_tokens == 200_000 - 10_000 - 4 * 46_000
+    assert cases[4].expected == 128_000 - 10_000 - 4 * 46_000 < 0  # the loop alone does not fit
+    assert cases[5].expected == 32_000 - 2_500 - 3 * 1_500
+
+
+# --- the four outcomes, Lesson 1's exercise -------------------------------------------
+
+def test_passed_only_when_every_case_passed():
+    q = exercise(LESSON, "own_scorer", "en")
+    result = q.run(solution_of(q))
+    assert (result.outcome, result.passed, result.total, result.message) == ("passed", 8, 8, "All 8 checks passed.")
+    assert exercise(LESSON, "own_scorer", "hi").run(solution_of(q)).message == "सभी 8 जाँचें सफल रहीं।"
+
+
+def test_failed_says_which_inputs_and_what_came_back_but_not_the_expected_value():
+    def my_score(name, text, terms):  # forgets the name's weight of 3
+        return sum(text.lower().count(t.lower()) + name.lower().count(t.lower()) for t in terms)
+
+    result = exercise(LESSON, "own_scorer", "en").run(my_score)
+    assert result.outcome == "failed" and result.passed == 4
+    assert result.message == ("Not yet: 4 of 8 checks passed. For file 'shop/pricing.py' with terms "
+                              "['discount', 'pricing'], my_score returned 16.")
+    assert "18" not in result.message and "Traceback" not in result.message
+    hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
+    assert hi == ("अभी नहीं: 8 में से 4 जाँचें सफल रहीं। File 'shop/pricing.py', terms ['discount', 'pricing'] "
+                  "के लिए my_score ने 16 लौटाया।")
+
+
+def test_a_failure_on_a_short_text_shows_the_text():
+    def my_score(name, text, terms):  # case-sensitive: misses "PRICING" and "Pricing"
+        return sum(text.count(t) + 3 * name.count(t) for t in terms)
+
+    message = exercise(LESSON, "own_scorer", "en").run(my_score).message
+    assert message.endswith("For file 'Shop/Pricing.py' with text 'PRICING rules, pricing table' and terms "
+                            "['pricing'], my_score returned 1.")
+
+
+@pytest.mark.parametrize("body", ["    ...", "    pass", "    return None", "    raise NotImplementedError",
+                                  "    raise NotImplementedError('write me')"])
+def test_an_unchanged_starter_is_not_attempted(body):
+    namespace = {}
+    exec(f"def my_score(name, text, terms):\n{body}\n", namespace)
+    result = exercise(LESSON, "own_scorer", "en").run(namespace["my_score"])
+    assert result.outcome == "not attempted" and result.passed == 0
+    assert result.message.startswith("Not attempted yet: your my_score still ")
+
+
+def test_the_files_own_starter_is_not_attempted_in_both_languages():
+    en, hi = exercise(LESSON, "own_scorer", "en"), exercise(LESSON, "own_scorer", "hi")
+    assert en.run(starter_of(en)).message == (
+        "Not attempted yet: your my_score still returns None, as the starter does. Write its body, "
+        "run that cell, then check again.")
+    assert hi.run(starter_of(hi)).message.startswith("अभी कोशिश नहीं हुई: आपका my_score अब भी starter की तरह None लौटाता है।")
+
+
+def test_an_error_shows_the_learners_exception_and_line_not_ours():
+    my_score = cell('def my_score(name, text, terms):\n'
+                    '    weights = {"text": 1}\n'
+                    '    return text.count(terms[0]) * weights["name"]\n')
+    result = exercise(LESSON, "own_scorer", "en").run(my_score)
+    assert result.outcome == "error" and result.passed == 0
+    assert result.message == ("For file 'shop/pricing.py' with terms ['discount', 'pricing'], your code raised "
+                              "KeyError: 'name'\n  in my_score, line 3: return text.count(terms[0]) * weights[\"name\"]")
+    assert "exercises.py" not in result.message and "Traceback" not in result.message
+
+
+def test_an_error_inside_ctxlib_points_at_the_learners_call():
+    my_score = cell("def my_score(name, text, terms):\n"
+                    "    return score_file(name, text, [])  # ctxlib raises; the learner's line is the one to show\n")
+    message = exercise(LESSON, "own_scorer", "hi").run(my_score).message
+    assert message.startswith("File 'shop/pricing.py', terms ['discount', 'pricing'] के लिए आपके code में error आया: "
+                              "ValueError: the query is empty")
+    assert message.endswith("\n  my_score में, line 2: return score_file(name, text, [])  # ctxlib raises; "
+                            "the learner's line is the one to show")
+    assert "scoring.py" not in message
+
+
+def test_an_error_after_some_passes_counts_them():
+    def my_score(name, text, terms):
+        if not text:
+            raise ZeroDivisionError("empty text")
+        return score_file(name, text, terms)
+
+    result = exercise(LESSON, "own_scorer", "en").run(my_score)
+    assert (result.outcome, result.passed) == ("error", 5)
+    assert result.message.startswith("For file 'pricing/pricing.py' with text '' and terms ['pricing'], your code raised "
+                                     "ZeroDivisionError: empty text")
+
+
+def test_a_value_instead_of_a_function_and_bools_are_not_counts():
+    q = exercise(LESSON, "own_scorer", "en")
+    assert q.run(18).outcome == "failed" and "wants a function, e.g. q.check(my_score); got 18" in q.run(18).message
+    assert q.run(None).outcome == "not attempted"
+    case = [Case(("x",), 1, {"en": "for x", "hi": "x के लिए"})]
+    assert run_cases(lambda x: True, case).outcome == "failed"
+    assert run_cases(lambda x: 1.0, case).outcome == "passed"
+
+
+def test_value_cases_compare_the_answer_itself():
+    cases = [Case(None, 94_000, {"en": "for the chapter's p50 figures", "hi": "अध्याय के p50 आँकड़ों के लिए"})]
+    assert run_cases(94_000, cases, name="fill").outcome == "passed"
+    assert run_cases(96_000, cases, "en", "fill").message == "Not yet: For the chapter's p50 figures, fill is 96000."
+    assert run_cases(Ellipsis, cases).outcome == "not attempted"
+
+
+# --- check, hint, solution in a notebook --------------------------------------------------
+
+def test_check_prints_the_outcome_and_records_it(progress_file, capsys):
+    q = exercise(LESSON, "own_scorer", "en")
+    q.check(starter_of(q))
+    q.hint()
+    q.hint(2)
+    q.check(lambda name, text, terms: 0)
+    q.check(solution_of(q))
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Not attempted yet")
+    assert out[1].startswith("Hint 1 of 2: str.count counts") and out[2].startswith("Hint 2 of 2: Lower-case")
+    assert out[3].startswith("Not yet: 2 of 8 checks passed.") and out[4] == "All 8 checks passed."
+    attempts = read_progress(progress_file)["attempts"]
+    assert [(a["question"], a["outcome"], a["hints_used"], a["solution_viewed"]) for a in attempts] == [
+        ("own_scorer", "not attempted", 0, False), ("own_scorer", "failed", 2, False), ("own_scorer", "passed", 2, False)]
+
+
+def test_check_without_an_argument_finds_the_starters_name_in_the_notebook(monkeypatch, capsys):
+    q = exercise(LESSON, "own_scorer", "en")
+    monkeypatch.delattr(__main__, "my_score", raising=False)
+    q.check()
+    assert capsys.readouterr().out.startswith("Not attempted yet: there is no my_score in the notebook.")
+    monkeypatch.setattr(__main__, "my_score", solution_of(q), raising=False)
+    q.check()
+    assert capsys.readouterr().out == "All 8 checks passed.\n"
+
+
+def test_hints_in_order_then_no_more_and_out_of_range(capsys):
+    q = exercise(LESSON, "own_scorer", "hi")
+    q.hint(); q.hint(); q.hint(); q.hint(7)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("संकेत 1 (2 में से): str.count गिनता है") and lines[1].startswith("संकेत 2 (2 में से):")
+    assert lines[2] == "और संकेत नहीं हैं: आप सभी 2 देख चुके हैं। q.solution() हल दिखाता है।"
+    assert lines[3] == "कुल 2 संकेत हैं; 1 से 2 तक माँगें।"
+    assert q.hints_shown == 2
+
+
+def test_solution_is_shown_only_on_request_and_recorded(progress_file, capsys):
+    q = exercise(LESSON, "own_scorer", "en")
+    assert "return sum(" not in repr(q)  # the plain-text form shows the starter, not the solution
+    assert repr(q).startswith("Write the lesson's scorer yourself") and "    ...\n" in repr(q)
+    q.solution()
+    out = capsys.readouterr().out
+    assert out.startswith("Solution:\ndef my_score(name, text, terms):") and "Matching inside words" in out
+    q.check(solution_of(q))
+    attempts = read_progress(progress_file)["attempts"]
+    assert [(a["outcome"], a["solution_viewed"]) for a in attempts] == [(None, True), ("passed", True)]
+
+
+def test_only_code_questions_are_exercises():
+    with pytest.raises(ValueError, match="'whole_repo' is single_choice, not a code exercise"):
+        exercise(LESSON, "whole_repo", "en")
+    with pytest.raises(KeyError, match="no question 'nope'"):
+        exercise(LESSON, "nope", "en")
+    assert starter_name("x = ...\n") == "x" and starter_name("# nothing\n") is None
+
+
+def test_a_recording_failure_never_breaks_the_check(tmp_path, monkeypatch, capsys):
+    (tmp_path / "a_file").write_text("")
+    monkeypatch.setenv("CTXLIB_PROGRESS", str(tmp_path / "a_file" / "progress.json"))  # its folder is a file
+    q = exercise(LESSON, "own_scorer", "en")
+    q.check(solution_of(q))
+    out, err = capsys.readouterr()
+    assert out == "All 8 checks passed.\n"
+    assert err == "ctxlib: this attempt was not saved to your progress file (NotADirectoryError).\n"
+
+
+# --- the files' solutions agree with ctxlib on any input ---------------------------------
+
+words = st.text(alphabet="abcDPr_ /.", max_size=30)
+MY_SCORE = solution_of(Exercise(load_quiz(LESSON, "en").question("own_scorer")))
+
+
+@given(name=words, text=words, terms=st.lists(st.text(alphabet="abcDPr_", min_size=1, max_size=4), min_size=1, max_size=3))
+def test_the_scorer_solution_is_score_file(name, text, terms):
+    assert MY_SCORE(name, text, terms) == score_file(name, text, terms)
+
+
+# --- Lesson 2's exercise: the first-turn ceiling ------------------------------------------
+
+def test_the_ceiling_exercise_four_outcomes():
+    en, hi = exercise("02_running_total", "own_ceiling", "en"), exercise("02_running_total", "own_ceiling", "hi")
+    assert en.run(solution_of(en)).message == "All 6 checks passed."
+
+    def forgets_the_patch(window, fixed_prefix, task, patch, diagnostics, attempts):
+        return window - fixed_prefix - task - attempts * diagnostics
+
+    assert en.run(forgets_the_patch).message == (
+        "Not yet: 0 of 6 checks passed. For window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
+        "diagnostics 18,000, 4 attempts, my_ceiling returned 118000.")
+    assert hi.run(forgets_the_patch).message == (
+        "अभी नहीं: 6 में से 0 जाँचें सफल रहीं। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
+        "diagnostics 18,000, 4 attempts के लिए my_ceiling ने 118000 लौटाया।")
+    assert en.run(starter_of(en)).outcome == "not attempted"
+
+    def clamps_at_zero(window, fixed_prefix, task, patch, diagnostics, attempts):
+        return max(0, window - fixed_prefix - task - attempts * (patch + diagnostics))
+
+    assert (en.run(clamps_at_zero).outcome, en.run(clamps_at_zero).passed) == ("failed", 5)
+    assert en.run(lambda *sizes: sizes[0] / 0).outcome == "error"
+
+
+MY_CEILING = solution_of(exercise("02_running_total", "own_ceiling", "en"))
+
+
+@given(sizes=st.tuples(*[st.integers(0, 300_000)] * 5), attempts=st.integers(1, 8))
+def test_the_ceiling_solution_is_first_turn_ceiling(sizes, attempts):
+    window, prefix, task, patch, diagnostics = sizes
+    expected = first_turn_ceiling(diagnostics, window_tokens=window + 1, fixed_prefix_tokens=prefix, task_tokens=task,
+                                  patch_tokens=patch, max_attempts=attempts).ceiling_tokens
+    assert MY_CEILING(window + 1, prefix, task, patch, diagnostics, attempts) == expected

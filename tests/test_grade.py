@@ -1,0 +1,117 @@
+"""The instructor's report: `ctxlib grade DIR` over a folder of handed-in progress files, run in a temp dir."""
+import csv
+import json
+import os
+
+import pytest
+
+from ctxlib.cli import main
+from ctxlib.progress import grade_summary, grade_table, new_progress
+from ctxlib.quiz import lesson_question_ids
+
+LESSON = "01_window_as_budget"
+L1 = ["whole_repo", "budget_100", "budget_120_used", "skip_keep_going", "hindi_rough_rule", "name_files", "own_scorer"]
+
+
+@pytest.fixture(autouse=True)
+def progress_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("CTXLIB_PROGRESS", str(tmp_path / "own-progress.json"))
+
+
+def attempt(question, outcome, hints=0, solution=False):
+    return {"lesson": LESSON, "question": question, "outcome": outcome, "hints_used": hints,
+            "solution_viewed": solution, "time": "2025-05-01T09:30:00Z"}
+
+
+def progress_json(learner, attempts):
+    return json.dumps({**new_progress(learner), "attempts": attempts}, ensure_ascii=False)
+
+
+@pytest.fixture
+def class_folder(tmp_path, monkeypatch):
+    """Two learners' files, one empty and one corrupted file, as an instructor collects them."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "handed_in"
+    folder.mkdir()
+    (folder / "asha.json").write_text(progress_json("Asha", [
+        attempt("whole_repo", "failed"), attempt("whole_repo", "passed", 1),
+        attempt("budget_100", "passed"), attempt("own_scorer", "error", 2),
+        attempt("own_scorer", None, 2, True), attempt("own_scorer", "passed", 2, True)]), encoding="utf-8")
+    (folder / "ravi_k.json").write_text(progress_json(None, [  # no name set: the file name stands in
+        attempt("whole_repo", "passed"), attempt("budget_120_used", "failed"), attempt("own_scorer", "not attempted")]))
+    (folder / "empty.json").write_text("")
+    (folder / "broken.json").write_text('{"format": "ctxlib-progress", "attempts": [{"lesson"')
+    (folder / "notes.txt").write_text("not a progress file, not read")
+    return folder
+
+
+def test_grade_writes_the_csv_and_names_unreadable_files(class_folder, capsys):
+    assert main(["grade", "handed_in", "--csv", "out/grades.csv"]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        "ctxlib: broken.json: cannot be read, skipped (not JSON: Expecting ':' delimiter at line 1 column 53)",
+        "ctxlib: empty.json: cannot be read, skipped (the file is empty)"]
+    rows = list(csv.reader(open("out/grades.csv", encoding="utf-8", newline="")))
+    other = [f"{lesson}:{q}" for lesson, ids in lesson_question_ids().items() if lesson != LESSON for q in ids]
+    assert rows[0] == ["learner", "file", "passed", "questions", "hints", "solutions"] + [f"{LESSON}:{q}" for q in L1] + other
+    total = str(len(L1) + len(other))
+    missing = ["not attempted"] * len(other)
+    assert rows[1] == ["Asha", "asha.json", "3", total, "3", "1",
+                       "passed", "passed", "not attempted", "not attempted", "not attempted", "not attempted", "passed"] + missing
+    assert rows[2] == ["ravi_k", "ravi_k.json", "1", total, "0", "0",
+                       "passed", "not attempted", "failed", "not attempted", "not attempted", "not attempted",
+                       "not attempted"] + missing
+    assert len(rows) == 3
+    lines = out.splitlines()
+    assert lines[0].split() == ["learner", "passed", "completion"]
+    assert lines[1].split() == ["Asha", "3", "of", total, f"{3 / int(total):.0%}"]
+    assert lines[2].split() == ["ravi_k", "1", "of", total, f"{1 / int(total):.0%}"]
+    assert "most-missed questions (learners who have not passed it):" in lines
+    first_missed = lines[lines.index("most-missed questions (learners who have not passed it):") + 1]
+    assert first_missed.split() == [f"{LESSON}:budget_120_used", "2", "of", "2", "(1", "failed,", "1", "not", "attempted)"]
+    assert lines[-1] == f"wrote out/grades.csv: 2 learners x {total} questions; 2 files skipped (see above)"
+
+
+def test_grade_default_csv_is_in_the_current_folder(class_folder, capsys):
+    assert main(["grade", str(class_folder)]) == 0
+    assert (class_folder.parent / "grades.csv").is_file() and "wrote grades.csv" in capsys.readouterr().out
+
+
+def test_a_failed_csv_write_keeps_the_old_table(class_folder, monkeypatch, capsys):
+    (class_folder.parent / "grades.csv").write_text("last week's table\n")
+
+    def crash(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", crash)
+    assert main(["grade", "handed_in"]) == 2
+    assert capsys.readouterr().err.endswith("ctxlib: grades.csv: cannot be written (No space left on device)\n")
+    assert (class_folder.parent / "grades.csv").read_text() == "last week's table\n"
+    assert sorted(p.name for p in class_folder.parent.iterdir()) == ["grades.csv", "handed_in"]
+
+
+@pytest.mark.parametrize("setup,message", [
+    (lambda d: None, "ctxlib: missing: no such folder"),
+    (lambda d: d.mkdir(), "ctxlib: missing: has no progress files (*.json)"),
+    (lambda d: (d.mkdir(), (d / "a.json").write_text("")), "ctxlib: none of the 1 progress files in missing could be read"),
+], ids=["no-folder", "no-files", "all-unreadable"])
+def test_grade_errors_are_one_line_with_exit_2(tmp_path, monkeypatch, capsys, setup, message):
+    monkeypatch.chdir(tmp_path)
+    setup(tmp_path / "missing")
+    assert main(["grade", "missing"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == message and "Traceback" not in "\n".join(err)
+    assert not (tmp_path / "grades.csv").exists()
+
+
+def test_grade_table_and_summary_as_pure_functions():
+    lessons = {LESSON: ["a", "b"]}
+    good = {**new_progress(), "attempts": [attempt("a", "passed"), attempt("b", "error")]}
+    header, rows = grade_table([("Asha", "asha.json", good), ("Ravi", "ravi.json", new_progress())], lessons)
+    assert header[6:] == [f"{LESSON}:a", f"{LESSON}:b"]
+    assert rows == [["Asha", "asha.json", 1, 2, 0, 0, "passed", "failed"],
+                    ["Ravi", "ravi.json", 0, 2, 0, 0, "not attempted", "not attempted"]]
+    summary = grade_summary(header, rows).splitlines()
+    assert [line.split() for line in summary[1:3]] == [["Asha", "1", "of", "2", "50%"], ["Ravi", "0", "of", "2", "0%"]]
+    assert summary[-2].split()[:4] == [f"{LESSON}:b", "2", "of", "2"]
+    assert summary[-1].split() == [f"{LESSON}:a", "1", "of", "2", "(0", "failed,", "1", "not", "attempted)"]

@@ -1,0 +1,195 @@
+"""The learner's progress file: recording, atomic writes, corrupted files kept aside, `ctxlib progress`."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ctxlib import progress
+from ctxlib.cli import main
+from ctxlib.progress import (ProgressError, lesson_scores, new_progress, open_progress, parse_progress,
+                             question_summary, read_progress, record_attempt, record_quietly)
+
+LESSON = "01_window_as_budget"
+
+
+@pytest.fixture(autouse=True)
+def progress_file(tmp_path, monkeypatch):
+    path = tmp_path / "progress.json"
+    monkeypatch.setenv("CTXLIB_PROGRESS", str(path))
+    return path
+
+
+def attempt(question, outcome, hints=0, solution=False, lesson=LESSON):
+    return {"lesson": lesson, "question": question, "outcome": outcome, "hints_used": hints,
+            "solution_viewed": solution, "time": "2025-05-01T09:30:00Z"}
+
+
+def test_the_path_comes_from_the_environment_or_the_home(progress_file, monkeypatch, tmp_path):
+    assert progress.progress_path() == progress_file
+    monkeypatch.delenv("CTXLIB_PROGRESS")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert progress.progress_path() == tmp_path / "home" / ".ctxlib" / "progress.json"
+
+
+def test_record_appends_attempts_in_the_documented_format(progress_file):
+    assert record_attempt(LESSON, "whole_repo", "failed", time="2025-05-01T09:30:00Z") is None
+    record_attempt(LESSON, "whole_repo", "passed", hints_used=1, time="2025-05-01T09:31:00Z")
+    data = json.loads(progress_file.read_text(encoding="utf-8"))
+    assert data == {"format": "ctxlib-progress", "version": 1, "learner": None, "attempts": [
+        attempt("whole_repo", "failed"), {**attempt("whole_repo", "passed", 1), "time": "2025-05-01T09:31:00Z"}]}
+    assert list(progress_file.parent.iterdir()) == [progress_file]  # no temporary file left behind
+
+
+def test_the_default_time_is_utc_iso_to_the_second(progress_file):
+    record_attempt(LESSON, "whole_repo", "passed")
+    stamp = read_progress(progress_file)["attempts"][0]["time"]
+    assert len(stamp) == 20 and stamp[4] == "-" and stamp[10] == "T" and stamp.endswith("Z")
+
+
+def test_an_unknown_outcome_is_refused_before_anything_is_written(progress_file):
+    with pytest.raises(ValueError, match="outcome must be one of .* got 'maybe'"):
+        record_attempt(LESSON, "whole_repo", "maybe")
+    assert not progress_file.exists()
+
+
+# --- a crash mid-write leaves the old file ----------------------------------------------
+
+def test_a_failed_replace_leaves_the_old_file_intact(progress_file, monkeypatch):
+    record_attempt(LESSON, "whole_repo", "passed")
+    before = progress_file.read_bytes()
+
+    def crash(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError, match="No space left"):
+        record_attempt(LESSON, "budget_100", "failed")
+    assert progress_file.read_bytes() == before
+    assert list(progress_file.parent.iterdir()) == [progress_file]  # the half-written temporary file is gone
+
+
+def test_a_process_killed_mid_write_leaves_the_old_file_intact(progress_file):
+    record_attempt(LESSON, "whole_repo", "passed")
+    before = progress_file.read_bytes()
+    # The child writes its temporary file, then dies by SIGKILL where os.replace would run:
+    # no cleanup code can run, exactly like a kernel killed mid-save.
+    child = ("import os, signal, ctxlib.progress as p\n"
+             "os.replace = lambda src, dst: os.kill(os.getpid(), signal.SIGKILL)\n"
+             "p.record_attempt('01_window_as_budget', 'budget_100', 'failed')\n")
+    done = subprocess.run([sys.executable, "-c", child], env={**os.environ, "CTXLIB_PROGRESS": str(progress_file)})
+    assert done.returncode == -9
+    assert progress_file.read_bytes() == before
+    assert [a["question"] for a in read_progress(progress_file)["attempts"]] == ["whole_repo"]
+    record_attempt(LESSON, "budget_100", "passed")  # and the next attempt records normally
+    assert len(read_progress(progress_file)["attempts"]) == 2
+
+
+# --- corrupted or foreign files are moved aside, never lost -----------------------------
+
+@pytest.mark.parametrize("content,problem", [
+    ('{"format": "ctxlib-progress", "attempts": [', "not JSON: Expecting value at line 1 column 44"),
+    ("", "the file is empty"),
+    ('["a", "list"]', 'not a ctxlib progress file (no "format": "ctxlib-progress")'),
+    ('{"format": "someone-else", "attempts": []}', 'not a ctxlib progress file'),
+    (json.dumps({**new_progress(), "attempts": [attempt("q", "maybe")]}), "field attempts/0/outcome: 'maybe' is not one of"),
+    (json.dumps({**new_progress(), "version": 2}), "field version: 1 was expected"),
+], ids=["bad-json", "empty", "a-list", "foreign-format", "bad-outcome", "newer-version"])
+def test_a_corrupted_or_foreign_file_is_moved_aside_and_reported(progress_file, monkeypatch, capsys, content, problem):
+    progress_file.write_text(content, encoding="utf-8")
+    monkeypatch.setattr(progress, "utc_now", lambda: "2025-05-01T09:30:00Z")
+    record_quietly(LESSON, "whole_repo", "passed", lang="en")
+    aside = progress_file.with_name("progress.json.corrupt-20250501T093000Z")
+    assert aside.read_text(encoding="utf-8") == content  # kept byte for byte
+    assert [a["question"] for a in read_progress(progress_file)["attempts"]] == ["whole_repo"]
+    err = capsys.readouterr().err
+    assert err.startswith(f"ctxlib: your progress file could not be read ({problem}")
+    assert err.endswith("it is kept as progress.json.corrupt-20250501T093000Z and a new one is started.\n")
+    assert str(progress_file.parent) not in err  # no machine-specific folder in a notebook's output
+
+
+def test_two_corruptions_in_one_second_keep_both(progress_file, monkeypatch):
+    monkeypatch.setattr(progress, "utc_now", lambda: "2025-05-01T09:30:00Z")
+    for junk in ("first junk", "second junk"):
+        progress_file.write_text(junk, encoding="utf-8")
+        _, (aside, problem) = open_progress(progress_file)
+        assert problem.startswith("not JSON")
+    assert progress_file.with_name("progress.json.corrupt-20250501T093000Z").read_text() == "first junk"
+    assert progress_file.with_name("progress.json.corrupt-20250501T093000Z-1").read_text() == "second junk"
+
+
+def test_the_moved_aside_note_is_in_hindi_too(progress_file, capsys):
+    progress_file.write_text("{", encoding="utf-8")
+    record_quietly(LESSON, "whole_repo", "passed", lang="hi")
+    assert capsys.readouterr().err.startswith("ctxlib: आपकी progress file पढ़ी नहीं जा सकी (not JSON")
+
+
+def test_not_utf8_is_a_progress_error(progress_file):
+    progress_file.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(ProgressError, match="not UTF-8 text"):
+        read_progress(progress_file)
+
+
+# --- scores -------------------------------------------------------------------------------
+
+def test_a_questions_outcome_is_its_best_attempt():
+    data = {**new_progress(), "attempts": [
+        attempt("a", "failed"), attempt("a", "passed", 1), attempt("a", "failed", 2),
+        attempt("b", "error"), attempt("b", "not attempted"),
+        attempt("c", "not attempted"), attempt("c", None, 1, True),
+        attempt("d", None, 0, True)]}
+    assert question_summary(data) == {
+        (LESSON, "a"): ("passed", 2, False), (LESSON, "b"): ("failed", 0, False),
+        (LESSON, "c"): ("not attempted", 1, True), (LESSON, "d"): ("not attempted", 0, True)}
+
+
+def test_lesson_scores_count_only_the_lessons_questions():
+    data = {**new_progress(), "attempts": [attempt("a", "passed", 2), attempt("b", "failed", 1, True),
+                                            attempt("renamed", "passed"), attempt("x", "passed", lesson="02_next")]}
+    assert lesson_scores(data, {LESSON: ["a", "b", "c"], "02_next": ["x", "y"]}) == [
+        (LESSON, 1, 3, 3, 1), ("02_next", 1, 2, 0, 0)]
+
+
+def test_parse_progress_accepts_what_record_writes(progress_file):
+    record_attempt(LESSON, "own_scorer", None, solution_viewed=True)
+    assert parse_progress(progress_file.read_text(encoding="utf-8"))["attempts"][0]["outcome"] is None
+
+
+# --- ctxlib progress -------------------------------------------------------------------------
+
+def test_cli_progress_prints_the_score_per_lesson(progress_file, capsys):
+    for question, outcome, hints in (("whole_repo", "passed", 0), ("budget_120_used", "failed", 2),
+                                     ("budget_120_used", "passed", 2), ("own_scorer", "error", 1)):
+        record_attempt(LESSON, question, outcome, hints_used=hints)
+    record_attempt(LESSON, "own_scorer", None, hints_used=1, solution_viewed=True)
+    assert main(["progress", "--name", "Asha"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Progress of Asha"
+    assert out[1].split() == ["lesson", "correct", "hints", "solutions"]
+    assert out[2].split() == [LESSON, "2", "of", "7", "3", "1"]
+    assert out[-1] == f"(progress file: {progress_file})"
+    assert read_progress(progress_file)["learner"] == "Asha"
+    assert len(read_progress(progress_file)["attempts"]) == 5  # naming keeps every attempt
+
+
+def test_cli_progress_with_no_file_yet(progress_file, capsys):
+    assert main(["progress"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == 'Progress (no name set: ctxlib progress --name "Your Name")'
+    assert out[2].split() == [LESSON, "0", "of", "7", "0", "0"]
+    assert not progress_file.exists()  # only looking does not create the file
+
+
+def test_cli_progress_reports_and_keeps_a_corrupted_file(progress_file, capsys):
+    progress_file.write_text("not json", encoding="utf-8")
+    assert main(["progress"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(f"ctxlib: {progress_file} could not be read (not JSON") and "kept as" in err
+    kept = [p for p in progress_file.parent.iterdir() if p.name.startswith("progress.json.corrupt-")]
+    assert len(kept) == 1 and kept[0].read_text() == "not json"
+
+
+def test_cli_progress_blank_name_is_a_one_line_error(capsys):
+    assert main(["progress", "--name", "  "]) == 2
+    assert capsys.readouterr().err == "ctxlib: --name must not be blank\n"
