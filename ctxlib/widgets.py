@@ -350,9 +350,9 @@ LOOP_TEXT = {
         "within": "fill {fill} tokens: ceiling के भीतर ({gap} बाक़ी)",
         "columns": ("turn", "prefix+task", "files", "diffs", "diagnostics", "अब तक कटे",
                     "input", "जवाब की जगह", "जवाब", "stop_reason"),
-        "survived": "हर कोशिश के patch के लिए जगह थी; आख़िरी request के बाद जवाब के लिए "
-                    "{room} tokens बचे",
-        "passed": "run कोशिश {attempt} पर green हो गया",
+        "survived": "हर कोशिश के patch के लिए जगह थी; आख़िरी request में जवाब के लिए "
+                    "{room} tokens की जगह बची",
+        "passed": "run कोशिश {attempt} पर green होकर ख़त्म हुआ",
         "cut_off": "कोशिश {attempt} बीच में कट गई: {patch}-token patch के लिए जवाब की जगह "
                    "सिर्फ़ {room} tokens",
         "refused": "कोशिश {attempt} की request ही ठुकरा दी गई (hard error): {error}",
