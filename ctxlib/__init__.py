@@ -8,8 +8,11 @@ Modules, in the order the lessons use them:
     transcript  the turn-by-turn transcript simulator: trim, reply room, stop_reason      (Lesson 2)
     ledger      the per-turn token ledger as JSON Lines; p50/p90 from a run log           (Lesson 2)
     charts      the stacked per-turn chart against the window line                       (Lesson 2)
-    quiz        the quick checks
-    widgets     the lessons' interactive controls
+    quiz        the quick checks: loading, validating, grading
+    exercises   code exercises: q.check(), q.hint(), q.solution()
+    progress    the learner's progress file, written atomically
+    grading     the instructor's grade table from many progress files
+    widgets     the lessons' interactive controls, one module per lesson
     cli         the ``ctxlib`` command
 """
 from .ceiling import first_turn_ceiling

@@ -89,7 +89,7 @@ def cmd_progress(args) -> int:
 
 
 def cmd_grade(args) -> int:
-    from . import progress
+    from . import grading, progress
     from .quiz import lesson_question_ids
 
     folder = Path(args.folder)
@@ -109,12 +109,12 @@ def cmd_grade(args) -> int:
         learners.append((data["learner"] or f.stem, f.name, data))
     if not learners:
         raise UsageError(f"none of the {len(files)} progress files in {folder} could be read")
-    header, rows = progress.grade_table(learners, lesson_question_ids())
+    header, rows = grading.grade_table(learners, lesson_question_ids())
     try:
-        progress.write_atomically(args.csv, progress.table_csv(header, rows))
+        progress.write_atomically(args.csv, grading.table_csv(header, rows))
     except OSError as exc:
         raise UsageError(f"{args.csv}: cannot be written ({exc.strerror})") from None
-    print(progress.grade_summary(header, rows))
+    print(grading.grade_summary(header, rows))
     skipped = len(files) - len(learners)
     print(f"\nwrote {args.csv}: {len(rows)} learner{'s' * (len(rows) > 1)} x {len(header) - 6} questions"
           + (f"; {skipped} file{'s' * (skipped > 1)} skipped (see above)" if skipped else ""))

@@ -6,7 +6,8 @@ import os
 import pytest
 
 from ctxlib.cli import main
-from ctxlib.progress import grade_summary, grade_table, new_progress
+from ctxlib.grading import grade_summary, grade_table
+from ctxlib.progress import new_progress
 from ctxlib.quiz import lesson_question_ids
 
 LESSON = "01_window_as_budget"

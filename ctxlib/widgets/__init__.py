@@ -1,0 +1,24 @@
+"""The lessons' interactive controls, built with ipywidgets; one module per lesson.
+
+Every callback is an ordinary function of plain values that tests call without a browser,
+and every control prints its result at the default settings, so static viewers and nbval
+see a real number. Functions that show a control return None: nbval runs cells with
+``store_history=False``, where a trailing ``;`` does not hide a returned widget.
+
+    quickchecks   show_quiz, quiz_widget, check_answer, hint_text, answer_outcome
+    lesson1       describe_pack, repack, make_pack_explorer, pack_explorer
+    lesson2       describe_ceiling, ledger_table, describe_loop, rerun_loop, make_loop_explorer, loop_explorer
+    explorer      Explorer, the ``interactive`` whose plain-text form is a short note
+"""
+from .explorer import Explorer
+from .lesson1 import PACK_TEXT, describe_pack, make_pack_explorer, pack_explorer, repack
+from .lesson2 import (DIAGNOSTICS_PRESETS, LOOP_TEXT, describe_ceiling, describe_loop, ledger_table,
+                      loop_explorer, make_loop_explorer, rerun_loop)
+from .quickchecks import QUIZ_UI, QuizBox, answer_outcome, check_answer, hint_text, quiz_widget, show_quiz
+
+__all__ = [
+    "DIAGNOSTICS_PRESETS", "Explorer", "LOOP_TEXT", "PACK_TEXT", "QUIZ_UI", "QuizBox",
+    "answer_outcome", "check_answer", "describe_ceiling", "describe_loop", "describe_pack",
+    "hint_text", "ledger_table", "loop_explorer", "make_loop_explorer", "make_pack_explorer",
+    "pack_explorer", "quiz_widget", "repack", "rerun_loop", "show_quiz",
+]
