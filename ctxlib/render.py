@@ -1,0 +1,63 @@
+"""Rendering a pack: one small pure function per output format.
+
+Lesson 3, "The hard budget". What the model reads is the rendered text, headers and
+separators included, so that text, not the files, is what the budget is checked against.
+Each renderer takes blocks (anything with ``path``, ``view`` and ``text``) in order and
+returns one string; blocks are joined by the format's ``SEPARATORS`` entry.
+
+    text      ==> shop/vat.py (whole) <==   then the text; a blank line between files
+    markdown  ## shop/vat.py (whole)        then the text in a fenced block with its language
+    json      {"files": [{"path": ..., "view": ..., "text": ...}, ...]}, one file per line
+"""
+from __future__ import annotations
+
+import json
+import re
+
+SEPARATORS = {"text": "\n", "markdown": "\n", "json": ",\n"}
+
+LANGUAGES = {
+    ".py": "python", ".pyi": "python", ".md": "markdown", ".rst": "rst", ".txt": "text",
+    ".toml": "toml", ".cfg": "ini", ".ini": "ini", ".json": "json", ".yml": "yaml",
+    ".yaml": "yaml", ".sh": "bash", ".js": "javascript", ".ts": "typescript", ".html": "html",
+    ".css": "css", ".c": "c", ".h": "c", ".cpp": "cpp", ".rs": "rust", ".go": "go", ".sql": "sql",
+}
+
+
+def language(path: str) -> str:
+    """The Markdown fence language for ``path``: ``"shop/vat.py"`` -> ``"python"``; ``""`` if unknown."""
+    dot = path.rfind(".")
+    return LANGUAGES.get(path[dot:].lower(), "") if dot > path.rfind("/") else ""
+
+
+def _body(text: str) -> str:
+    return text if text.endswith("\n") or not text else text + "\n"
+
+
+def render_text(blocks) -> str:
+    """Plain text: ``==> path (view) <==`` above each file's text, a blank line between files."""
+    return SEPARATORS["text"].join(f"==> {b.path} ({b.view}) <==\n{_body(b.text)}" for b in blocks)
+
+
+def render_markdown(blocks) -> str:
+    """Markdown: a ``## path (view)`` heading and a fenced code block with the file's language.
+
+    The fence is one backtick longer than the longest backtick run in the text, so a
+    Markdown file with its own fences cannot close ours early.
+    """
+    parts = []
+    for b in blocks:
+        longest = max((len(run) for run in re.findall(r"`+", b.text)), default=0)
+        fence = "`" * max(3, longest + 1)
+        parts.append(f"## {b.path} ({b.view})\n\n{fence}{language(b.path)}\n{_body(b.text)}{fence}\n")
+    return SEPARATORS["markdown"].join(parts)
+
+
+def render_json(blocks) -> str:
+    """JSON: ``{"files": [...]}`` with one ``{"path", "view", "text"}`` object per line."""
+    rows = [json.dumps({"path": b.path, "view": b.view, "text": b.text}, ensure_ascii=False)
+            for b in blocks]
+    return '{"files": [\n' + SEPARATORS["json"].join(rows) + "\n]}\n"
+
+
+RENDERERS = {"text": render_text, "markdown": render_markdown, "json": render_json}

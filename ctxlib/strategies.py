@@ -1,0 +1,139 @@
+"""Choosing what to pack: greedy by score, greedy by score per token, and the exact knapsack.
+
+Lesson 3, "What greedy gives up". Every file offers one or more options (views of it),
+each with a value and a cost in tokens; a pack takes at most one option per file and
+its costs must add up to at most the budget. That is a 0/1 knapsack (with choices per
+file: the multiple-choice knapsack). Three ways to fill it:
+
+- ``greedy_by_score``: the lesson's packer. Files in rank order; each takes its first
+  option that still fits. Lazy: it prices an option only when it reaches it.
+- ``greedy_by_density``: all options by value per token, best first.
+- ``knapsack``: the best total value, exactly, by dynamic programming over token counts;
+  its table has files x (budget + 1) cells, so it refuses inputs above ``KNAPSACK_MAX_CELLS``.
+
+``cost(option, limit)`` gives an option's tokens; it may answer any number above ``limit``
+without counting when the option surely does not fit. All three return
+``[(option, tokens), ...]`` in the files' rank order.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Callable
+
+KNAPSACK_MAX_CELLS = 1_000_000  # ~1 s of pure-Python table filling on this course's machines
+
+
+@dataclass(frozen=True, eq=False)
+class Option:
+    """One way to include one file: a view of it, what it is worth, and how to build its text.
+
+    ``build`` makes the view's text (or ``None`` if the view does not exist) only when
+    ``text`` is first read, so an option that is never priced costs nothing; ``min_chars``
+    is a length the text is known to reach before it is built.
+    """
+
+    path: str
+    view: str
+    value: float
+    build: Callable[[], str | None]
+    min_chars: int = 0
+    note: str = ""
+
+    @functools.cached_property
+    def text(self) -> str | None:
+        return self.build()
+
+    @classmethod
+    def of(cls, path: str, view: str, text: str, value: float, note: str = "") -> "Option":
+        """An option whose text is already known: ``Option.of("a.py", "whole", "x = 1\n", 2.0)``."""
+        return cls(path, view, value, lambda: text, len(text), note)
+
+
+def greedy_by_score(files, budget_tokens: int, cost, *, min_tokens: int = 1, patience=None):
+    """The lesson's greedy, per file the first option (best view) that fits.
+
+    Args:
+        files: an iterable, in rank order, of each file's options (best view first);
+            both levels may be lazy generators.
+        budget_tokens: tokens available for the blocks.
+        cost: ``cost(option, limit) -> tokens``.
+        min_tokens: stop once less than this is left (no block can be that small).
+        patience: stop after this many files in a row that fit in no view (``None``: never).
+    Returns:
+        ``[(option, tokens), ...]``.
+    """
+    chosen, room, misses = [], budget_tokens, 0
+    for options in files:
+        if room < min_tokens or (patience is not None and misses >= patience):
+            break
+        for option in options:
+            tokens = cost(option, room)
+            if tokens <= room:
+                chosen.append((option, tokens))
+                room -= tokens
+                misses = 0
+                break
+        else:
+            misses += 1
+    return chosen
+
+
+def _priced(files, budget_tokens, cost):
+    priced = []
+    for rank, options in enumerate(files):
+        fitting = [(o, t) for o in options if (t := cost(o, budget_tokens)) <= budget_tokens]
+        if fitting:
+            priced.append((rank, fitting))
+    return priced
+
+
+def greedy_by_density(files, budget_tokens: int, cost):
+    """Options by value per token, highest first; each file at most once.
+
+    Same arguments as ``greedy_by_score`` (``files`` is read in full). Ties keep rank order.
+    """
+    ranked = [(o.value / max(t, 1), rank, o, t)
+              for rank, options in _priced(files, budget_tokens, cost) for o, t in options]
+    ranked.sort(key=lambda row: (-row[0], row[1]))
+    taken, room = {}, budget_tokens
+    for _, rank, option, tokens in ranked:
+        if rank not in taken and tokens <= room:
+            taken[rank] = (option, tokens)
+            room -= tokens
+    return [taken[rank] for rank in sorted(taken)]
+
+
+def knapsack(files, budget_tokens: int, cost, *, max_cells: int = KNAPSACK_MAX_CELLS):
+    """The most valuable pack that fits, exactly: dynamic programming over token counts.
+
+    ``best[c]`` is the highest value reachable with at most ``c`` tokens using the files
+    seen so far; each file either adds nothing or one of its options. Same arguments as
+    ``greedy_by_score``, plus ``max_cells``.
+    Raises:
+        ValueError: when files x (budget + 1) exceeds ``max_cells`` (too slow to be worth it).
+    """
+    priced = _priced(files, budget_tokens, cost)
+    cells = len(priced) * (budget_tokens + 1)
+    if cells > max_cells:
+        raise ValueError(
+            f"the exact knapsack needs {len(priced)} files x {budget_tokens + 1:,} token counts = "
+            f"{cells:,} table cells, above its limit of {max_cells:,}; use the greedy or density "
+            f"strategy, a smaller budget, or a narrower query")
+    best = [0.0] * (budget_tokens + 1)
+    picks = []  # per file: which option reached best[c], or -1 for none
+    for _, options in priced:
+        new, pick = best[:], [-1] * (budget_tokens + 1)
+        for k, (option, tokens) in enumerate(options):
+            for c in range(tokens, budget_tokens + 1):
+                if best[c - tokens] + option.value > new[c]:
+                    new[c], pick[c] = best[c - tokens] + option.value, k
+        best = new
+        picks.append(pick)
+    chosen, c = [], budget_tokens
+    for (_, options), pick in zip(reversed(priced), reversed(picks)):
+        if pick[c] >= 0:
+            option, tokens = options[pick[c]]
+            chosen.append((option, tokens))
+            c -= tokens
+    return chosen[::-1]

@@ -1,0 +1,132 @@
+"""``ctxlib pack`` on the sample project in a temporary folder: the good path, each output
+format, and every bad input ending in one ``ctxlib:`` line and a non-zero exit status."""
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxlib.cli import main
+from ctxlib.sample_project import build_sample_project
+from ctxlib.tokens import count_tokens
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    return str(build_sample_project(tmp_path_factory.mktemp("shop")))
+
+
+def run(capsys, *argv):
+    """``main(argv)`` -> (exit status, stdout, stderr); argparse's exits count as statuses."""
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_pack_prints_the_context_and_reports_on_stderr(shop, capsys):
+    status, out, err = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "2000")
+    assert status == 0
+    assert out.startswith("==> shop/invoice.py (whole) <==\n")
+    assert count_tokens(out) <= 2000
+    assert "STRIPE_SECRET_KEY=sk_" not in out and "aws_access_key_id" not in out
+    lines = err.splitlines()
+    assert lines[0] == "ctxlib pack: 23 files read, 7 tokenized, query 'vat invoice'"
+    assert lines[2].split() == ["833", "whole", "5.89", "shop/invoice.py"]
+    assert "  .env: looks like a credential file (.env)" in lines
+    assert "  deploy/invoice_archive.ini: holds a secret (detect-secrets: AWS Access Key)" in lines
+    assert "  vendor/: ignored by .gitignore" in lines
+    assert "  static/logo.png: binary (NUL bytes in the first 8 KiB)" in lines
+    assert lines[-1] == f"total: {count_tokens(out):,} of 2,000 tokens (o200k_base, counted on the rendered text)"
+
+
+def test_pack_json_and_markdown(shop, capsys):
+    status, out, _ = run(capsys, "pack", shop, "--query", "vat", "--budget", "1500", "--format", "json",
+                         "--view", "signatures", "--encoding", "cl100k_base")
+    assert status == 0
+    files = json.loads(out)["files"]
+    assert [(f["path"], f["view"]) for f in files[:2]] == [("tests/test_vat.py", "signatures"),
+                                                          ("shop/vat.py", "signatures")]
+    assert count_tokens(out, "cl100k_base") <= 1500
+    status, out, _ = run(capsys, "pack", shop, "--query", "vat", "--budget", "800", "--format", "markdown")
+    assert status == 0 and out.startswith("## tests/test_vat.py (whole)\n\n```python\nfrom decimal")
+
+
+def test_pack_knapsack_and_baseline_scorer(shop, capsys):
+    status, _, err = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "2000",
+                         "--strategy", "knapsack", "--scorer", "terms")
+    assert status == 0
+    assert "total:" in err.splitlines()[-1]
+
+
+def one_line(err):
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--budget", "abc"], "ctxlib: pack: argument --budget: invalid int value: 'abc' (see 'ctxlib pack --help')"),
+    (["--budget", "100", "--bogus"], "ctxlib: unrecognized arguments: --bogus (see 'ctxlib --help')"),
+    (["--budget", "100", "--format", "xml"], "ctxlib: pack: argument --format: invalid choice: 'xml' "
+                                             "(choose from 'text', 'markdown', 'json') (see 'ctxlib pack --help')"),
+    (["--budget", "-5"], "ctxlib: budget must be a positive whole number of tokens, got -5"),
+    (["--budget", "0"], "ctxlib: budget must be a positive whole number of tokens, got 0"),
+    (["--budget", "5"], "ctxlib: a budget of 5 tokens is too small for anything: the best match, shop/invoice.py, "
+                        "needs 50 tokens in its smallest view (text format, o200k_base)"),
+    (["--budget", "100", "--max-file-bytes", "-1"], "ctxlib: max_file_bytes must be a positive whole number of "
+                                                    "bytes, got -1"),
+])
+def test_bad_inputs_end_in_one_line(shop, capsys, args, message):
+    status, out, err = run(capsys, "pack", shop, "--query", "vat invoice", *args)
+    assert status == 2 and out == ""
+    assert one_line(err) == message
+
+
+def test_empty_query_and_missing_query(shop, capsys):
+    status, _, err = run(capsys, "pack", shop, "--query", "", "--budget", "100")
+    assert status == 2 and one_line(err) == "ctxlib: the query has no words to search for, got ''"
+    status, _, err = run(capsys, "pack", shop, "--budget", "100")
+    assert status == 2
+    assert one_line(err) == ("ctxlib: pack: the following arguments are required: --query "
+                             "(see 'ctxlib pack --help')")
+
+
+def test_query_that_matches_nothing(shop, capsys):
+    status, _, err = run(capsys, "pack", shop, "--query", "kubernetes", "--budget", "100")
+    assert status == 2 and one_line(err) == "ctxlib: no file matches the query 'kubernetes' (23 files read)"
+
+
+def test_missing_path(tmp_path, capsys):
+    status, _, err = run(capsys, "pack", str(tmp_path / "nowhere"), "--query", "vat", "--budget", "100")
+    assert status == 2 and one_line(err) == f"ctxlib: {tmp_path / 'nowhere'}: no such directory"
+
+
+def test_help_reads_well(capsys):
+    status, out, _ = run(capsys, "pack", "--help")
+    assert status == 0
+    for phrase in ("--query TEXT", "--budget N", "hard limit in tokens for everything printed", "--include-secrets",
+                   "{greedy,density,knapsack}", "{text,markdown,json}"):
+        assert phrase in out
+    status, out, _ = run(capsys, "--help")
+    assert "pack the files most relevant to a query into a hard token budget" in out
+
+
+def console_script():
+    script = Path(sys.executable).with_name("ctxlib")
+    return [str(script)] if script.exists() else [shutil.which("ctxlib") or "ctxlib"]
+
+
+def test_console_script_in_a_subprocess(shop, tmp_path):
+    bad = subprocess.run(console_script() + ["pack", str(tmp_path / "nowhere"), "--query", "vat", "--budget", "9"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert one_line(bad.stderr) == f"ctxlib: {tmp_path / 'nowhere'}: no such directory"
+    good = subprocess.run(console_script() + ["pack", shop, "--query", "vat invoice", "--budget", "300"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert good.returncode == 0 and "Traceback" not in good.stderr
+    assert count_tokens(good.stdout) <= 300 and good.stderr.splitlines()[-1].startswith("total: ")
