@@ -127,17 +127,22 @@ def format_pack_report(pack, query: str, listed: int = 8) -> str:
              f"  {'tokens':>7}  {'view':<10}  {'score':>7}  file"]
     lines += [f"  {c.tokens:>7,}  {c.view:<10}  {c.score:>7.2f}  {c.path}" + (f"  ({c.note})" if c.note else "")
               for c in pack.chosen]
-    by_reason: dict[str, list[str]] = {}
+    by_kind: dict[str, list] = {}  # "larger than the size cap (2,086,091 bytes > ...)" -> its kind
     for s in pack.skipped:
-        by_reason.setdefault(s.reason, []).append(s.path)
-    if by_reason:
-        lines.append("skipped:")
-    for reason, paths in by_reason.items():
-        if len(paths) <= 1 or len(paths) <= listed and not reason.startswith(("scores 0", "not reached")):
-            lines += [f"  {path}: {reason}" for path in paths]
+        by_kind.setdefault(s.reason.split(" (")[0], []).append(s)
+    one_by_one, grouped = [], []
+    for kind, items in by_kind.items():
+        if len(items) <= 1 or len(items) <= listed and not kind.startswith(("scores 0", "not reached")):
+            one_by_one += [f"  {s.path}: {s.reason}" for s in items]
         else:
-            lines.append(f"  {len(paths):,} files: {reason} (e.g. {', '.join(paths[:3])})")
-    lines += [f"note: {n.path}: {n.reason}" for n in pack.notes]
+            grouped.append(f"  {len(items):,} files: {kind} (e.g. {', '.join(s.path for s in items[:3])})")
+    if by_kind:
+        lines += ["skipped:"] + sorted(one_by_one) + grouped
+    if len(pack.notes) <= listed:
+        lines += [f"note: {n.path}: {n.reason}" for n in pack.notes]
+    else:
+        lines.append(f"note: {len(pack.notes):,} files are not valid UTF-8; their undecodable bytes were "
+                     f"replaced with U+FFFD (e.g. {', '.join(n.path for n in pack.notes[:3])})")
     lines.append(f"total: {pack.used_tokens:,} of {pack.budget_tokens:,} tokens "
                  f"({pack.encoding}, counted on the rendered text)")
     return "\n".join(lines)
