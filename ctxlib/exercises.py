@@ -289,3 +289,18 @@ def ceiling_cases() -> list[Case]:
         cases.append(Case((window, prefix, task, patch, diagnostics, attempts), expected,
                           {"en": f"for {sizes}, {attempts} attempts", "hi": f"{sizes}, {attempts} attempts के लिए"}))
     return cases
+
+
+def code_terms_cases() -> list[Case]:
+    """Lesson 3, "own_terms": ``my_terms(text)`` against ``ctxlib.bm25.code_terms``.
+
+    camelCase, snake_case, an acronym before a word (``HTTPServer``), digits, a path, a
+    dunder name, the two words that trap substring counting (``private``, ``activate``:
+    no "vat" part), and text with no identifier at all.
+    """
+    from .bm25 import code_terms
+
+    texts = ["computeVatRate", "vat_rate", "VAT_RATES = {}", "HTTPServer", "parseJSONResponse",
+             "shop/vat2.py", "__init__", "private activate deactivateAccount", "IOError, x", "  ...  "]
+    return [Case((text,), code_terms(text), {"en": f"for text {text!r}", "hi": f"text {text!r} के लिए"})
+            for text in texts]

@@ -1,0 +1,146 @@
+"""Lesson 3's repository explorer: its callback is a plain function, checked without a browser."""
+import pytest
+
+from ctxlib.fit import pack_files
+from ctxlib.repo import read_repo
+from ctxlib.sample_project import BUDGET, QUERY, build_sample_project
+from ctxlib.tokens import count_tokens
+from ctxlib.widgets import Explorer, describe_repo_pack, make_repo_explorer, repack_repository
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    root = build_sample_project(tmp_path_factory.mktemp("shop"))
+    return {f.path: f.text for f in read_repo(root).files}
+
+
+# The lesson's default: BM25, auto views, greedy, 'vat invoice' in 2,000 o200k_base tokens.
+DEFAULT_CHOSEN = """\
+packed (in rank order):
+  shop/invoice.py             whole    833 tokens  score 5.885
+  tests/test_invoice.py       whole    314 tokens  score 5.814
+  shop/vat.py                 whole    480 tokens  score 4.373
+  tests/test_vat.py           whole    187 tokens  score 3.364
+  docs/architecture.md        whole    155 tokens  score 2.562
+  shop/__init__.py            whole     30 tokens  score 1.361
+"""
+
+
+def test_the_default_result_is_the_lessons_pack(files):
+    text = repack_repository(files)
+    assert (QUERY, BUDGET) == ("vat invoice", 2_000)
+    assert text.startswith(DEFAULT_CHOSEN)
+    assert "  deploy/invoice_archive.ini  holds a secret (detect-secrets: AWS Access Key): never packed" in text
+    assert "  docs/changelog.md           does not fit in what was left, in any view" in text
+    assert "score 0 for the query: 11 files" in text
+    assert "files read: 23; tokenized: 7 (only those the packer reached)" in text
+    assert text.endswith("rendered pack: 1,993 of 2,000 tokens (o200k_base, counted on the rendered text)")
+    # The six blocks, each priced with its separator, add up to 1,999; the rendered whole is 1,993.
+    assert 833 + 314 + 480 + 187 + 155 + 30 == 1_999
+
+
+def test_the_default_result_in_hindi(files):
+    text = repack_repository(files, lang="hi")
+    assert text.startswith("pack हुई files (rank के क्रम में):\n  shop/invoice.py             whole    833 tokens")
+    assert "  deploy/invoice_archive.ini  इसमें secret है (detect-secrets: AWS Access Key): कभी pack नहीं होती" in text
+    assert text.endswith("rendered pack: 2,000 में से 1,993 tokens (o200k_base, rendered text पर गिने गए)")
+
+
+@pytest.mark.parametrize("change", [
+    {"scorer": "terms"},
+    {"budget": 1_000},
+    {"budget": 1_000, "strategy": "knapsack"},
+    {"budget": 1_000, "strategy": "density"},
+    {"view": "ranges", "budget": 600},
+    {"view": "signatures"},
+    {"query": "coupon discount"},
+])
+def test_moving_a_control_gives_what_ctxlib_computes(files, change):
+    settings = {"query": QUERY, "budget": BUDGET, "scorer": "bm25", "view": "auto", "strategy": "greedy"}
+    settings.update(change)
+    text = repack_repository(files, **settings)
+    assert text != repack_repository(files)
+    query, budget = settings.pop("query"), settings.pop("budget")
+    pack = pack_files(files, query, budget, **settings)
+    assert text == describe_repo_pack(pack)
+    assert pack.used_tokens == count_tokens(pack.text) <= budget
+
+
+def test_hand_checked_moves(files):
+    # Lesson 1's scorer spends the budget on the handbook: 1,814 tokens of prose, then a test file.
+    baseline = repack_repository(files, scorer="terms", view="whole")
+    assert baseline.startswith("packed (in rank order):\n"
+                               "  docs/billing-handbook.md    whole  1,814 tokens  score 224\n"
+                               "  tests/test_vat.py           whole    187 tokens  score 13\n")
+    assert "rendered pack: 1,999 of 2,000 tokens" in baseline
+    # At 1,000 tokens the knapsack packs more value than greedy and drops shop/invoice.py.
+    knapsack = repack_repository(files, budget=1_000, strategy="knapsack")
+    assert "  shop/invoice.py             not chosen by the knapsack strategy" in knapsack
+    assert "  shop/vat.py                 signatures    192 tokens  score 4.373" in knapsack
+    # A partial ranges view says how many of the file's ranges it kept.
+    ranges = repack_repository(files, budget=600, view="ranges")
+    assert "  shop/invoice.py             ranges (2 of 5 ranges)    107 tokens  score 5.885" in ranges
+    assert "shop/invoice.py             ranges (5 में से 2 ranges)" in repack_repository(
+        files, budget=600, view="ranges", lang="hi")
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"query": "   "}, "cannot pack: the query has no words to search for, got '   '"),
+    ({"query": "?!"}, "cannot pack: the query has no words to search for, got '?!'"),
+    ({"budget": 0}, "cannot pack: budget must be a positive whole number of tokens, got 0"),
+    ({"budget": -5}, "cannot pack: budget must be a positive whole number of tokens, got -5"),
+    ({"scorer": "tfidf"}, "cannot pack: unknown scorer 'tfidf': choose one of bm25, terms"),
+    ({"view": "diff"}, "cannot pack: unknown view 'diff': choose one of auto, whole, signatures, ranges"),
+    ({"query": "zebra"}, "cannot pack: no file matches the query 'zebra' (23 files read)"),
+])
+def test_bad_values_give_one_line_not_a_traceback(files, change, message):
+    assert repack_repository(files, **change) == message
+
+
+def test_bad_values_in_hindi(files):
+    assert repack_repository(files, budget=0, lang="hi") == (
+        "pack नहीं हो सका: budget must be a positive whole number of tokens, got 0")
+
+
+def test_a_budget_too_small_for_any_view_says_so(files):
+    text = repack_repository(files, budget=5)
+    assert text.startswith("cannot pack: a budget of 5 tokens is too small for anything: the best match, "
+                           "shop/invoice.py, needs ")
+
+
+def test_an_unknown_language_is_the_notebooks_mistake(files):
+    with pytest.raises(ValueError, match="lang must be one of"):
+        repack_repository(files, lang="fr")
+
+
+def test_the_explorer_prints_its_default_and_reads_as_a_note(files, capsys):
+    explorer = make_repo_explorer(files, "en")
+    assert isinstance(explorer, Explorer)
+    assert repr(explorer) == ("[repository explorer: in JupyterLab, edit the query or move a control to "
+                              "pack again]")
+    labels = [w.description for w in explorer.children[:-1]]
+    assert labels == ["query", "budget", "scorer", "view", "strategy"]
+    budget = explorer.children[1]
+    assert (budget.value, budget.min, budget.max, budget.step) == (2_000, 100, 12_000, 100)
+    # Outside a kernel the Output widget's clear_output writes "erase line, carriage return" first.
+    assert capsys.readouterr().out.split("\r")[-1] == repack_repository(files) + "\n"
+    budget.value = 1_000  # as a learner would move the slider
+    assert capsys.readouterr().out.split("\r")[-1] == repack_repository(files, budget=1_000) + "\n"
+
+
+def test_the_hindi_explorer_labels(files):
+    explorer = make_repo_explorer(files, "hi")
+    assert [w.description for w in explorer.children[:-1]] == ["query", "बजट", "scorer", "view", "strategy"]
+
+
+def test_many_files_left_out_for_one_reason_become_one_line():
+    # A real repository leaves hundreds of files "not reached"; the report counts them instead.
+    files = {f"docs/note{i:02}.md": "vat rate\n" * 40 for i in range(40)}
+    pack = pack_files(files, "vat", 300)
+    not_reached = [s.path for s in pack.skipped if s.reason.startswith("not reached")]
+    assert len(not_reached) > 12
+    text = describe_repo_pack(pack)
+    assert (f"  {len(not_reached)} files: not reached: the budget was full "
+            f"(e.g. {', '.join(not_reached[:3])})") in text
+    assert not any(line.startswith(f"  {not_reached[-1]} ") for line in text.splitlines())
+    assert f"  {len(not_reached)} files: बारी ही नहीं आई: बजट भर चुका था (जैसे " in describe_repo_pack(pack, "hi")
