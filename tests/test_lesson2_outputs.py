@@ -1,25 +1,17 @@
 """Lesson 2's saved outputs hold the figures the lesson states; nbval re-runs the cells and
 fails if any output changes, these tests fail if a figure the lesson relies on goes missing."""
-import json
-from pathlib import Path
-
 import pytest
+import saved_outputs
 
-LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 NAME = "02_running_total.ipynb"
 
 
 def outputs(lang):
-    nb = json.loads((LESSONS / lang / NAME).read_text(encoding="utf-8"))
-    return [out for cell in nb["cells"] if cell["cell_type"] == "code" for out in cell["outputs"]]
+    return saved_outputs.outputs(lang, NAME)
 
 
 def saved_text(lang):
-    parts = []
-    for out in outputs(lang):
-        parts.append("".join(out.get("text", "")))
-        parts.append("".join(out.get("data", {}).get("text/plain", "")))
-    return "\n".join(parts)
+    return saved_outputs.saved_text(lang, NAME)
 
 
 @pytest.mark.parametrize("lang", ["en", "hi"])

@@ -1,28 +1,18 @@
 """Lesson 3's saved outputs hold the figures the lesson states; nbval re-runs the cells and
 fails if any output changes, these tests fail if a figure the prose relies on goes missing."""
-import json
-from pathlib import Path
-
 import pytest
+import saved_outputs
 
-LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 NAME = "03_real_repository.ipynb"
 LANGS = ["en", "hi"]
 
 
 def code_cells(lang):
-    nb = json.loads((LESSONS / lang / NAME).read_text(encoding="utf-8"))
-    return [cell for cell in nb["cells"] if cell["cell_type"] == "code"]
+    return saved_outputs.code_cells(lang, NAME)
 
 
 def saved_text(lang):
-    # A cell's stdout may be saved in several pieces (a slow line is flushed early): join them as printed.
-    cells = []
-    for cell in code_cells(lang):
-        parts = ["".join(out.get("text", "")) + "".join(out.get("data", {}).get("text/plain", ""))
-                 for out in cell["outputs"]]
-        cells.append("".join(parts))
-    return "\n".join(cells)
+    return saved_outputs.saved_text(lang, NAME)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -110,6 +100,6 @@ def test_the_own_repository_cell_is_skipped_and_never_saved(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_secret_value_is_saved(lang):
-    raw = (LESSONS / lang / NAME).read_text(encoding="utf-8")
+    raw = (saved_outputs.LESSONS / lang / NAME).read_text(encoding="utf-8")
     for piece in ("AKIA", "sk_test_", "wJalrXUtnFEMI"):
         assert piece not in raw

@@ -3,31 +3,10 @@
 nbval (``pytest --nbval lessons``) re-runs every notebook and compares the outputs; these tests
 check what nbval cannot: that the twins match and that the saved outputs hold the documented figures.
 """
-import json
-from pathlib import Path
-
 import pytest
+from saved_outputs import LESSONS, cells_text, code_cells, source
 
-LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 NAMES = sorted(p.name for p in (LESSONS / "en").glob("*.ipynb"))
-
-
-def code_cells(lang, name):
-    nb = json.loads((LESSONS / lang / name).read_text(encoding="utf-8"))
-    return [c for c in nb["cells"] if c["cell_type"] == "code"]
-
-
-def source(cell):
-    return "".join(cell["source"])
-
-
-def saved_text(cells):
-    parts = []
-    for cell in cells:
-        for out in cell.get("outputs", []):
-            parts.append("".join(out.get("text", "")))
-            parts.append("".join(out.get("data", {}).get("text/plain", "")))
-    return "\n".join(parts)
 
 
 def test_every_lesson_has_a_hindi_twin():
@@ -53,13 +32,13 @@ def test_executed_in_order_without_errors(lang, name):
     cells = [c for c in code_cells(lang, name) if source(c).strip() and "NBVAL_SKIP" not in source(c)]
     assert [c["execution_count"] for c in cells] == list(range(1, len(cells) + 1))
     assert not any(o["output_type"] == "error" for c in cells for o in c["outputs"])
-    text = saved_text(cells)
+    text = cells_text(cells)
     for stray in ("/tmp/", "/work/", " at 0x", "Traceback"):
         assert stray not in text, f"{lang}/{name} saved {stray!r} in an output"
 
 
 @pytest.mark.parametrize("lang", ["en", "hi"])
 def test_lesson1_saves_the_seed_output(lang):
-    text = saved_text(code_cells(lang, "01_window_as_budget.ipynb"))
+    text = cells_text(code_cells(lang, "01_window_as_budget.ipynb"))
     assert ("chosen: [('shop/pricing.py', 77), ('tests/test_pricing.py', 46), ('shop/cart.py', 27)]\n"
             "tokens used: 150 of 300") in text
