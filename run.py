@@ -4,13 +4,20 @@
     python3 run.py lab        set everything up, then open the lessons in JupyterLab
     python3 run.py test       set everything up, then run every test (unit tests and nbval)
 
-and one for maintainers:
+for teaching:
 
+    python3 run.py present NOTEBOOK        show one lesson as a clean page with live controls (Voila)
+    python3 run.py wheelhouse [DIR]        while online: save wheels for everything in DIR (default wheelhouse/)
+    python3 run.py offline-install DIR     in the room, no internet: set up .venv from DIR's wheels only
+
+and for maintainers:
+
+    python3 run.py setup      only set up (lab, test and present do it first)
     python3 run.py notebooks  re-execute every lesson notebook in a fresh kernel and save it
 
 Setting up means: a virtual environment in ``.venv/`` beside this file, with ctxlib and
-its test tools installed into it (editable). It is made once and reused; delete ``.venv/``
-to start again. Standard library only, so it runs on a fresh Python >= 3.10.
+its test and presenting tools installed into it (editable). It is made once and reused; delete
+``.venv/`` to start again. Standard library only, so it runs on a fresh Python >= 3.10.
 """
 from __future__ import annotations
 
@@ -25,26 +32,36 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".ctxlib-installed"
+# The optional extras from pyproject.toml: test (pytest, nbval, playwright) and present (voila).
+COURSE = f"{ROOT}[test,present]"
+# The build backend from pyproject.toml, and what it asks for to install editable, so that
+# ctxlib itself can be installed from the wheelhouse without an index.
+BUILD_BACKEND = ["hatchling>=1.24", "editables~=0.3"]
 
 
 def say(message: str) -> None:
     print(f"[run.py] {message}", flush=True)
 
 
-def setup() -> None:
-    """Create ``.venv`` and install ctxlib with its test extra, unless pyproject.toml is unchanged since."""
+def make_venv() -> None:
     if sys.version_info < (3, 10):
         sys.exit(f"run.py: ctxlib needs Python 3.10 or newer, this is {sys.version.split()[0]}")
     if not PY.exists():
         say(f"creating a virtual environment in {VENV}")
         venv.EnvBuilder(with_pip=True).create(VENV)
+
+
+def setup(extra: list[str] | None = None) -> int:
+    """Create ``.venv`` and install the course into it, unless pyproject.toml is unchanged since."""
+    make_venv()
     pyproject = (ROOT / "pyproject.toml").read_bytes()
     if STAMP.exists() and STAMP.read_bytes() == pyproject:
-        return
+        return 0
     say("installing ctxlib and its dependencies (about a minute the first time)")
     subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"], check=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", COURSE], check=True)
     STAMP.write_bytes(pyproject)
+    return 0
 
 
 def lab(extra: list[str]) -> int:
@@ -65,7 +82,52 @@ def notebooks(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "execute_notebooks.py"), *(extra or ["lessons"])], cwd=ROOT)
 
 
-COMMANDS = {"lab": lab, "test": test, "notebooks": notebooks}
+def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
+    """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too."""
+    return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light", *extra]
+
+
+def present(extra: list[str]) -> int:
+    if not extra or not extra[0].endswith(".ipynb") or not Path(extra[0]).is_file():
+        sys.exit("usage: python3 run.py present lessons/en/01_window_as_budget.ipynb [voila options]")
+    setup()
+    say("presenting with Voila: it opens in your browser (Ctrl+C here to stop)")
+    return subprocess.call(voila_command(Path(extra[0]).resolve(), extra[1:]), cwd=ROOT)
+
+
+def wheelhouse(extra: list[str]) -> int:
+    """Save wheels of ctxlib, everything it needs, and its build backend into DIR (needs the internet).
+
+    The wheels fit this machine's operating system and Python version; build the folder on a
+    machine like the ones in the room.
+    """
+    folder = Path(extra[0]).resolve() if extra else ROOT / "wheelhouse"
+    make_venv()
+    say(f"saving wheels into {folder} (a few minutes the first time)")
+    subprocess.run([str(PY), "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(folder),
+                    COURSE, *BUILD_BACKEND], check=True)
+    say(f"done: {len(list(folder.glob('*.whl')))} wheels. Copy {folder} and the course folder to the room; "
+        f"there, in the course folder: python3 run.py offline-install PATH/TO/{folder.name}")
+    return 0
+
+
+def offline_install(extra: list[str]) -> int:
+    """Set up ``.venv`` from the wheels in DIR alone: pip is told not to use any package index."""
+    if len(extra) != 1 or not Path(extra[0]).is_dir():
+        sys.exit("usage: python3 run.py offline-install DIR   (DIR made by: python3 run.py wheelhouse DIR)")
+    make_venv()
+    folder = Path(extra[0]).resolve()
+    say(f"installing ctxlib and its dependencies from {folder}, without the internet")
+    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "--no-index", "--find-links", str(folder),
+                    "-e", COURSE], check=True)
+    # Mark the set-up as done, so lab and test do not try to reach the index afterwards.
+    STAMP.write_bytes((ROOT / "pyproject.toml").read_bytes())
+    say("ready: python3 run.py lab")
+    return 0
+
+
+COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
+            "offline-install": offline_install, "setup": setup, "notebooks": notebooks}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

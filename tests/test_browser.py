@@ -1,0 +1,410 @@
+"""The lessons as a learner sees them: JupyterLab and Voila, driven by a real headless Chromium.
+
+nbval proves the saved outputs; this proves that the controls work in a browser. For every
+lesson in ``lessons/en`` and ``lessons/hi`` it opens the notebook in JupyterLab, clears the
+saved outputs, runs all cells, waits for the kernel to be idle, and asserts that:
+
+- no cell shows an error or a stderr line, and no widget failed to render;
+- moving the lesson's control (a budget or attempts slider) to a new value shows exactly the
+  text that the control's own ctxlib callback returns for that value (the ``CONTROLS`` table);
+- a quick check answered wrongly, then rightly, shows ``ctxlib.widgets.check_answer``'s text.
+
+One lesson is also shown with Voila the way ``python3 run.py present`` shows it, and its
+slider is moved there too.
+
+Needs Debian's Chromium at /usr/bin/chromium and the ``playwright`` package, which drives that
+browser and never downloads its own. Without them these tests are skipped, unless
+``CTXLIB_REQUIRE_BROWSER=1`` (set by CI), which turns a missing browser into a failure.
+Screenshots go to a temporary folder; with ``CTXLIB_UPDATE_SCREENSHOTS=1`` they replace the
+ones in ``docs/screenshots/`` that the README shows.
+
+Servers run on 127.0.0.1 with no token, serving a temporary copy of ``lessons/`` with temporary
+Jupyter config, runtime, settings and workspace folders, so the repository and the user's
+Jupyter setup are left as they were. Every process started here is stopped at the end.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib.util
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from ctxlib.examples import SEED_FILES
+from ctxlib.quiz import correct_option_ids, load_quiz
+from ctxlib.repo import read_repo
+from ctxlib.sample_project import QUERY, build_sample_project
+from ctxlib.widgets import (LOOP_TEXT, PACK_TEXT, QUIZ_UI, REPO_TEXT, check_answer, repack, repack_repository,
+                            rerun_loop)
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 800}
+LANGS = ("en", "hi")
+LESSONS = sorted(p.stem for p in (ROOT / "lessons" / "en").glob("*.ipynb"))
+# Voila's page template links Font Awesome from a CDN; the lessons use no icons, so the page works
+# without it (the request is refused below, as in a room with no internet).
+VOILA_CDN = "https://cdn.jsdelivr.net/npm/@fortawesome/"
+# JupyterLab's own first-run toasts (news, update check) would cover the screenshots and try the network.
+LAB_SETTINGS = {"@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+                '{"fetchNews": "false", "checkForUpdates": false}'}
+
+
+@dataclass(frozen=True)
+class Control:
+    """A lesson's slider to move: its label, the value to move it to, and what it must then show.
+
+    ``label(lang)`` and ``expected(lang)`` take the notebook's language; ``expected`` calls the
+    control's ctxlib callback for ``value``, so the browser is checked against the library.
+    ``step`` is the slider's step, for moving it with the arrow keys. ``chart``: the control
+    also draws a picture (an ``img`` in its output) after the text, as Lesson 2's does.
+    """
+
+    label: Callable[[str], str]
+    value: int
+    step: int
+    expected: Callable[[str], str]
+    chart: bool = False
+
+
+@functools.cache
+def sample_project_files() -> dict:
+    """Lesson 3's sample project as the lesson reads it: ``{path: text}`` of the files the reader keeps."""
+    with tempfile.TemporaryDirectory() as folder:
+        return {f.path: f.text for f in read_repo(build_sample_project(Path(folder) / "shop")).files}
+
+
+# One entry per lesson; a lesson without one fails test_every_lesson_has_a_control.
+CONTROLS = {
+    # The pack explorer at its default query and counter, budget moved from 300 to 100 tokens.
+    "01_window_as_budget": Control(
+        label=lambda lang: PACK_TEXT[lang]["budget"], value=100, step=10,
+        expected=lambda lang: repack(SEED_FILES, 100, "discount pricing", "rough", lang)),
+    # The running-total explorer at the chapter's figures, attempts moved from 4 to 2.
+    "02_running_total": Control(
+        label=lambda lang: LOOP_TEXT[lang]["attempts"], value=2, step=1,
+        expected=lambda lang: rerun_loop(max_attempts=2, lang=lang), chart=True),
+    # The repository explorer on the sample project (BM25, auto view, greedy), budget 2,000 -> 1,000.
+    "03_real_repository": Control(
+        label=lambda lang: REPO_TEXT[lang]["budget"], value=1_000, step=100,
+        expected=lambda lang: repack_repository(sample_project_files(), QUERY, 1_000, lang=lang)),
+}
+
+
+def screenshot_dir() -> Path:
+    if os.environ.get("CTXLIB_UPDATE_SCREENSHOTS") == "1":
+        return ROOT / "docs" / "screenshots"
+    return Path(tempfile.gettempdir()) / "ctxlib-screenshots"
+
+
+def missing(*packages: str) -> str | None:
+    """Why a browser test cannot run here (no Chromium, or a package not installed), or None."""
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} not found (Debian: apt-get install chromium)"
+    for package in packages:
+        if importlib.util.find_spec(package) is None:
+            return f"the {package} package is not installed (pip install -e '.[test,present]')"
+    return None
+
+
+def skip_or_fail(reason: str | None) -> None:
+    if reason and os.environ.get("CTXLIB_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"CTXLIB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    if reason:
+        pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def server(command: list[str], port: int, home: Path, name: str):
+    """Run ``command`` in its own process group until the port answers; stop it and its kernels after.
+
+    Kernels run in their own sessions, so they are collected as the server's children
+    before it is stopped and killed if the server's own shutdown left any behind.
+    """
+    import psutil
+
+    env = dict(os.environ)
+    for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
+                     ("JUPYTER_RUNTIME_DIR", "runtime"), ("JUPYTERLAB_SETTINGS_DIR", "settings"),
+                     ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"), ("IPYTHONDIR", "ipython")):
+        env[var] = str(home / sub)
+        (home / sub).mkdir(parents=True, exist_ok=True)
+    # Quick checks record attempts; keep them out of the user's ~/.ctxlib/progress.json.
+    env["CTXLIB_PROGRESS"] = str(home / "progress.json")
+    for file, text in LAB_SETTINGS.items():
+        (home / "settings" / file).parent.mkdir(parents=True, exist_ok=True)
+        (home / "settings" / file).write_text(text, encoding="utf-8")
+    log_path = home / f"{name}.log"
+    log = log_path.open("w")
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, f"{name} exited early"
+            assert time.monotonic() < deadline, f"{name} did not listen on port {port} within 60 s"
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    except BaseException:
+        # pytest shows this with the failure: the server's side of the story.
+        print(f"--- the end of {name}'s log ---\n{log_path.read_text(errors='replace')[-4000:]}")
+        raise
+    finally:
+        children = psutil.Process(process.pid).children(recursive=True) if process.poll() is None else []
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        for child in children:
+            if child.is_running():
+                child.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> Path:
+    """A scratch folder holding a copy of the lessons and the servers' Jupyter folders."""
+    home = tmp_path_factory.mktemp("browser")
+    shutil.copytree(ROOT / "lessons", home / "lessons",
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", ".*.ipynb"))
+    return home
+
+
+@pytest.fixture(scope="module")
+def browser():
+    skip_or_fail(missing("playwright"))
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="module")
+def lab(browser, home):
+    port = free_port()
+    command = [sys.executable, "-m", "jupyterlab", "--allow-root", "--no-browser",
+               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+               "--IdentityProvider.token=", "--ServerApp.password=",
+               "--LabApp.extension_manager=readonly", f"--ServerApp.root_dir={home / 'lessons'}"]
+    with server(command, port, home / "lab", "jupyterlab") as url:
+        yield url
+
+
+# Every non-empty code cell shows an execution count and the kernel is idle; or a cell failed,
+# which stops Run All, so the test reports the error instead of waiting for cells that never run.
+RUN_FINISHED = """() => {
+  const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]
+    .filter(c => (c.querySelector('.cm-content')?.textContent || '').trim() !== '');
+  const idle = (document.querySelector('#jp-main-statusbar')?.textContent || '').includes('Idle');
+  const failed = document.querySelector('.jp-Notebook [data-mime-type="application/vnd.jupyter.stderr"]');
+  return cells.length > 0 && idle && (failed !== null
+    || cells.every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt')?.textContent || '')));
+}"""
+
+
+SHUT_DOWN_KERNELS = """async () => {
+  const xsrf = (document.cookie.match(/_xsrf=([^;]+)/) || [])[1] || '';
+  const sessions = await (await fetch('/api/sessions')).json();
+  for (const s of sessions) {
+    await fetch('/api/sessions/' + s.id, {method: 'DELETE', headers: {'X-XSRFToken': decodeURIComponent(xsrf)}});
+  }
+}"""
+
+
+def open_page(browser) -> tuple:
+    """A new browser tab that refuses every request leaving 127.0.0.1, and the list of those it refused."""
+    page, refused = browser.new_page(viewport=VIEWPORT), []
+
+    def refuse(route):
+        refused.append(route.request.url)
+        route.abort()
+
+    page.route(re.compile(r"^(https?|wss?)://(?!127\.0\.0\.1[:/])"), refuse)
+    return page, refused
+
+
+def menu(page, top: str, item: str) -> None:
+    page.locator(".lm-MenuBar-itemLabel").get_by_text(top, exact=True).click()
+    page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
+
+
+def wait_for_text(locator, expected: str, timeout_s: float = 30) -> None:
+    """Wait until ``locator`` shows exactly ``expected`` (ends of lines and text trimmed)."""
+    want = expected.strip()
+    deadline = time.monotonic() + timeout_s
+    shown = None
+    while time.monotonic() < deadline:
+        shown = locator.inner_text().strip() if locator.count() else None
+        if shown == want:
+            return
+        time.sleep(0.2)
+    assert shown == want, f"after {timeout_s:.0f} s the page shows:\n{shown}\n\nctxlib computes:\n{want}"
+
+
+def wait_for_result(box, control: Control, lang: str) -> None:
+    """Wait until the control's output shows ctxlib's text for the new value, and its chart if it draws one."""
+    output = box.locator(".widget-output")
+    wait_for_text(output, control.expected(lang))
+    if control.chart:
+        output.locator("img").first.wait_for(timeout=30_000)
+        output.locator("img").first.evaluate(
+            "img => img.complete ? null : new Promise(done => img.addEventListener('load', done))")
+
+
+def assert_no_errors(page, where: str) -> None:
+    """No error or stderr output (JupyterLab and Voila show both as stderr), no broken widget."""
+    errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
+    assert errors.count() == 0, f"{where}: error output:\n{errors.first.inner_text()}"
+    body = page.locator("body").inner_text()
+    for sign in ("Error displaying widget", "Failed to load model", "There was an error when executing cell"):
+        assert sign not in body, f"{where}: the page shows {sign!r}"
+
+
+def slider(page, label: str):
+    """The slider whose label is exactly ``label``, and the box of its control (sliders and output)."""
+    found = page.locator(".widget-slider").filter(has=page.locator(".widget-label").get_by_text(label, exact=True))
+    found.first.wait_for(timeout=120_000)  # widgets render after their cell has run
+    assert found.count() == 1, f"expected one slider labelled {label!r}, found {found.count()}"
+    return found, found.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+
+
+def answer_quick_check(page, lesson: str, lang: str, progress: Path) -> None:
+    """Answer the lesson's first single-choice quick check wrongly, then rightly.
+
+    Checks the feedback shown each time, and that both attempts reached the progress file.
+    """
+    quiz = load_quiz(lesson, lang)
+    n, question = next((n, q) for n, q in enumerate(quiz.questions, 1) if q.type == "single_choice")
+    right = sorted(correct_option_ids(question))[0]
+    wrong = next(o.id for o in question.options if o.id != right)
+    heading = QUIZ_UI[lang]["heading"].format(n=n, total=len(quiz.questions))
+    printed = page.locator(".jp-OutputArea-child").filter(has_text=re.compile("^" + re.escape(heading) + "$", re.M))
+    box = printed.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")
+    for option_id in (wrong, right):
+        letter = chr(ord("A") + [o.id for o in question.options].index(option_id))
+        box.locator(f'.widget-radio-box input[data-value="{letter}"]').check()
+        box.get_by_role("button", name=QUIZ_UI[lang]["check"], exact=True).click()
+        wait_for_text(box.locator(".widget-html-content"), check_answer(question, option_id, lang))
+    attempts = json.loads(progress.read_text(encoding="utf-8"))["attempts"]
+    outcomes = [a["outcome"] for a in attempts if (a["lesson"], a["question"]) == (lesson, question.id)]
+    assert outcomes[-2:] == ["failed", "passed"], f"progress file for {lesson}/{question.id}: {outcomes}"
+
+
+def save_screenshot(page, element, name: str) -> None:
+    """A window-sized picture with ``element`` in the middle: what a learner sees at that point.
+
+    A control taller than the window (Lesson 2's sliders, ledger and chart) gets a taller
+    window, so the picture shows the controls together with what they drew.
+    """
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    height = element.bounding_box()["height"]
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": max(VIEWPORT["height"], min(1600, int(height) + 220))})
+    element.evaluate("e => e.scrollIntoView({block: 'center'})")
+    time.sleep(0.5)  # let the relayout and the scroll settle before the picture
+    folder = screenshot_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{name}.png.tmp"
+    tmp.write_bytes(page.screenshot())
+    os.replace(tmp, folder / f"{name}.png")
+
+
+def test_every_lesson_has_a_control():
+    assert LESSONS, "no lessons found in lessons/en"
+    uncovered = [lesson for lesson in LESSONS if lesson not in CONTROLS]
+    assert not uncovered, f"add an entry to CONTROLS in tests/test_browser.py for {uncovered}"
+
+
+@pytest.mark.parametrize("lesson", [lesson for lesson in LESSONS if lesson in CONTROLS])
+@pytest.mark.parametrize("lang", LANGS)
+def test_lesson_in_jupyterlab(lab, browser, home, lesson, lang):
+    control = CONTROLS[lesson]
+    page, refused = open_page(browser)
+    try:
+        # ?reset: a fresh workspace, so the tabs of earlier lessons do not come back.
+        page.goto(f"{lab}/lab/tree/{lang}/{lesson}.ipynb?reset")
+        page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=60_000)
+        menu(page, "Edit", "Clear Outputs of All Cells")
+        menu(page, "Run", "Run All Cells")
+        page.wait_for_function(RUN_FINISHED, timeout=120_000)
+        assert_no_errors(page, f"{lang}/{lesson}")
+
+        found, box = slider(page, control.label(lang))
+        found.locator(".widget-readout").click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type(str(control.value))
+        page.keyboard.press("Enter")
+        wait_for_result(box, control, lang)
+
+        # The sidebar would take a fifth of the picture; a learner reading a lesson closes it too.
+        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
+        save_screenshot(page, box, f"{lang}_{lesson}")
+
+        answer_quick_check(page, lesson, lang, home / "lab" / "progress.json")
+        assert_no_errors(page, f"{lang}/{lesson} after the interactions")
+        assert refused == [], f"the lesson asked for something outside this machine: {refused}"
+    finally:
+        # Shut the kernel down, so the next lesson has both cores; the server wants its XSRF cookie
+        # back. If that fails the server's shutdown still stops the kernel, at the end.
+        with contextlib.suppress(Exception):
+            page.evaluate(SHUT_DOWN_KERNELS)
+        page.close()
+
+
+def test_present_with_voila(browser, home):
+    """``python3 run.py present`` shows the first lesson as a page whose slider repacks the files."""
+    skip_or_fail(missing("voila"))
+    spec = importlib.util.spec_from_file_location("run", ROOT / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    lesson, lang = LESSONS[0], "en"
+    control = CONTROLS[lesson]
+    port = free_port()
+    command = run.voila_command(home / "lessons" / lang / f"{lesson}.ipynb",
+                                ["--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}"], python=sys.executable)
+    with server(command, port, home / "voila", "voila") as url:
+        page, refused = open_page(browser)
+        try:
+            # Voila streams the page while the kernel runs the cells; wait for the controls, not "load".
+            page.goto(url, wait_until="commit", timeout=60_000)
+            found, box = slider(page, control.label(lang))
+            assert_no_errors(page, f"voila {lang}/{lesson}")
+            start = int(found.locator(".widget-readout").inner_text())
+            key = "ArrowRight" if control.value > start else "ArrowLeft"
+            for _ in range(abs(control.value - start) // control.step):
+                found.locator(".noUi-handle").press(key)
+            wait_for_result(box, control, lang)
+            assert_no_errors(page, f"voila {lang}/{lesson} after moving the slider")
+            outside = [address for address in refused if not address.startswith(VOILA_CDN)]
+            assert outside == [], f"the page asked for something outside this machine: {outside}"
+            save_screenshot(page, box, f"present_{lang}_{lesson}")
+        finally:
+            page.close()
