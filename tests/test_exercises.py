@@ -16,11 +16,8 @@ from ctxlib.scoring import score_file
 LESSON = "01_window_as_budget"
 
 
-@pytest.fixture(autouse=True)
-def progress_file(tmp_path, monkeypatch):
-    path = tmp_path / "progress.json"
-    monkeypatch.setenv("CTXLIB_PROGRESS", str(path))
-    return path
+# Every test here records into its own throwaway progress file (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("progress_file")
 
 
 def cell(source, name="my_score"):

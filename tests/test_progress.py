@@ -14,11 +14,8 @@ from ctxlib.progress import (ProgressError, lesson_scores, new_progress, open_pr
 LESSON = "01_window_as_budget"
 
 
-@pytest.fixture(autouse=True)
-def progress_file(tmp_path, monkeypatch):
-    path = tmp_path / "progress.json"
-    monkeypatch.setenv("CTXLIB_PROGRESS", str(path))
-    return path
+# Every test here records into its own throwaway progress file (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("progress_file")
 
 
 def attempt(question, outcome, hints=0, solution=False, lesson=LESSON):

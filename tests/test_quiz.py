@@ -29,12 +29,8 @@ RIGHT = {"whole_repo": {"c"}, "budget_100": {"b"}, "skip_keep_going": {"d"},
          "hindi_rough_rule": {"a", "b"}, "name_files": {"c"}}
 
 
-@pytest.fixture(autouse=True)
-def progress_file(tmp_path, monkeypatch):
-    """Widget checks record attempts: always into a throwaway file, never the real home."""
-    path = tmp_path / "progress.json"
-    monkeypatch.setenv("CTXLIB_PROGRESS", str(path))
-    return path
+# Every test here records into its own throwaway progress file (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("progress_file")
 
 
 def _right_and_wrong(q):
