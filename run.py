@@ -10,6 +10,9 @@ for teaching:
     python3 run.py wheelhouse [DIR]        while online: save wheels for everything in DIR (default wheelhouse/)
     python3 run.py offline-install DIR     in the room, no internet: set up .venv from DIR's wheels only
 
+Options after ``lab`` go to JupyterLab (``python3 run.py lab --no-browser --port 8899``),
+options after ``test`` to pytest, options after the notebook to Voila.
+
 and for maintainers:
 
     python3 run.py setup      only set up (lab, test and present do it first)

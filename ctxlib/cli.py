@@ -110,6 +110,8 @@ def cmd_grade(args) -> int:
     if not learners:
         raise UsageError(f"none of the {len(files)} progress files in {folder} could be read")
     header, rows = grading.grade_table(learners, lesson_question_ids())
+    if not Path(args.csv).resolve().parent.is_dir():
+        raise UsageError(f"{args.csv}: cannot be written, its folder {Path(args.csv).parent} does not exist")
     try:
         progress.write_atomically(args.csv, grading.table_csv(header, rows))
     except OSError as exc:
@@ -194,8 +196,9 @@ def _add_pack_parser(sub) -> None:
     p.add_argument("--scorer", default="bm25", choices=fit.SCORERS,
                    help="bm25: code-aware BM25; terms: the lesson's term count (default: %(default)s)")
     p.add_argument("--view", default="auto", choices=list(fit.VIEW_LADDERS),
-                   help="auto: whole file, else signatures, else hit ranges, whichever fits first "
-                        "(default: %(default)s)")
+                   help="auto: whole file, else signatures, else hit ranges, whichever fits first; "
+                        "signatures: signatures, else hit ranges (non-Python files have no signatures); "
+                        "whole, ranges: only that view (default: %(default)s)")
     p.add_argument("--strategy", default="greedy", choices=list(fit.STRATEGIES),
                    help="greedy: by score; density: by score per token; knapsack: exact best, small "
                         "inputs only (default: %(default)s)")

@@ -201,6 +201,8 @@ class Exercise:
     def check(self, answer=_MISSING) -> None:
         """Print the outcome for ``answer`` and record the attempt in the progress file.
 
+        An unchanged starter ("not attempted") is printed but not recorded.
+
         Without an argument, the starter's name (``my_score``) is looked up in the notebook.
         """
         if answer is _MISSING:
@@ -211,6 +213,10 @@ class Exercise:
         else:
             result = self.run(answer)
         print(result.message)
+        if result.outcome == "not attempted":
+            # Running a lesson top to bottom checks the untouched starter; that is not an attempt
+            # worth a line in the progress file (a question with no record reads "not attempted").
+            return
         record_quietly(self.question.lesson, self.question.id, result.outcome, lang=self.lang,
                        hints_used=self.hints_shown, solution_viewed=self.solution_viewed)
 

@@ -107,12 +107,15 @@ def write_atomically(path, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file in the same folder and ``os.replace``.
 
     A crash or a full disk before the replace leaves the previous file as it was; the
-    temporary file is removed. Creates the folder if needed. Raises ``OSError``.
+    temporary file is removed. The file gets the usual permissions (0666 less the umask),
+    not ``mkstemp``'s private 0600. Raises ``OSError``, also when the folder does not exist.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()
@@ -124,8 +127,11 @@ def write_atomically(path, text: str) -> None:
 
 
 def save_progress(data: dict, path=None) -> None:
-    """Write a progress record to ``path`` (default ``progress_path()``) atomically; raises ``OSError``."""
-    write_atomically(path or progress_path(), json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    """Write a progress record to ``path`` (default ``progress_path()``) atomically, creating its
+    folder (``~/.ctxlib`` the first time); raises ``OSError``."""
+    path = Path(path or progress_path())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
 def open_progress(path=None) -> tuple[dict, tuple[Path, str] | None]:

@@ -47,6 +47,7 @@ def class_folder(tmp_path, monkeypatch):
 
 
 def test_grade_writes_the_csv_and_names_unreadable_files(class_folder, capsys):
+    (class_folder.parent / "out").mkdir()
     assert main(["grade", "handed_in", "--csv", "out/grades.csv"]) == 0
     out, err = capsys.readouterr()
     assert err.splitlines() == [
@@ -116,3 +117,10 @@ def test_grade_table_and_summary_as_pure_functions():
     assert [line.split() for line in summary[1:3]] == [["Asha", "1", "of", "2", "50%"], ["Ravi", "0", "of", "2", "0%"]]
     assert summary[-2].split()[:4] == [f"{LESSON}:b", "2", "of", "2"]
     assert summary[-1].split() == [f"{LESSON}:a", "1", "of", "2", "(0", "failed,", "1", "not", "attempted)"]
+
+
+def test_grade_does_not_invent_the_csv_folder(class_folder, capsys):
+    assert main(["grade", "handed_in", "--csv", "typo/grades.csv"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "ctxlib: typo/grades.csv: cannot be written, its folder typo does not exist\n")
+    assert not (class_folder.parent / "typo").exists()
