@@ -62,7 +62,10 @@ def cmd_count(args) -> int:
     if args.files:
         named = [(f, read_text_file(f)) for f in args.files]
     else:
-        named = [("<stdin>", sys.stdin.read())]
+        try:
+            named = [("<stdin>", sys.stdin.buffer.read().decode("utf-8"))]
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"<stdin>: is not UTF-8 text (bad byte at offset {exc.start})") from None
     print(format_count_table(count_rows(named, args.encoding), args.encoding))
     return 0
 
@@ -110,6 +113,8 @@ def cmd_grade(args) -> int:
     if not learners:
         raise UsageError(f"none of the {len(files)} progress files in {folder} could be read")
     header, rows = grading.grade_table(learners, lesson_question_ids())
+    if Path(args.csv).resolve() in {f.resolve() for f in files}:
+        raise UsageError(f"{args.csv}: is one of the progress files being graded; write the table elsewhere")
     if not Path(args.csv).resolve().parent.is_dir():
         raise UsageError(f"{args.csv}: cannot be written, its folder {Path(args.csv).parent} does not exist")
     try:
@@ -183,8 +188,6 @@ def _add_pack_parser(sub) -> None:
                     "printed text, headers included, is re-counted and never exceeds the budget. The "
                     "packed context goes to stdout; a report of what was packed and skipped to stderr.",
     )
-    # One line, "ctxlib: ...", for bad arguments too, instead of argparse's usage block.
-    p.error = lambda message: p.exit(2, f"ctxlib: pack: {message} (see 'ctxlib pack --help')\n")
     p.add_argument("path", metavar="PATH", help="the repository folder to read")
     p.add_argument("--query", required=True, metavar="TEXT",
                    help="what the task is about, e.g. \"vat invoice\"; identifiers are split "
@@ -209,6 +212,11 @@ def _add_pack_parser(sub) -> None:
     p.add_argument("--include-secrets", action="store_true",
                    help="also pack dotenv files, keys and text that looks like a credential (off by default)")
     p.set_defaults(func=cmd_pack)
+
+
+def _one_line_error(parser: argparse.ArgumentParser, command: str):
+    """A subcommand's argument errors as one line, "ctxlib: pack: ...", instead of argparse's usage block."""
+    return lambda message: parser.exit(2, f"ctxlib: {command}: {message} (see 'ctxlib {command} --help')\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -251,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_grade)
 
     _add_pack_parser(sub)
+    for name, p in sub.choices.items():
+        p.error = _one_line_error(p, name)
     return parser
 
 
@@ -265,6 +275,10 @@ def main(argv=None) -> int:
         return args.func(args)
     except (UsageError, ValueError) as exc:
         print(f"ctxlib: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the file system said no (a folder where a file should be, say)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"ctxlib: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -169,15 +169,23 @@ def record_attempt(lesson: str, question_id: str, outcome: str | None, *, hints_
     Returns:
         ``(where an unreadable old file was moved, why)``, or ``None`` (the usual case).
     Raises:
-        ValueError: an unknown outcome. OSError: the file cannot be written (the old one stays).
+        ValueError: an unknown outcome, or any field the progress schema refuses (a negative
+            ``hints_used``, a non-string lesson); nothing is written then.
+        OSError: the file cannot be written (the old one stays).
     """
     if outcome is not None and outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {OUTCOMES} or None, got {outcome!r}")
+    attempt = {"lesson": lesson, "question": question_id, "outcome": outcome, "hints_used": hints_used,
+               "solution_viewed": solution_viewed, "time": time or utc_now()}
+    # Check the attempt against the file's own schema before touching the file: a record the
+    # reader would refuse must never be written, or the next read would set the history aside.
+    try:
+        parse_progress(json.dumps({**new_progress(), "attempts": [attempt]}))
+    except ProgressError as exc:
+        raise ValueError(f"not a valid attempt, nothing recorded: {exc}") from None
     path = Path(path or progress_path())
     data, moved = open_progress(path)
-    data["attempts"].append({"lesson": lesson, "question": question_id, "outcome": outcome,
-                             "hints_used": int(hints_used), "solution_viewed": bool(solution_viewed),
-                             "time": time or utc_now()})
+    data["attempts"].append(attempt)
     save_progress(data, path)
     return moved
 

@@ -200,6 +200,8 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
     if isinstance(max_file_bytes, bool) or not isinstance(max_file_bytes, int) or max_file_bytes <= 0:
         raise ValueError(f"max_file_bytes must be a positive whole number of bytes, got {max_file_bytes!r}")
     repo = Repo(root=root)
+    if isinstance(exclude, str):
+        raise ValueError(f"exclude must be a list of patterns, got the string {exclude!r}; try [{exclude!r}]")
     specs = [("", pathspec.GitIgnoreSpec.from_lines(list(exclude)))] if exclude else []
     _walk(root, "", specs, repo, max_file_bytes, include_secrets, progress)
     repo.files.sort(key=lambda f: f.path)
@@ -208,11 +210,27 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
     return repo
 
 
+def _gitignore_spec(lines: list[str], name: str, repo: Repo):
+    """The spec for one ``.gitignore``; a line pathspec cannot read is left out and noted, as git ignores it."""
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:  # pathspec's GitWildMatchPatternError, e.g. a lone "!"
+        good = []
+        for number, line in enumerate(lines, 1):
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except ValueError:
+                repo.notes.append(Skipped(name, f"line {number} ({line!r}) is not a pattern; left out"))
+            else:
+                good.append(line)
+        return pathspec.GitIgnoreSpec.from_lines(good)
+
+
 def _walk(folder: Path, prefix: str, specs, repo: Repo, max_file_bytes, include_secrets, progress):
     gitignore = folder / ".gitignore"
     if gitignore.is_file() and not gitignore.is_symlink():
         lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-        specs = specs + [(prefix, pathspec.GitIgnoreSpec.from_lines(lines))]
+        specs = specs + [(prefix, _gitignore_spec(lines, prefix + ".gitignore", repo))]
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:

@@ -35,7 +35,9 @@ def _parse(text: str):
         warnings.simplefilter("ignore", (SyntaxWarning, DeprecationWarning))
         try:
             return ast.parse(text)
-        except (SyntaxError, ValueError):  # ValueError: NUL bytes in the source
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            # ValueError: NUL bytes; RecursionError/MemoryError: generated code nested or
+            # chained too deeply for the parser. All mean: no signatures view, use line ranges.
             return None
 
 

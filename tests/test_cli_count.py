@@ -18,7 +18,7 @@ def test_count_files(tmp_path, capsys):
 
 
 def test_count_stdin(monkeypatch, capsys):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("hello world"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"hello world")))
     assert main(["count"]) == 0
     assert capsys.readouterr().out.splitlines()[1].split() == ["<stdin>", "11", "2", "2"]
 
@@ -55,3 +55,17 @@ def test_unknown_encoding_option(capsys):
     except SystemExit as exc:
         assert exc.code == 2
     assert "invalid choice: 'p50k_base'" in capsys.readouterr().err
+
+
+def test_stdin_that_is_not_utf8(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a\xffb")))
+    assert main(["count"]) == 2
+    assert capsys.readouterr().err == "ctxlib: <stdin>: is not UTF-8 text (bad byte at offset 1)\n"
+
+
+def test_bad_arguments_are_one_line(capsys):
+    try:
+        main(["grade"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert capsys.readouterr().err == "ctxlib: grade: the following arguments are required: DIR (see 'ctxlib grade --help')\n"

@@ -124,3 +124,10 @@ def test_grade_does_not_invent_the_csv_folder(class_folder, capsys):
     assert capsys.readouterr().err.endswith(
         "ctxlib: typo/grades.csv: cannot be written, its folder typo does not exist\n")
     assert not (class_folder.parent / "typo").exists()
+
+
+def test_grade_refuses_to_write_over_a_learners_file(class_folder, capsys):
+    before = (class_folder / "asha.json").read_bytes()
+    assert main(["grade", "handed_in", "--csv", "handed_in/asha.json"]) == 2
+    assert "is one of the progress files being graded" in capsys.readouterr().err
+    assert (class_folder / "asha.json").read_bytes() == before

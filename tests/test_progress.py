@@ -190,3 +190,19 @@ def test_cli_progress_reports_and_keeps_a_corrupted_file(progress_file, capsys):
 def test_cli_progress_blank_name_is_a_one_line_error(capsys):
     assert main(["progress", "--name", "  "]) == 2
     assert capsys.readouterr().err == "ctxlib: --name must not be blank\n"
+
+
+def test_an_invalid_attempt_is_refused_and_the_history_kept(progress_file):
+    record_attempt(LESSON, "whole_repo", "passed", time="2025-05-01T09:30:00Z")
+    before = progress_file.read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="not a valid attempt, nothing recorded: field attempts/0/hints_used"):
+        record_attempt(LESSON, "whole_repo", "failed", hints_used=-1)
+    assert progress_file.read_text(encoding="utf-8") == before
+    record_attempt(LESSON, "whole_repo", "failed")
+    assert len(read_progress(progress_file)["attempts"]) == 2
+
+
+def test_progress_on_a_folder_is_one_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("CTXLIB_PROGRESS", str(tmp_path))
+    assert main(["progress"]) == 2
+    assert capsys.readouterr().err.startswith("ctxlib: ")

@@ -213,3 +213,18 @@ def test_a_folder_that_cannot_be_read_is_reported_not_fatal(tmp_path, monkeypatc
     repo = read_repo(tmp_path)
     assert paths(repo) == ["open.py"]
     assert reasons(repo) == {"locked/": "folder cannot be read (Permission denied)"}
+
+
+def test_a_gitignore_line_that_is_no_pattern_is_noted_not_fatal(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / ".gitignore").write_text("!\n*.log\n", encoding="utf-8")
+    (tmp_path / "sub" / "a.log").write_text("log\n", encoding="utf-8")
+    (tmp_path / "sub" / "a.py").write_text("x = 1\n", encoding="utf-8")
+    repo = read_repo(tmp_path)
+    assert [f.path for f in repo.files] == ["sub/.gitignore", "sub/a.py"]
+    assert [(n.path, n.reason) for n in repo.notes] == [("sub/.gitignore", "line 1 ('!') is not a pattern; left out")]
+
+
+def test_exclude_as_a_bare_string_is_refused(tmp_path):
+    with pytest.raises(ValueError, match=r"exclude must be a list of patterns, got the string '\*.md'"):
+        read_repo(tmp_path, exclude="*.md")

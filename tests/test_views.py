@@ -121,3 +121,9 @@ def test_parsing_a_files_sloppy_code_raises_no_warning(recwarn):
     assert signatures_view('x = 0.19vat if 1 else "\\d"\ndef f(): pass\n') is None
     assert signatures_view('PATTERN = "\\d+"\ndef f():\n    return 1\n') == "def f():\n    ...\n"
     assert len(recwarn) == 0
+
+
+def test_code_too_deep_for_the_parser_has_no_signatures_view():
+    # A generated constant of 5,000 chained additions makes ast.parse raise RecursionError.
+    text = "VAT = " + '"a" + ' * 5000 + '"a"\n'
+    assert signatures_view(text) is None
