@@ -208,6 +208,12 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
 
     text, used = _render_within(chosen, pricer, budget_tokens, report)
     if not chosen:
+        refused = [path for path, _ in relevant if path in pricer.flagged]
+        if refused and refused[0] == relevant[0][0]:
+            # The budget is not the problem when the best matches were refused for their content.
+            raise ValueError(f"nothing was packed: the best match, {refused[0]}, was refused "
+                             f"({pricer.flagged[refused[0]]})" +
+                             (f", and {len(refused) - 1} more like it" if len(refused) > 1 else ""))
         raise ValueError(_too_small(relevant[0], files, terms, view, pricer, budget_tokens, fmt))
     done = {option.path for option, _ in chosen} | {s.path for s in report}
     left_out = ("does not fit in what was left, in any view" if strategy == "greedy"

@@ -288,7 +288,14 @@ def check_twins(quiz: Quiz, twin: Quiz) -> None:
 
 
 def _chosen_ids(question: Question, answer) -> set[str]:
-    chosen = set() if answer is None else {answer} if isinstance(answer, str) else set(answer)
+    if answer is None:
+        chosen = set()
+    elif isinstance(answer, str):
+        chosen = {answer}
+    elif isinstance(answer, (list, tuple, set, frozenset)) and all(isinstance(a, str) for a in answer):
+        chosen = set(answer)
+    else:
+        raise ValueError(f"question {question.id!r} takes option ids such as 'a' or ['a', 'c'], got {answer!r}")
     unknown = chosen - {o.id for o in question.options}
     if unknown:
         raise ValueError(f"question {question.id!r} has no option {sorted(unknown)}; options: {[o.id for o in question.options]}")
@@ -313,8 +320,12 @@ def _as_number(answer) -> float | None:
     if isinstance(answer, bool):
         return None
     try:
-        value = float(str(answer).strip().replace(",", "")) if isinstance(answer, str) else float(answer)
-    except (TypeError, ValueError):
+        # "1,234" is a thousands separator; "1,2,3" is not a number at all.
+        text = str(answer).strip()
+        if isinstance(answer, str) and "," in text and not re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?", text):
+            return None
+        value = float(text.replace(",", "")) if isinstance(answer, str) else float(answer)
+    except (TypeError, ValueError, OverflowError):
         return None
     return value if math.isfinite(value) else None
 

@@ -207,3 +207,8 @@ def test_the_rendered_pack_never_exceeds_its_budget(files, budget, fmt, view, st
     assert pack.used_tokens == count_tokens(pack.text, encoding) <= budget
     if fmt == "json":
         assert [f["path"] for f in json.loads(pack.text)["files"]] == [c.path for c in pack.chosen]
+
+
+def test_a_refused_secret_is_not_blamed_on_the_budget():
+    with pytest.raises(ValueError, match=r"nothing was packed: the best match, vat.py, was refused \(holds a secret"):
+        pack_files({"vat.py": "vat\nAWS=AKIAIOSFODNN7EXAMPLE\n"}, "vat", 100)

@@ -316,3 +316,16 @@ def test_show_quiz_prints_every_question_as_text_and_code_without_a_widget(capsy
         stand_in = repr(quiz_widget(quiz.questions[0]))
         assert out.count(stand_in) == 6  # one per choice or numeric question; the code exercise has none
         assert out.rstrip().endswith(question_text(quiz.question("own_scorer")))
+
+
+def test_a_choice_answer_of_the_wrong_type_is_named():
+    question = load_quiz("01_window_as_budget", "en").question("whole_repo")
+    with pytest.raises(ValueError, match=r"question 'whole_repo' takes option ids such as 'a' or \['a', 'c'\], got 3.5"):
+        grade(question, 3.5)
+
+
+@pytest.mark.parametrize("typed, number", [("1,234", 1234.0), (" 104 ", 104.0), ("1,2,3", None), (10**400, None), ("abc", None)])
+def test_numeric_answers_are_read_carefully(typed, number):
+    from ctxlib.quiz import _as_number
+
+    assert _as_number(typed) == number
