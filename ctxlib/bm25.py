@@ -58,6 +58,10 @@ def query_terms(query) -> list[str]:
     text = query if isinstance(query, str) else " ".join(query)
     terms = list(dict.fromkeys(code_terms(text)))
     if not terms:
+        if any(ch.isalpha() and not ch.isascii() for ch in text):
+            # Code terms are ASCII identifiers; the lesson's term-count scorer matches any script.
+            raise ValueError(f"the query has no words to search for, got {query!r}: BM25 here reads "
+                             "ASCII identifiers only; for other scripts use the terms scorer")
         raise ValueError(f"the query has no words to search for, got {query!r}")
     return terms
 

@@ -193,8 +193,13 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
                                ("format", fmt, render.RENDERERS)):
         if value not in known:
             raise ValueError(f"unknown {name} {value!r}: choose one of {', '.join(known)}")
-    terms = bm25.query_terms(query)
     ranked = rank(files, query, scorer)
+    try:
+        terms = bm25.query_terms(query)
+    except ValueError:
+        if scorer == "bm25":
+            raise
+        terms = []  # a query in another script: the terms scorer matched it, but no line ranges
     relevant = [(path, score) for path, score in ranked if score > 0]
     if not relevant:
         raise ValueError(f"no file matches the query {query!r} ({len(files):,} files read)")

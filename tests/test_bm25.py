@@ -109,3 +109,8 @@ def test_bm25_finds_the_vat_and_invoice_code_where_the_baseline_does_not(sample_
 def test_camel_case_identifiers_are_found(sample_files):
     top_two = {path for path, _ in rank(sample_files, "computeVatRate", "bm25")[:2]}
     assert top_two == {"shop/vat.py", "tests/test_vat.py"}
+
+
+def test_a_query_in_another_script_points_to_the_terms_scorer():
+    with pytest.raises(ValueError, match="BM25 here reads ASCII identifiers only; for other scripts use the terms scorer"):
+        query_terms("कर")

@@ -212,3 +212,8 @@ def test_the_rendered_pack_never_exceeds_its_budget(files, budget, fmt, view, st
 def test_a_refused_secret_is_not_blamed_on_the_budget():
     with pytest.raises(ValueError, match=r"nothing was packed: the best match, vat.py, was refused \(holds a secret"):
         pack_files({"vat.py": "vat\nAWS=AKIAIOSFODNN7EXAMPLE\n"}, "vat", 100)
+
+
+def test_the_terms_scorer_packs_a_query_in_another_script():
+    pack = pack_files({"notes_hi.md": "बजट की योजना\n", "cart.py": "x = 1\n"}, "बजट", 100, scorer="terms")
+    assert [c.path for c in pack.chosen] == ["notes_hi.md"] and pack.used_tokens <= 100
