@@ -227,7 +227,7 @@ class Exercise:
             print(msgs["no_more"].format(total=total))
             return
         n = self.hints_shown + 1 if n is None else n
-        if not 1 <= n <= total:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= total:
             print(msgs["no_hint"].format(total=total))
             return
         self.hints_shown = max(self.hints_shown, n)

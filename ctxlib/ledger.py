@@ -98,15 +98,24 @@ def read_ledger(path) -> list[TurnRecord]:
         ValueError: a line is not JSON or not a valid record, as "<path>, line <n>: <why>".
     """
     records = []
-    with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(TurnRecord.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, ValueError) as error:
-                raise ValueError(f"{path}, line {number}: not a ledger record: {error}") from None
+    for number, line in _lines(path):
+        if not line.strip():
+            continue
+        try:
+            records.append(TurnRecord.from_dict(json.loads(line)))
+        except (json.JSONDecodeError, ValueError) as error:
+            raise ValueError(f"{path}, line {number}: not a ledger record: {error}") from None
     return records
+
+
+def _lines(path):
+    # A ledger that is not UTF-8 is named, with the line, instead of a bare UnicodeDecodeError.
+    with open(path, "rb") as raw:
+        for number, line in enumerate(raw, start=1):
+            try:
+                yield number, line.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise ValueError(f"{path}, line {number}: not UTF-8 text (bad byte at offset {error.start})") from None
 
 
 def percentile(values, p) -> int:
@@ -134,7 +143,12 @@ def diagnostics_sizes(records) -> list[int]:
 
 
 def round_to(tokens: int, step: int = 1_000) -> int:
-    """``tokens`` rounded to the nearest ``step`` (halves up), e.g. 23,836 -> 24,000."""
+    """``tokens`` rounded to the nearest ``step`` (halves up), e.g. 23,836 -> 24,000.
+
+    Raises ``ValueError`` unless ``step`` is a positive whole number of tokens.
+    """
+    if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
+        raise ValueError(f"step must be a positive whole number of tokens, got {step!r}")
     return (tokens + step // 2) // step * step
 
 

@@ -143,3 +143,16 @@ def test_the_generator_refuses_a_fill_that_overflows_the_window():
         generate_run_log(fill_tokens=190_000)
     with pytest.raises(ValueError, match="runs must be a whole number >= 1, got 0"):
         generate_run_log(runs=0)
+
+
+def test_a_ledger_that_is_not_utf8_is_named(tmp_path):
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(b'\n\xff\n')
+    with pytest.raises(ValueError, match=r"runs.jsonl, line 2: not UTF-8 text \(bad byte at offset 0\)"):
+        read_ledger(path)
+
+
+@pytest.mark.parametrize("step", [0, -1000, 1.5, True])
+def test_rounding_needs_a_positive_step(step):
+    with pytest.raises(ValueError, match=f"step must be a positive whole number of tokens, got {step!r}"):
+        round_to(23_836, step)
