@@ -64,7 +64,7 @@ def progress_path() -> Path:
     tests and for the notebook kernels nbval starts, so no test writes into the real home.
     """
     if os.environ.get("CTXLIB_PROGRESS"):
-        return Path(os.environ["CTXLIB_PROGRESS"])
+        return Path(os.environ["CTXLIB_PROGRESS"]).expanduser()
     return Path.home() / ".ctxlib" / "progress.json"
 
 
