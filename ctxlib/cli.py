@@ -59,6 +59,7 @@ def format_count_table(rows, encoding: str) -> str:
 
 
 def cmd_count(args) -> int:
+    """``ctxlib count``: print the per-file table of ``count_rows``; returns 0, raises ``UsageError`` for an unreadable file."""
     if args.files:
         named = [(f, read_text_file(f)) for f in args.files]
     else:
@@ -71,6 +72,7 @@ def cmd_count(args) -> int:
 
 
 def cmd_progress(args) -> int:
+    """``ctxlib progress``: save ``--name`` if given, print the score per lesson; returns 0 (``UsageError`` if it cannot write)."""
     from . import progress
     from .quiz import lesson_question_ids
 
@@ -92,6 +94,7 @@ def cmd_progress(args) -> int:
 
 
 def cmd_grade(args) -> int:
+    """``ctxlib grade DIR``: grade the progress files in DIR, write the CSV atomically, print the summary; returns 0."""
     from . import grading, progress
     from .quiz import lesson_question_ids
 
@@ -156,6 +159,7 @@ def format_pack_report(pack, query: str, listed: int = 8) -> str:
 
 
 def cmd_pack(args) -> int:
+    """``ctxlib pack PATH``: the packed context to stdout, the report to stderr; returns 0 (``ValueError`` when nothing fits)."""
     from tqdm import tqdm
 
     from .fit import pack_repository
@@ -220,6 +224,7 @@ def _one_line_error(parser: argparse.ArgumentParser, command: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``ctxlib`` argument parser: one subcommand per function, each with one-line argument errors."""
     parser = argparse.ArgumentParser(
         prog="ctxlib",
         description="Token counting and context packing from the course "

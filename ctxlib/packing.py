@@ -26,6 +26,7 @@ class Skipped(NamedTuple):
 
     @property
     def reason(self) -> str:
+        """Why it was left out, in English: ``"scores 0"`` or ``"46 tokens do not fit in the 23 left"``."""
         if self.cost is None:
             return "scores 0"
         return f"{self.cost} tokens do not fit in the {self.left} left"
