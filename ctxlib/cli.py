@@ -1,9 +1,10 @@
 """The ``ctxlib`` command: thin wiring over the library.
 
     ctxlib count [FILE ...] [--encoding NAME]   exact tokens and the rough estimate
-    ctxlib progress [--name NAME]               your quick-check score per lesson
-    ctxlib grade DIR [--csv OUT.csv]            instructor: a class's progress files as a table
     ctxlib pack PATH --query Q --budget N       the most relevant files in exactly N tokens or fewer
+
+The classroom's commands, ``ctxlib progress`` and ``ctxlib grade``, live in
+``ctxlib.course.commands``, which adds them to this parser.
 
 Every failure a person can cause (a missing file, a binary file, a bad option value) ends
 with one line on stderr, starting ``ctxlib:``, and exit status 2; never a traceback.
@@ -68,66 +69,6 @@ def cmd_count(args) -> int:
         except UnicodeDecodeError as exc:
             raise UsageError(f"<stdin>: is not UTF-8 text (bad byte at offset {exc.start})") from None
     print(format_count_table(count_rows(named, args.encoding), args.encoding))
-    return 0
-
-
-def cmd_progress(args) -> int:
-    """``ctxlib progress``: save ``--name`` if given, print the score per lesson; returns 0 (``UsageError`` if it cannot write)."""
-    from . import progress
-    from .quiz import lesson_question_ids
-
-    path = progress.progress_path()
-    data, moved = progress.open_progress(path)
-    if moved:
-        print(f"ctxlib: {path} could not be read ({moved[1]}); it is kept as {moved[0]}", file=sys.stderr)
-    if args.name is not None:
-        if not args.name.strip():
-            raise UsageError("--name must not be blank")
-        data["learner"] = args.name.strip()
-        try:
-            progress.save_progress(data, path)
-        except OSError as exc:
-            raise UsageError(f"{path}: cannot be written ({exc.strerror})") from None
-    print(progress.format_scores(progress.lesson_scores(data, lesson_question_ids()), data["learner"]))
-    print(f"(progress file: {path})")
-    return 0
-
-
-def cmd_grade(args) -> int:
-    """``ctxlib grade DIR``: grade the progress files in DIR, write the CSV atomically, print the summary; returns 0."""
-    from . import grading, progress
-    from .quiz import lesson_question_ids
-
-    folder = Path(args.folder)
-    if not folder.is_dir():
-        raise UsageError(f"{folder}: no such folder")
-    files = sorted(folder.glob("*.json"))
-    if not files:
-        raise UsageError(f"{folder}: has no progress files (*.json)")
-    learners = []
-    for f in files:
-        try:
-            data = progress.read_progress(f)
-        except (progress.ProgressError, OSError) as exc:
-            # Reported by name and skipped: one broken hand-in must not stop the class's report.
-            print(f"ctxlib: {f.name}: cannot be read, skipped ({getattr(exc, 'strerror', None) or exc})", file=sys.stderr)
-            continue
-        learners.append((data["learner"] or f.stem, f.name, data))
-    if not learners:
-        raise UsageError(f"none of the {len(files)} progress files in {folder} could be read")
-    header, rows = grading.grade_table(learners, lesson_question_ids())
-    if Path(args.csv).resolve() in {f.resolve() for f in files}:
-        raise UsageError(f"{args.csv}: is one of the progress files being graded; write the table elsewhere")
-    if not Path(args.csv).resolve().parent.is_dir():
-        raise UsageError(f"{args.csv}: cannot be written, its folder {Path(args.csv).parent} does not exist")
-    try:
-        progress.write_atomically(args.csv, grading.table_csv(header, rows))
-    except OSError as exc:
-        raise UsageError(f"{args.csv}: cannot be written ({exc.strerror})") from None
-    print(grading.grade_summary(header, rows))
-    skipped = len(files) - len(learners)
-    print(f"\nwrote {args.csv}: {len(rows)} learner{'s' * (len(rows) > 1)} x {len(header) - 6} questions"
-          + (f"; {skipped} file{'s' * (skipped > 1)} skipped (see above)" if skipped else ""))
     return 0
 
 
@@ -223,8 +164,13 @@ def _one_line_error(parser: argparse.ArgumentParser, command: str):
     return lambda message: parser.exit(2, f"ctxlib: {command}: {message} (see 'ctxlib {command} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``ctxlib`` argument parser: one subcommand per function, each with one-line argument errors."""
+def build_parser(extensions=()) -> argparse.ArgumentParser:
+    """The ``ctxlib`` argument parser: one subcommand per function, each with one-line argument errors.
+
+    Args:
+        extensions: functions ``add(subparsers)`` that add more subcommands; the course adds its
+            classroom commands this way (``ctxlib.course.commands``), so the library never imports it.
+    """
     parser = argparse.ArgumentParser(
         prog="ctxlib",
         description="Token counting and context packing from the course "
@@ -244,34 +190,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tiktoken encoding for the exact count (default: %(default)s)")
     p.set_defaults(func=cmd_count)
 
-    p = sub.add_parser(
-        "progress",
-        help="your quick-check score per lesson",
-        description="Print how many quick checks you answered correctly in each lesson, and the hints and "
-                    "solutions you used, from your progress file ($CTXLIB_PROGRESS, else ~/.ctxlib/progress.json).",
-    )
-    p.add_argument("--name", default=None, help="save your name in the progress file, for your instructor's report")
-    p.set_defaults(func=cmd_progress)
-
-    p = sub.add_parser(
-        "grade",
-        help="instructor: one table of the progress files learners hand in",
-        description="Read every *.json progress file in DIR, skip (and name) unreadable ones, write one CSV row "
-                    "per learner with each question's outcome, and print completion and the most-missed questions.",
-    )
-    p.add_argument("folder", metavar="DIR", help="folder holding the learners' progress files")
-    p.add_argument("--csv", default="grades.csv", metavar="OUT.csv", help="where to write the table (default: %(default)s)")
-    p.set_defaults(func=cmd_grade)
-
     _add_pack_parser(sub)
+    for add_commands in extensions:
+        add_commands(sub)
     for name, p in sub.choices.items():
         p.error = _one_line_error(p, name)
     return parser
 
 
-def main(argv=None) -> int:
-    """Entry point of the ``ctxlib`` console script; returns the exit status."""
-    parser = build_parser()
+def main(argv=None, extensions=()) -> int:
+    """Run the ``ctxlib`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit status.
+
+    ``extensions`` are passed to ``build_parser``. The console script is
+    ``ctxlib.course.commands:main``, which adds ``progress`` and ``grade``.
+    """
+    parser = build_parser(extensions)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

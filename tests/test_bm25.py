@@ -11,7 +11,7 @@ from ctxlib.bm25 import (B, DIR_WEIGHT, K1, NAME_WEIGHT, bm25_scores, code_terms
                          query_terms, term_positions)
 from ctxlib.fit import rank
 from ctxlib.repo import read_repo
-from ctxlib.sample_project import QUERY, build_sample_project
+from ctxlib.course.sample_project import QUERY, build_sample_project
 
 
 def test_code_terms_split_identifiers_paths_and_digits():

@@ -7,7 +7,7 @@ saved outputs, runs all cells, waits for the kernel to be idle, and asserts that
 - no cell shows an error or a stderr line, and no widget failed to render;
 - moving the lesson's control (a budget or attempts slider) to a new value shows exactly the
   text that the control's own ctxlib callback returns for that value (the ``CONTROLS`` table);
-- a quick check answered wrongly, then rightly, shows ``ctxlib.widgets.check_answer``'s text.
+- a quick check answered wrongly, then rightly, shows ``ctxlib.course.widgets.check_answer``'s text.
 
 One lesson is also shown with Voila the way ``python3 run.py present`` shows it, and its
 slider is moved there too.
@@ -43,11 +43,11 @@ from typing import Callable
 
 import pytest
 
-from ctxlib.examples import SEED_FILES
-from ctxlib.quiz import correct_option_ids, load_quiz
+from ctxlib.course.examples import SEED_FILES
+from ctxlib.course.quiz import correct_option_ids, load_quiz
 from ctxlib.repo import read_repo
-from ctxlib.sample_project import QUERY, build_sample_project
-from ctxlib.widgets import (LOOP_TEXT, PACK_TEXT, QUIZ_UI, REPO_TEXT, check_answer, repack, repack_repository,
+from ctxlib.course.sample_project import QUERY, build_sample_project
+from ctxlib.course.widgets import (LOOP_TEXT, PACK_TEXT, QUIZ_UI, REPO_TEXT, check_answer, repack, repack_repository,
                             rerun_loop)
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,8 +6,8 @@ import matplotlib
 import pytest
 from matplotlib.figure import Figure
 
-from ctxlib import charts
-from ctxlib.charts import FONT_PATH, devanagari_family, turn_chart
+from ctxlib.course import charts
+from ctxlib.course.charts import FONT_PATH, devanagari_family, turn_chart
 from ctxlib.transcript import Loop, simulate
 
 TRACE_RUN = simulate(Loop(fill_tokens=176_412))

@@ -3,7 +3,7 @@ import io
 import subprocess
 import sys
 
-from ctxlib.cli import main
+from ctxlib.course.commands import main
 
 
 def test_count_files(tmp_path, capsys):
@@ -43,7 +43,7 @@ def test_not_utf8(tmp_path, capsys):
 
 def test_console_script_one_line_error(tmp_path):
     """The installed command: one line on stderr, exit 2, no traceback."""
-    result = subprocess.run([sys.executable, "-m", "ctxlib.cli", "count", "missing.txt"],
+    result = subprocess.run([sys.executable, "-m", "ctxlib.course.commands", "count", "missing.txt"],
                             cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 2
     assert result.stderr == "ctxlib: missing.txt: no such file\n"

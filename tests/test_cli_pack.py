@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxlib.cli import main
-from ctxlib.sample_project import build_sample_project
+from ctxlib.course.commands import main
+from ctxlib.course.sample_project import build_sample_project
 from ctxlib.tokens import count_tokens
 
 

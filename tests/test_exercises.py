@@ -7,10 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ctxlib.ceiling import NINE_FILE_REFACTOR, ONE_LINE_CHANGE, class_ceiling, first_turn_ceiling
-from ctxlib.examples import SEED_FILES, SEED_QUERY
-from ctxlib.exercises import Case, Exercise, ceiling_cases, exercise, run_cases, scorer_cases, starter_name
-from ctxlib.progress import read_progress
-from ctxlib.quiz import load_quiz
+from ctxlib.course.examples import SEED_FILES, SEED_QUERY
+from ctxlib.course.exercises import Case, Exercise, ceiling_cases, exercise, run_cases, scorer_cases, starter_name
+from ctxlib.course.progress import read_progress
+from ctxlib.course.quiz import load_quiz
 from ctxlib.scoring import score_file
 
 LESSON = "01_window_as_budget"

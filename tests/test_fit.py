@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ctxlib.fit import pack_files, pack_repository
 from ctxlib.repo import read_repo
 from ctxlib.render import language, render_json, render_markdown, render_text
-from ctxlib.sample_project import BUDGET, QUERY, build_sample_project
+from ctxlib.course.sample_project import BUDGET, QUERY, build_sample_project
 from ctxlib.strategies import Option, greedy_by_density, greedy_by_score, knapsack
 from ctxlib.tokens import count_tokens
 

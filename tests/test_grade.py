@@ -5,10 +5,10 @@ import os
 
 import pytest
 
-from ctxlib.cli import main
-from ctxlib.grading import grade_summary, grade_table
-from ctxlib.progress import new_progress
-from ctxlib.quiz import lesson_question_ids
+from ctxlib.course.commands import main
+from ctxlib.course.grading import grade_summary, grade_table
+from ctxlib.course.progress import new_progress
+from ctxlib.course.quiz import lesson_question_ids
 
 LESSON = "01_window_as_budget"
 L1 = ["whole_repo", "budget_100", "budget_120_used", "skip_keep_going", "hindi_rough_rule", "name_files", "own_scorer"]

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from ctxlib import pack_context, score_file
-from ctxlib.examples import SEED_BUDGET, SEED_FILES, SEED_QUERY
+from ctxlib.course.examples import SEED_BUDGET, SEED_FILES, SEED_QUERY
 from ctxlib.tokens import token_counter
 
 

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from ctxlib import progress
-from ctxlib.cli import main
-from ctxlib.progress import (ProgressError, lesson_scores, new_progress, open_progress, parse_progress,
+from ctxlib.course import progress
+from ctxlib.course.commands import main
+from ctxlib.course.progress import (ProgressError, lesson_scores, new_progress, open_progress, parse_progress,
                              question_summary, read_progress, record_attempt, record_quietly)
 
 LESSON = "01_window_as_budget"
@@ -72,7 +72,7 @@ def test_a_process_killed_mid_write_leaves_the_old_file_intact(progress_file):
     before = progress_file.read_bytes()
     # The child writes its temporary file, then dies by SIGKILL where os.replace would run:
     # no cleanup code can run, exactly like a kernel killed mid-save.
-    child = ("import os, signal, ctxlib.progress as p\n"
+    child = ("import os, signal, ctxlib.course.progress as p\n"
              "os.replace = lambda src, dst: os.kill(os.getpid(), signal.SIGKILL)\n"
              "p.record_attempt('01_window_as_budget', 'budget_100', 'failed')\n")
     done = subprocess.run([sys.executable, "-c", child], env={**os.environ, "CTXLIB_PROGRESS": str(progress_file)})

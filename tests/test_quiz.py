@@ -8,12 +8,12 @@ import json
 import pytest
 
 from ctxlib import count_tokens, estimate_tokens, pack_context
-from ctxlib.examples import SEED_FILES, SEED_QUERY, SENTENCE_EN, SENTENCE_HI
-from ctxlib.exercises import Exercise
-from ctxlib.progress import read_progress
-from ctxlib.quiz import (LANGS, QuizError, answer_hash, check_twins, correct_option_ids, grade, lesson_question_ids,
+from ctxlib.course.examples import SEED_FILES, SEED_QUERY, SENTENCE_EN, SENTENCE_HI
+from ctxlib.course.exercises import Exercise
+from ctxlib.course.progress import read_progress
+from ctxlib.course.quiz import (LANGS, QuizError, answer_hash, check_twins, correct_option_ids, grade, lesson_question_ids,
                          load_quiz, load_quiz_file, main, question_text, quizzes_dir)
-from ctxlib.widgets import answer_outcome, check_answer, quiz_widget, show_quiz
+from ctxlib.course.widgets import answer_outcome, check_answer, quiz_widget, show_quiz
 
 LESSON = "01_window_as_budget"
 LESSONS = sorted(p.stem for p in (quizzes_dir() / "en").glob("*.json"))
@@ -205,7 +205,7 @@ def _break(data, question_id, change):
     (lambda q: q.update(answer={"value": 104}), "budget_120_used", "questions/2/answer", "is not valid under any"),
     (lambda q: q.pop("starter"), "own_scorer", "questions/6", "'starter' is a required property"),
     (lambda q: q.update(checker="os:system"), "own_scorer", "questions/6/checker", "does not match"),
-    (lambda q: q.update(checker="ctxlib.exercises:no_such_cases"), "own_scorer", "questions/6/checker", "does not exist"),
+    (lambda q: q.update(checker="ctxlib.course.exercises:no_such_cases"), "own_scorer", "questions/6/checker", "does not exist"),
 ], ids=["missing-field", "unknown-type", "wrong-hash", "duplicate-id", "one-option", "option-feedback", "bad-range",
         "no-tolerance", "code-no-starter", "checker-outside-ctxlib", "checker-missing"])
 def test_a_malformed_file_names_the_file_question_and_field(tmp_path, change, question_id, field, problem):
@@ -326,6 +326,6 @@ def test_a_choice_answer_of_the_wrong_type_is_named():
 
 @pytest.mark.parametrize("typed, number", [("1,234", 1234.0), (" 104 ", 104.0), ("1,2,3", None), (10**400, None), ("abc", None)])
 def test_numeric_answers_are_read_carefully(typed, number):
-    from ctxlib.quiz import _as_number
+    from ctxlib.course.quiz import _as_number
 
     assert _as_number(typed) == number

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from ctxlib.repo import credential_file_reason, credential_in_text, read_repo
-from ctxlib.sample_project import build_sample_project
+from ctxlib.course.sample_project import build_sample_project
 
 # Fake secrets, assembled so this file itself does not look like one.
 AWS_EXAMPLE_KEY_ID = "AKIA" + "IOSFODNN7EXAMPLE"

@@ -7,7 +7,7 @@ import pytest
 import tiktoken.load
 
 from ctxlib import tokens
-from ctxlib.examples import SENTENCE_EN, SENTENCE_HI
+from ctxlib.course.examples import SENTENCE_EN, SENTENCE_HI
 
 
 @pytest.mark.parametrize("name, ids", [("cl100k_base", [15339, 1917]), ("o200k_base", [24912, 2375])])

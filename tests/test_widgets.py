@@ -3,8 +3,8 @@ import os
 
 import pytest
 
-from ctxlib.examples import SEED_FILES
-from ctxlib.widgets import Explorer, make_pack_explorer, repack
+from ctxlib.course.examples import SEED_FILES
+from ctxlib.course.widgets import Explorer, make_pack_explorer, repack
 
 
 def test_default_result():

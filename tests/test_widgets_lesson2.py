@@ -3,7 +3,7 @@ import pytest
 
 from ctxlib.ceiling import first_turn_ceiling
 from ctxlib.transcript import Loop, format_trace, simulate
-from ctxlib.widgets import (Explorer, describe_ceiling, describe_loop, ledger_table,
+from ctxlib.course.widgets import (Explorer, describe_ceiling, describe_loop, ledger_table,
                             make_loop_explorer, rerun_loop)
 
 DEFAULT = """\

@@ -3,9 +3,9 @@ import pytest
 
 from ctxlib.fit import pack_files
 from ctxlib.repo import read_repo
-from ctxlib.sample_project import BUDGET, QUERY, build_sample_project
+from ctxlib.course.sample_project import BUDGET, QUERY, build_sample_project
 from ctxlib.tokens import count_tokens
-from ctxlib.widgets import Explorer, describe_repo_pack, make_repo_explorer, repack_repository
+from ctxlib.course.widgets import Explorer, describe_repo_pack, make_repo_explorer, repack_repository
 
 
 @pytest.fixture(scope="module")

@@ -150,7 +150,7 @@ def repack_repository(files: dict, query: str = "vat invoice", budget: int = 2_0
     Raises:
         ValueError: for an unknown language (a notebook's mistake, not the learner's).
     """
-    from ..fit import pack_files
+    from ctxlib.fit import pack_files
 
     t = _text(lang)
     try:

@@ -6,7 +6,7 @@ In a notebook::
     def my_score(name, text, terms): ...      # the learner's code
     q.check(my_score)
 
-A code question in a quiz file names a checker, ``"ctxlib.exercises:scorer_cases"``: a function
+A code question in a quiz file names a checker, ``"ctxlib.course.exercises:scorer_cases"``: a function
 returning the cases to run, each with its expected value computed by ctxlib itself (the lesson's
 scorer, the ceiling arithmetic), never a typed constant, so an exercise cannot drift from the
 library. ``run_cases`` sorts the learner's answer into one of four outcomes:
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import importlib
 import math
 import numbers
 import reprlib
@@ -34,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .progress import record_quietly
-from .quiz import Question, load_quiz, question_text
+from .quiz import Question, load_quiz, question_text, resolve_checker
 
 OUTCOMES = ("passed", "failed", "not attempted", "error")
 MESSAGES = {
@@ -67,7 +66,7 @@ MESSAGES = {
            "no_more": "और संकेत नहीं हैं: आप सभी {total} देख चुके हैं। q.solution() हल दिखाता है।",
            "solution": "हल:"},
 }
-_LIBRARY_DIRS = tuple({str(Path(__file__).parent)} | {sysconfig.get_path(k) for k in ("stdlib", "purelib", "platlib")})
+_LIBRARY_DIRS = tuple({str(Path(__file__).parents[1])} | {sysconfig.get_path(k) for k in ("stdlib", "purelib", "platlib")})
 
 
 @dataclass(frozen=True)
@@ -87,18 +86,6 @@ class CheckResult:
     passed: int
     total: int
     message: str
-
-
-def resolve_checker(spec: str):
-    """The function named by ``"module:function"``, e.g. ``"ctxlib.exercises:scorer_cases"``; ValueError if missing."""
-    module_name, _, name = spec.partition(":")
-    try:
-        checker = getattr(importlib.import_module(module_name), name)
-    except (ImportError, AttributeError):
-        raise ValueError(f"checker {spec!r} does not exist (module {module_name!r}, function {name!r})") from None
-    if not callable(checker):
-        raise ValueError(f"checker {spec!r} is not a function")
-    return checker
 
 
 def _same(got, expected) -> bool:
@@ -244,7 +231,7 @@ class Exercise:
 def exercise(lesson: str, question_id: str, lang: str = "en") -> Exercise:
     """The code exercise ``question_id`` of ``lesson`` in ``lang``, e.g. ``exercise("01_window_as_budget", "own_scorer", "hi")``.
 
-    Raises as ``ctxlib.quiz.load_quiz``, ``KeyError`` for an unknown id, ``ValueError`` if it is not a code question.
+    Raises as ``ctxlib.course.quiz.load_quiz``, ``KeyError`` for an unknown id, ``ValueError`` if it is not a code question.
     """
     return Exercise(load_quiz(lesson, lang).question(question_id), lang)
 
@@ -265,7 +252,7 @@ def scorer_cases() -> list[Case]:
     text, a term twice in the name, a term inside longer words with the query in capitals, no match.
     """
     from .examples import SEED_FILES, SEED_QUERY
-    from .scoring import score_file
+    from ctxlib.scoring import score_file
 
     calls = [(name, text, list(SEED_QUERY)) for name, text in SEED_FILES.items()]
     calls += [("Shop/Pricing.py", "PRICING rules, pricing table", ["pricing"]),
@@ -282,7 +269,7 @@ def ceiling_cases() -> list[Case]:
     Expected values are ``ctxlib.ceiling.first_turn_ceiling(...).ceiling_tokens``: the chapter's p50
     (94,000) and p90 (70,000), both task classes, a loop that cannot fit (negative), no diagnostics.
     """
-    from .ceiling import first_turn_ceiling
+    from ctxlib.ceiling import first_turn_ceiling
 
     calls = [(200_000, 9_000, 1_000, 6_000, 18_000, 4), (200_000, 9_000, 1_000, 6_000, 24_000, 4),
              (200_000, 9_000, 1_000, 6_000, 18_000, 1), (200_000, 9_000, 1_000, 6_000, 40_000, 4),
@@ -304,7 +291,7 @@ def code_terms_cases() -> list[Case]:
     dunder name, the two words that trap substring counting (``private``, ``activate``:
     no "vat" part), and text with no identifier at all.
     """
-    from .bm25 import code_terms
+    from ctxlib.bm25 import code_terms
 
     texts = ["computeVatRate", "vat_rate", "VAT_RATES = {}", "HTTPServer", "parseJSONResponse",
              "shop/vat2.py", "__init__", "private activate deactivateAccount", "IOError, x", "  ...  "]

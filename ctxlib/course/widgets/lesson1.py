@@ -81,8 +81,8 @@ def repack(files: dict, budget: int, query: str, counter: str = "rough", lang: s
         ``describe_pack``'s text, or one line saying why it cannot pack (an empty query, say):
         a learner's typing never raises here.
     """
-    from ..packing import pack_context
-    from ..tokens import token_counter
+    from ctxlib.packing import pack_context
+    from ctxlib.tokens import token_counter
 
     try:
         packed = pack_context(files, query.split(), budget, count=token_counter(counter))

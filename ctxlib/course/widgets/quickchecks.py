@@ -1,6 +1,6 @@
 """Quick checks in the notebook: a question's printed text, then a widget to answer it.
 
-Grading is ``ctxlib.quiz.grade``; this module only shows its verdict and records the attempt.
+Grading is ``ctxlib.course.quiz.grade``; this module only shows its verdict and records the attempt.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from ..quiz import Question, grade, load_quiz, question_text
 
 # ---------------------------------------------------------------------------
 # Quick checks: a question's printed text, then a widget to answer it.
-# Grading is ctxlib.quiz.grade; this section shows its verdict and records the attempt
-# (ctxlib.progress). Code exercises have no widget: ctxlib.exercises runs them.
+# Grading is ctxlib.course.quiz.grade; this section shows its verdict and records the attempt
+# (ctxlib.course.progress). Code exercises have no widget: ctxlib.course.exercises runs them.
 # ---------------------------------------------------------------------------
 
 QUIZ_UI = {
@@ -44,7 +44,7 @@ def check_answer(question: Question, answer, lang: str | None = None) -> str:
 
     Args:
         question: a loaded ``Question``.
-        answer: as ``ctxlib.quiz.grade`` takes it: ``"b"``, ``["a", "b"]`` or ``104``.
+        answer: as ``ctxlib.course.quiz.grade`` takes it: ``"b"``, ``["a", "b"]`` or ``104``.
         lang: the language of the verdict and labels ("en" or "hi"); default the question's.
     Returns:
         the verdict line ("Correct!" / "Not quite. Try again."), each chosen option's
@@ -99,7 +99,7 @@ def _answer_control(question: Question, ui: dict):
     if question.type == "numeric":
         number = widgets.FloatText(description=ui["answer"])
         return number, lambda: number.value
-    raise NotImplementedError(f"question {question.id!r} is a code exercise: ctxlib.exercises.exercise runs it")
+    raise NotImplementedError(f"question {question.id!r} is a code exercise: ctxlib.course.exercises.exercise runs it")
 
 
 def answer_outcome(question: Question, answer) -> str:
@@ -116,7 +116,7 @@ def quiz_widget(question: Question, lang: str | None = None) -> QuizBox:
     prints just above, so a long option never gets cut off. ``children`` is
     ``(answer control, buttons row, feedback HTML)``; the buttons row holds Check and, if the
     question has hints, Hint. Clicking Check puts ``check_answer(...)`` into the feedback HTML
-    and records the attempt, with the hints seen so far, in the progress file (``ctxlib.progress``).
+    and records the attempt, with the hints seen so far, in the progress file (``ctxlib.course.progress``).
     """
     ui = _ui(lang or question.lang)
     control, read_answer = _answer_control(question, ui)
@@ -149,13 +149,13 @@ def show_quiz(lesson: str, lang: str) -> None:
     """Print each of a lesson's quick checks as plain text, then display its widget.
 
     A code exercise is printed only (prompt, starter code, how to check it): it is answered
-    in a code cell with ``ctxlib.exercises.exercise``, not in a widget.
+    in a code cell with ``ctxlib.course.exercises.exercise``, not in a widget.
 
     Args:
         lesson: the lesson's file name stem, e.g. ``"01_window_as_budget"``.
         lang: "en" or "hi"; the questions and the labels are in this language.
     Raises:
-        as ``ctxlib.quiz.load_quiz``: unknown language, no quiz file, a malformed quiz file.
+        as ``ctxlib.course.quiz.load_quiz``: unknown language, no quiz file, a malformed quiz file.
     """
     from IPython.display import display
 

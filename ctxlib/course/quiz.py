@@ -9,16 +9,17 @@ Answer keys: a choice question stores ``salt`` and ``answer_sha256`` = sha256 of
 ``"<salt>:<question id>:<right option ids, sorted, joined by ','>"``, not the right options.
 That keeps answers out of plain sight in the file; it is not security (four options are
 four guesses). Numeric answers are stored in the clear: a tolerance cannot be checked
-against a hash. Maintainers write a key with ``python -m ctxlib.quiz hash ID a,c``.
+against a hash. Maintainers write a key with ``python -m ctxlib.course.quiz hash ID a,c``.
 
-Code exercises are run by ``ctxlib.exercises`` (``grade`` refuses them); their ``checker``
+Code exercises are run by ``ctxlib.course.exercises`` (``grade`` refuses them); their ``checker``
 names a function there that must exist when the file loads. Attempts are recorded by
-``ctxlib.progress``; the notebook widgets are in ``ctxlib.widgets``.
+``ctxlib.course.progress``; the notebook widgets are in ``ctxlib.course.widgets``.
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import itertools
 import json
 import math
@@ -86,7 +87,7 @@ class Question:
     misconceptions: list[tuple[float, str]] = field(default_factory=list)
     starter: str = ""
     solution: str = ""
-    checker: str = ""  # code: "module:function" returning the cases, e.g. "ctxlib.exercises:scorer_cases"
+    checker: str = ""  # code: "module:function" returning the cases, e.g. "ctxlib.course.exercises:scorer_cases"
     lesson: str = ""
 
 
@@ -142,9 +143,9 @@ def correct_option_ids(question: Question) -> frozenset | None:
 
 
 def quizzes_dir() -> Path:
-    """Where the quiz files are: ``ctxlib/quizzes`` in an installed wheel, else the repo's ``quizzes/``."""
+    """Where the quiz files are: ``ctxlib/course/quizzes`` in an installed wheel, else the repo's ``quizzes/``."""
     packaged = Path(__file__).parent / "quizzes"
-    return packaged if packaged.is_dir() else Path(__file__).parent.parent / "quizzes"
+    return packaged if packaged.is_dir() else Path(__file__).parents[2] / "quizzes"
 
 
 @lru_cache(maxsize=1)
@@ -189,6 +190,18 @@ def _build(path: Path, data: dict) -> Quiz:
     return Quiz(lesson=data["lesson"], lang=data["lang"], title=data["title"], questions=questions, path=str(path))
 
 
+def resolve_checker(spec: str):
+    """The function named by ``"module:function"``, e.g. ``"ctxlib.course.exercises:scorer_cases"``; ValueError if missing."""
+    module_name, _, name = spec.partition(":")
+    try:
+        checker = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError):
+        raise ValueError(f"checker {spec!r} does not exist (module {module_name!r}, function {name!r})") from None
+    if not callable(checker):
+        raise ValueError(f"checker {spec!r} is not a function")
+    return checker
+
+
 def _check_meaning(quiz: Quiz) -> None:
     # What a schema cannot say: unique ids, a key that opens exactly one set of options, a sane range.
     seen = set()
@@ -203,11 +216,10 @@ def _check_meaning(quiz: Quiz) -> None:
         if q.type in CHOICE_TYPES and correct_option_ids(q) is None:
             raise QuizError(quiz.path, q.id, f"{at}/answer_sha256",
                             "matches no set of options, so no option would be graded right; "
-                            f"recompute it with: python -m ctxlib.quiz hash {q.id} RIGHT_IDS --salt {q.salt}")
+                            f"recompute it with: python -m ctxlib.course.quiz hash {q.id} RIGHT_IDS --salt {q.salt}")
         if "min" in q.answer and q.answer["min"] > q.answer["max"]:
             raise QuizError(quiz.path, q.id, f"{at}/answer", f"min {q.answer['min']} is above max {q.answer['max']}")
         if q.type == "code":
-            from .exercises import resolve_checker  # late: exercises imports this module
             try:
                 resolve_checker(q.checker)
             except ValueError as exc:
@@ -396,8 +408,8 @@ def lesson_question_ids() -> dict[str, list[str]]:
 
 
 def main(argv=None) -> None:
-    """``python -m ctxlib.quiz hash ID IDS [--salt S]`` prints a key; ``check`` validates every quiz file and its twin."""
-    parser = argparse.ArgumentParser(prog="python -m ctxlib.quiz", description="Maintainer tools for quiz files.")
+    """``python -m ctxlib.course.quiz hash ID IDS [--salt S]`` prints a key; ``check`` validates every quiz file and its twin."""
+    parser = argparse.ArgumentParser(prog="python -m ctxlib.course.quiz", description="Maintainer tools for quiz files.")
     sub = parser.add_subparsers(dest="command", required=True)
     hasher = sub.add_parser("hash", help="print the salt and answer_sha256 for a choice question")
     hasher.add_argument("question_id")
@@ -417,7 +429,7 @@ def main(argv=None) -> None:
                 check_twins(english, load_quiz(path.stem, lang))
             print(f"ok: {path.stem} ({len(english.questions)} questions, {', '.join(LANGS)})")
     except (QuizError, FileNotFoundError) as exc:
-        raise SystemExit(f"ctxlib.quiz: {exc}") from None
+        raise SystemExit(f"ctxlib.course.quiz: {exc}") from None
 
 
 if __name__ == "__main__":

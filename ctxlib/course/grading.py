@@ -1,6 +1,6 @@
 """The instructor's grade report: many learners' progress files into one table.
 
-Pure functions over the progress records ``ctxlib.progress`` reads; ``ctxlib grade DIR``
+Pure functions over the progress records ``ctxlib.course.progress`` reads; ``ctxlib grade DIR``
 wires them to files. A question counts as passed if any attempt passed (``question_summary``).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ def grade_table(learners, lessons: dict) -> tuple[list[str], list[list]]:
 
     Args:
         learners: ``[(name, file name, progress record), ...]``.
-        lessons: ``{lesson: [question ids]}`` (``ctxlib.quiz.lesson_question_ids()``).
+        lessons: ``{lesson: [question ids]}`` (``ctxlib.course.quiz.lesson_question_ids()``).
     Returns:
         header ``["learner", "file", "passed", "questions", "hints", "solutions", "<lesson>:<id>", ...]``
         and rows whose question cells are "passed", "failed" or "not attempted".

@@ -23,8 +23,8 @@ from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from .ceiling import check_tokens
-from .transcript import KINDS, occupancy
+from ctxlib.ceiling import check_tokens
+from ctxlib.transcript import KINDS, occupancy
 
 FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regular.ttf"
 

@@ -1,6 +1,6 @@
 """Lesson 2's controls: recompute the first-turn ceiling and re-run the agent loop.
 
-The arithmetic is ctxlib.ceiling, the loop ctxlib.transcript, the chart ctxlib.charts;
+The arithmetic is ctxlib.ceiling, the loop ctxlib.transcript, the chart ctxlib.course.charts;
 this module only words their results and wires the controls.
 """
 from __future__ import annotations
@@ -115,7 +115,7 @@ def ledger_table(simulation, lang: str = "en") -> str:
     Raises:
         ValueError: for an unknown language.
     """
-    from ..transcript import occupancy
+    from ctxlib.transcript import occupancy
 
     rows = [_loop_text(lang)["columns"]]
     for row in occupancy(simulation):
@@ -141,7 +141,7 @@ def describe_loop(simulation, lang: str = "en") -> str:
     Raises:
         ValueError: for an unknown language.
     """
-    from ..transcript import format_trace
+    from ctxlib.transcript import format_trace
 
     t = _loop_text(lang)
     loop, last = simulation.loop, simulation.records[-1]
@@ -162,8 +162,8 @@ def describe_loop(simulation, lang: str = "en") -> str:
 
 def _run_loop(window_tokens, fixed_prefix_tokens, max_attempts, patch_tokens,
               diagnostics_tokens, fill_tokens, lang, task_tokens):
-    from ..ceiling import first_turn_ceiling
-    from ..transcript import Loop, simulate
+    from ctxlib.ceiling import first_turn_ceiling
+    from ctxlib.transcript import Loop, simulate
 
     t = _loop_text(lang)
     try:
@@ -227,7 +227,7 @@ def make_loop_explorer(lang: str = "en", *, window_tokens: int = 200_000,
         window_tokens ... fill_tokens: the controls' starting values (as ``rerun_loop``).
             ``diagnostics_tokens`` is chosen from p50 / p90 / 40,000 / 60,000; another
             starting value is added to those choices.
-        chart: also draw ``ctxlib.charts.turn_chart`` under the printed text on every change.
+        chart: also draw ``ctxlib.course.charts.turn_chart`` under the printed text on every change.
     Returns:
         an ``Explorer``; its controls are, in order, window, fixed prefix, attempts, patch,
         diagnostics, fill. Building it prints the result at the starting values once.

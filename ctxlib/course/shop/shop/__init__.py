@@ -1,0 +1,1 @@
+"""The shop service: catalog, cart, pricing, VAT, invoices, orders."""

@@ -1,0 +1,1 @@
+"""Vendored copy of taxlib 0.3 (do not edit)."""

@@ -1,0 +1,93 @@
+"""The two layers: the library never imports the classroom, and nothing imports in a cycle."""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import ctxlib
+
+PACKAGE = Path(ctxlib.__file__).parent
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every ctxlib module that ``path`` imports, at any depth of its code (late imports count)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("ctxlib")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.startswith("ctxlib"):
+                found.add(target)
+                found |= {f"{target}.{a.name}" for a in node.names}
+    return found
+
+
+def library_modules():
+    return [p for p in PACKAGE.rglob("*.py")
+            if "course" not in p.relative_to(PACKAGE).parts]
+
+
+def course_modules():
+    return [p for p in (PACKAGE / "course").rglob("*.py") if "shop" not in p.relative_to(PACKAGE).parts]
+
+
+def test_the_library_never_imports_the_classroom():
+    offenders = {module_name(p): sorted(i for i in imports_of(p) if i.startswith("ctxlib.course"))
+                 for p in library_modules()}
+    assert {m: i for m, i in offenders.items() if i} == {}
+    assert len(library_modules()) >= 13  # the check looked at the real modules
+
+
+def test_no_import_cycle():
+    modules = {module_name(p): p for p in library_modules() + course_modules()}
+    graph = {name: {i for i in imports_of(path) if i in modules and i != name} for name, path in modules.items()}
+    # a package's __init__ re-exporting its submodules is not a cycle with them
+    graph = {n: {d for d in deps if not (n.startswith(d + ".") and modules[d].name == "__init__.py")}
+             for n, deps in graph.items()}
+    state, cycles = {}, []
+
+    def visit(node, stack):
+        state[node] = "open"
+        for dep in sorted(graph[node]):
+            if state.get(dep) == "open":
+                cycles.append(stack[stack.index(dep):] + [dep])
+            elif dep not in state:
+                visit(dep, stack + [dep])
+        state[node] = "done"
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert cycles == []
+    assert "ctxlib.course.quiz" in graph["ctxlib.course.exercises"]  # the one direction that remains
+
+
+def test_import_ctxlib_loads_no_widgets_and_no_charts():
+    code = ("import ctxlib, sys; "
+            "assert 'ipywidgets' not in sys.modules and 'matplotlib' not in sys.modules, "
+            "sorted(m for m in sys.modules if m.split('.')[0] in ('ipywidgets', 'matplotlib'))")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_sample_project_is_files_not_strings():
+    shop = PACKAGE / "course" / "shop"
+    assert (shop / "shop" / "invoice.py").is_file() and (shop / "tests" / "test_vat.py").is_file()
+    # no module in the package is mostly data held in strings
+    for path in library_modules() + course_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        in_strings = sum(len(n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                         and isinstance(n.value, str) and id(n) not in docstrings)
+        assert in_strings < 0.6 * max(1, len(path.read_text(encoding="utf-8"))), path.name
