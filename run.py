@@ -17,6 +17,7 @@ and for maintainers:
 
     python3 run.py setup      only set up (lab, test and present do it first)
     python3 run.py notebooks  re-execute every lesson notebook in a fresh kernel and save it
+    python3 run.py catalogs   extract, update and compile the message catalogs (Babel)
 
 Setting up means: a virtual environment in ``.venv/`` beside this file, with ctxlib and
 its test and presenting tools installed into it (editable). It is made once and reused; delete
@@ -85,6 +86,11 @@ def notebooks(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "execute_notebooks.py"), *(extra or ["lessons"])], cwd=ROOT)
 
 
+def catalogs(extra: list[str]) -> int:
+    setup()
+    return subprocess.call([str(PY), str(ROOT / "tools" / "catalogs.py"), *extra], cwd=ROOT)
+
+
 def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
     """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too."""
     return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light", *extra]
@@ -130,7 +136,8 @@ def offline_install(extra: list[str]) -> int:
 
 
 COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
-            "offline-install": offline_install, "setup": setup, "notebooks": notebooks}
+            "offline-install": offline_install, "setup": setup, "notebooks": notebooks,
+            "catalogs": catalogs}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

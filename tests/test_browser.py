@@ -43,11 +43,12 @@ from typing import Callable
 
 import pytest
 
+from ctxlib.i18n import message
 from ctxlib.course.examples import SEED_FILES
 from ctxlib.course.quiz import correct_option_ids, load_quiz
 from ctxlib.repo import read_repo
 from ctxlib.course.sample_project import QUERY, build_sample_project
-from ctxlib.course.widgets import (LOOP_TEXT, PACK_TEXT, QUIZ_UI, REPO_TEXT, check_answer, repack, repack_repository,
+from ctxlib.course.widgets import (LOOP_TEXT, QUIZ_UI, REPO_TEXT, check_answer, repack, repack_repository,
                             rerun_loop)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,7 +94,7 @@ def sample_project_files() -> dict:
 CONTROLS = {
     # The pack explorer at its default query and counter, budget moved from 300 to 100 tokens.
     "01_window_as_budget": Control(
-        label=lambda lang: PACK_TEXT[lang]["budget"], value=100, step=10,
+        label=lambda lang: message("budget", lang), value=100, step=10,
         expected=lambda lang: repack(SEED_FILES, 100, "discount pricing", "rough", lang)),
     # The running-total explorer at the chapter's figures, attempts moved from 4 to 2.
     "02_running_total": Control(

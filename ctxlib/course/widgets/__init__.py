@@ -12,14 +12,14 @@ see a real number. Functions that show a control return None: nbval runs cells w
     explorer      Explorer, the ``interactive`` whose plain-text form is a short note
 """
 from .explorer import Explorer
-from .lesson1 import PACK_TEXT, describe_pack, make_pack_explorer, pack_explorer, repack
+from .lesson1 import describe_pack, make_pack_explorer, pack_explorer, repack
 from .lesson2 import (DIAGNOSTICS_PRESETS, LOOP_TEXT, describe_ceiling, describe_loop, ledger_table,
                       loop_explorer, make_loop_explorer, rerun_loop)
 from .lesson3 import REPO_TEXT, describe_repo_pack, make_repo_explorer, repack_repository, repo_explorer
 from .quickchecks import QUIZ_UI, QuizBox, answer_outcome, check_answer, hint_text, quiz_widget, show_quiz
 
 __all__ = [
-    "DIAGNOSTICS_PRESETS", "Explorer", "LOOP_TEXT", "PACK_TEXT", "QUIZ_UI", "QuizBox",
+    "DIAGNOSTICS_PRESETS", "Explorer", "LOOP_TEXT", "QUIZ_UI", "QuizBox",
     "answer_outcome", "check_answer", "describe_ceiling", "describe_loop", "describe_pack",
     "hint_text", "ledger_table", "loop_explorer", "make_loop_explorer", "make_pack_explorer",
     "pack_explorer", "quiz_widget", "repack", "rerun_loop", "show_quiz",

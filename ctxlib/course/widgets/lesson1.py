@@ -1,47 +1,11 @@
-"""Lesson 1's control: re-pack the seed's files under a budget and query the learner picks."""
+"""Lesson 1's control: re-pack the lesson's four files under a budget and query the learner picks."""
 from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ctxlib.i18n import check_lang, message
+
 from .explorer import Explorer
-
-PACK_TEXT = {
-    "en": {
-        "chosen": "chosen (in packing order):",
-        "none": "  (nothing fits)",
-        "skipped": "skipped:",
-        "zero": "scores 0",
-        "no_room": "{cost} tokens do not fit in the {left} left",
-        "used": "tokens used: {used} of {budget}",
-        "budget": "budget",
-        "query": "query terms",
-        "counter": "counted by",
-        "error": "cannot pack: {error}",
-        "static": "[pack explorer: in JupyterLab, move the budget or edit the query to pack again]",
-    },
-    "hi": {
-        "chosen": "चुनी गई files (जिस क्रम में भरी गईं):",
-        "none": "  (कुछ भी नहीं समाता)",
-        "skipped": "छोड़ी गई files:",
-        "zero": "score 0 है",
-        "no_room": "{cost} tokens बचे हुए {left} में नहीं समाते",
-        "used": "इस्तेमाल हुए tokens: {used} / {budget}",
-        "budget": "बजट",
-        "query": "query के शब्द",
-        "counter": "गिनने का तरीक़ा",
-        "error": "pack नहीं हो सका: {error}",
-        "static": "[pack explorer: JupyterLab में बजट खिसकाइए या query बदलिए, files फिर से pack होंगी]",
-    },
-}
-
-
-
-
-def _text(lang: str) -> dict:
-    if lang not in PACK_TEXT:
-        raise ValueError(f"lang must be one of {sorted(PACK_TEXT)}, got {lang!r}")
-    return PACK_TEXT[lang]
-
 
 def describe_pack(packed, lang: str = "en") -> str:
     """A packer result as the lesson prints it, in ``lang`` ("en" or "hi").
@@ -55,16 +19,18 @@ def describe_pack(packed, lang: str = "en") -> str:
     Raises:
         ValueError: for an unknown language.
     """
-    t = _text(lang)
+    check_lang(lang)
     width = max([len(name) for name, _ in packed.chosen] + [len(s.name) for s in packed.skipped] + [1])
-    lines = [t["chosen"]]
-    lines += [f"  {name:<{width}}  {cost:>6,} tokens" for name, cost in packed.chosen] or [t["none"]]
+    lines = [message("chosen (in packing order):", lang)]
+    chosen = [f"  {name:<{width}}  {cost:>6,} tokens" for name, cost in packed.chosen]
+    lines += chosen or ["  " + message("(nothing fits)", lang)]
     if packed.skipped:
-        lines.append(t["skipped"])
+        lines.append(message("skipped:", lang))
         for s in packed.skipped:
-            why = t["zero"] if s.cost is None else t["no_room"].format(cost=f"{s.cost:,}", left=f"{s.left:,}")
+            why = (message("scores 0", lang) if s.cost is None else
+                   message("{cost:,} tokens do not fit in the {left:,} left", lang, cost=s.cost, left=s.left))
             lines.append(f"  {s.name:<{width}}  {why}")
-    lines.append(t["used"].format(used=f"{packed.used:,}", budget=f"{packed.budget:,}"))
+    lines.append(message("tokens used: {used:,} of {budget:,}", lang, used=packed.used, budget=packed.budget))
     return "\n".join(lines)
 
 
@@ -87,7 +53,7 @@ def repack(files: dict, budget: int, query: str, counter: str = "rough", lang: s
     try:
         packed = pack_context(files, query.split(), budget, count=token_counter(counter))
     except ValueError as exc:
-        return _text(lang)["error"].format(error=exc)
+        return message("cannot pack: {error}", lang, error=exc)
     return describe_pack(packed, lang)
 
 
@@ -104,15 +70,15 @@ def make_pack_explorer(files: dict, query: str = "discount pricing", budget: int
         an ``Explorer``; building it prints the result at the default settings once.
     """
     w = widgets
-    t = _text(lang)
+    check_lang(lang)
     return Explorer(
         lambda budget, query, counter: print(repack(files, budget, query, counter, lang)),
-        note=t["static"],
-        budget=w.IntSlider(value=budget, min=10, max=max_budget, step=10, description=t["budget"],
+        note=message("[pack explorer: in JupyterLab, move the budget or edit the query to pack again]", lang),
+        budget=w.IntSlider(value=budget, min=10, max=max_budget, step=10, description=message("budget", lang),
                            continuous_update=False),
-        query=w.Text(value=query, description=t["query"], continuous_update=False),
+        query=w.Text(value=query, description=message("query terms", lang), continuous_update=False),
         counter=w.Dropdown(options=["rough", "o200k_base", "cl100k_base"], value="rough",
-                           description=t["counter"]),
+                           description=message("counted by", lang)),
     )
 
 

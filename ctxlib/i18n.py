@@ -1,0 +1,83 @@
+"""Messages in the learner's language: one gettext catalog per language, managed with Babel.
+
+Every sentence the library or the course can show a person is written once, in English, as
+a gettext message id, and translated in ``ctxlib/locale/<lang>/LC_MESSAGES/ctxlib.po``
+(compiled to ``ctxlib.mo`` beside it). A translator adds a language without reading code::
+
+    python3 run.py catalogs        # extract every message id, update each .po, compile the .mo files
+
+In code, a message is looked up where it is shown::
+
+    message("tokens used: {used} of {budget}", "hi", used=150, budget=300)
+    -> 'इस्तेमाल हुए tokens: 150 / 300'
+
+Placeholders are ``str.format`` fields, filled after translation, so a translation may
+reorder them. ``N_`` marks a message id that is stored (in a table, a dataclass) and looked up
+later. A message id with no translation falls back to English; ``tests/test_i18n.py`` fails on
+any such gap, so a learner never meets one. Not handled: plural rules beyond gettext's own
+(``message_n``), right-to-left scripts.
+"""
+from __future__ import annotations
+
+import gettext
+import json
+from functools import lru_cache
+from pathlib import Path
+
+LANGS = ("en", "hi")
+DOMAIN = "ctxlib"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+
+def check_lang(lang) -> str:
+    """``lang`` itself if it is one of ``LANGS``; otherwise ``ValueError`` naming the value."""
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {sorted(LANGS)}, got {lang!r}")
+    return lang
+
+
+@lru_cache(maxsize=None)
+def translation(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog for ``lang`` (English falls back to the message ids themselves)."""
+    check_lang(lang)
+    return gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
+
+
+def message(msgid: str, lang: str = "en", /, **params) -> str:
+    """``msgid`` translated into ``lang``, with ``params`` filled in.
+
+    Args:
+        msgid: the English text, a ``str.format`` template (``"{used} of {budget}"``).
+        lang: ``"en"`` or ``"hi"``.
+        params: values for the template's fields.
+    Returns:
+        the translated text; the English ``msgid`` if the catalog has no entry for it.
+    Raises:
+        ValueError: for an unknown ``lang``.
+        KeyError: if the template names a field that ``params`` does not give.
+    """
+    text = translation(lang).gettext(msgid)
+    return text.format(**params) if params else text
+
+
+def message_n(singular: str, plural: str, n: int, lang: str = "en", /, **params) -> str:
+    """Like ``message``, choosing the singular or plural form for the count ``n`` (``n`` is passed as a field too)."""
+    text = translation(lang).ngettext(singular, plural, n)
+    return text.format(n=n, **params)
+
+
+def N_(msgid: str) -> str:
+    """Mark ``msgid`` for the catalog without translating it now; ``message(msgid, lang)`` does that later."""
+    return msgid
+
+
+def extract_notebook(fileobj, keywords, comment_tags, options):
+    """Babel extractor for ``.ipynb``: the message ids in a notebook's code cells (``babel.cfg`` names it)."""
+    from babel.messages.extract import extract_python
+    import io
+
+    cells = json.load(fileobj)["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    # IPython magics and shell lines are not Python; blank them so the parser reads the rest.
+    code = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in code.splitlines())
+    yield from extract_python(io.BytesIO(code.encode("utf-8")), keywords, comment_tags, options)
