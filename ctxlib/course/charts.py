@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from ctxlib.ceiling import check_tokens
+from ctxlib.i18n import N_
 from ctxlib.transcript import KINDS, occupancy
 
 FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regular.ttf"
@@ -150,4 +151,78 @@ def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None)
     legend_font = font_manager.FontProperties(family=font.get("fontfamily"), size=8)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4,
                frameon=False, prop=legend_font)
+    return fig
+
+
+REMOVAL_KINDS = ("fixed_prefix", "task", "retrieved_file", "model_message", "edit", "file_read",
+                 "search_results", "diagnostics", "summary", "masked")
+REMOVAL_COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_file": "#4c72b0",
+                  "model_message": "#8172b3", "edit": "#dd8452", "file_read": "#64b5cd",
+                  "search_results": "#ccb974", "diagnostics": "#c44e52", "summary": "#937860",
+                  "masked": "#000000", "reply": "#55a868"}
+REMOVAL_LABELS = {"fixed_prefix": N_("system prompt + tool definitions"), "task": N_("task"),
+                  "retrieved_file": N_("retrieved files"), "model_message": N_("model messages"),
+                  "edit": N_("diffs"), "file_read": N_("files read"), "search_results": N_("search results"),
+                  "diagnostics": N_("diagnostics"), "summary": N_("summary"), "masked": N_("placeholders"),
+                  "reply": N_("reply")}
+
+
+def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
+    """One panel per rule: tokens by block kind per turn against the window line (Lesson 4).
+
+    Args:
+        outcomes: ``ctxlib.overflow.Outcome``s of the same run under different rules.
+        language: "en" or "hi" (Devanagari as ``turn_chart`` draws it; English with one warning
+            when it cannot be drawn).
+        columns: panels per row.
+    Returns:
+        a matplotlib ``Figure`` with one stacked-bar panel per outcome, titled with its rule's
+        name; the y axis is shared, in tokens.
+    Raises:
+        ValueError: no outcomes, an unknown language, or ``columns`` < 1.
+    """
+    from ctxlib.i18n import message
+    from ctxlib.overflow import tokens_by_kind
+
+    outcomes = list(outcomes)
+    if not outcomes:
+        raise ValueError("removal_chart needs at least one outcome, got none")
+    if language not in LABELS:
+        raise ValueError(f"language must be 'en' or 'hi', got {language!r}")
+    check_tokens("columns", columns, positive=True)
+    family = devanagari_family() if language == "hi" else None
+    lang = language if family or language == "en" else "en"
+    font = {"fontfamily": [family, "DejaVu Sans"]} if family else {}
+    window = outcomes[0].run.window_tokens
+    rows_n = -(-len(outcomes) // columns)
+    fig = Figure(figsize=(5 * min(columns, len(outcomes)), 3.4 * rows_n + 1), layout="constrained")
+    axes = fig.subplots(rows_n, min(columns, len(outcomes)), squeeze=False, sharey=True)
+    highest = window
+    for ax, outcome in zip(axes.flat, outcomes):
+        rows = tokens_by_kind(outcome)
+        turns = [r["turn"] for r in rows]
+        bottom = [0] * len(rows)
+        for kind in (*REMOVAL_KINDS, "reply"):
+            heights = [r[kind] for r in rows]
+            ax.bar(turns, heights, bottom=bottom, color=REMOVAL_COLORS[kind], width=0.85,
+                   label=message(REMOVAL_LABELS[kind], lang), hatch="//" if kind == "reply" else None,
+                   edgecolor="white", linewidth=0.3)
+            bottom = [b + h for b, h in zip(bottom, heights)]
+        highest = max(highest, *bottom)
+        ax.axhline(window, color="black", linestyle="--", linewidth=1.0,
+                   label=message("context window ({window:,} tokens)", lang, window=window))
+        ax.set_title(outcome.rule, fontsize=9)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+        ax.set_xlabel(message("turn", lang), **font)
+        if len(turns) <= 8:
+            ax.set_xticks(turns, [f"{r['turn']}\n{r['stop_reason']}" for r in rows], fontsize=7)
+    for ax in list(axes.flat)[len(outcomes):]:
+        ax.set_visible(False)
+    axes[0][0].set_ylim(0, highest * 1.05)
+    for row in axes:
+        row[0].set_ylabel(message("tokens", lang), **font)
+    fig.suptitle(message("What each request carries under each removal rule", lang), **font)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    legend_font = font_manager.FontProperties(family=font.get("fontfamily"), size=8)
+    fig.legend(handles, labels, loc="outside lower center", ncols=4, frameon=False, prop=legend_font)
     return fig

@@ -1,0 +1,206 @@
+"""Lesson 4's tables and control: the loop under a removal rule, side by side, and what it costs.
+
+The rules are ctxlib.removal, the loop ctxlib.overflow, the cost ctxlib.cost; this module only
+words their results (every line through ``ctxlib.i18n.message``) and wires the control.
+"""
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from ctxlib.cost import ANTHROPIC, NO_CACHE, run_cost
+from ctxlib.i18n import N_, check_lang, message
+from ctxlib.overflow import CURRENT_FILE, chapter_run, exploration_run, run_loop
+from ctxlib.removal import (Rule, compaction, compose, drop_superseded_diffs, head_and_tail, head_trim,
+                            keep_tail, no_removal, observation_masking, replace_stale_copies, summarize_span)
+
+from ..tables import Table
+from .explorer import Explorer
+
+RULES = ("no_removal", "head_trim", "keep_tail", "head_and_tail", "observation_masking",
+         "drop_superseded_diffs + head_trim", "replace_stale_copies + drop_superseded_diffs",
+         "summarize_span", "compaction")
+RUNS = {"chapter": N_("Lesson 2's loop: fill 120,000, a 60,000-token cascade on attempt 2"),
+        "exploration": N_("the 40-turn exploration run")}
+
+
+def make_rule(name: str, *, keep_last: int = 10, threshold_percent: int = 80, window_tokens: int = 200_000) -> Rule:
+    """The rule called ``name`` (one of ``RULES``) with the control's parameters bound.
+
+    ``keep_last`` is the outputs masking keeps (and the blocks a summary spares); ``threshold_percent``
+    the share of ``window_tokens`` past which compaction acts (it then compacts to 30 points lower).
+    Raises: ValueError for an unknown name.
+    """
+    if name == "observation_masking":
+        return Rule(observation_masking, keep_last=keep_last)
+    if name == "summarize_span":
+        return Rule(summarize_span, keep_last=keep_last)
+    if name == "compaction":
+        threshold = threshold_percent / 100
+        return Rule(compaction, window_tokens=window_tokens, threshold=threshold, low_mark=round(max(threshold - 0.3, 0.05), 2))
+    simple = {"no_removal": no_removal, "head_trim": head_trim, "keep_tail": keep_tail,
+              "head_and_tail": head_and_tail,
+              "drop_superseded_diffs + head_trim": compose(drop_superseded_diffs, head_trim),
+              "replace_stale_copies + drop_superseded_diffs": compose(replace_stale_copies, drop_superseded_diffs)}
+    if name not in simple:
+        raise ValueError(f"rule must be one of {RULES}, got {name!r}")
+    rule = simple[name]
+    return rule if isinstance(rule, Rule) else Rule(rule)
+
+
+def lost_text(item, lang: str = "en") -> str:
+    """A needed item (``ctxlib.overflow.needed_items``' key) in words, e.g. "the latest tracebacks"."""
+    if isinstance(item, tuple) and item[0] == CURRENT_FILE:
+        return message(CURRENT_FILE, lang, path=item[1])
+    return message(item, lang)
+
+
+def first_lost_text(outcome, lang: str = "en") -> str:
+    """Each needed item the run lost with the first turn it was missing, or "nothing needed was lost"."""
+    first = outcome.first_lost
+    if not first:
+        return message("nothing needed was lost", lang)
+    return "; ".join(message("{item} from turn {turn}", lang, item=lost_text(item, lang), turn=turn)
+                     for item, turn in first.items())
+
+
+def removed_tokens(outcome) -> int:
+    """Tokens the rule removed over the run (a block cut again counts its new cut only)."""
+    return sum(r.tokens for t in outcome.turns for r in t.removals)
+
+
+def compare_rules(outcomes, lang: str = "en") -> Table:
+    """One row per outcome: rule, requests, last input, stop_reason, tokens removed, billed input, what was lost."""
+    check_lang(lang)
+    header = [message(h, lang) for h in ("rule", "requests", "last input", "stop_reason", "removed",
+                                         "billed input", "what the model lost")]
+    rows = []
+    for o in outcomes:
+        cost = run_cost(o, NO_CACHE)
+        rows.append([o.rule, len(o.turns), o.turns[-1].input_tokens, o.stop_reason, removed_tokens(o),
+                     cost.input_tokens, first_lost_text(o, lang)])
+    return Table(header, rows)
+
+
+def _removal_summary(removals, lang: str) -> str:
+    by_action = {}
+    for r in removals:
+        count, tokens = by_action.get(r.action, (0, 0))
+        by_action[r.action] = (count + 1, tokens + r.tokens)
+    return "; ".join(message("{action} {count} ({tokens:,})", lang, action=message(action, lang), count=count,
+                             tokens=tokens) for action, (count, tokens) in by_action.items())
+
+
+def describe_turns(outcome, lang: str = "en") -> Table:
+    """Per turn: input, reply room, stop_reason, what the rule removed (action, blocks, tokens) and what was lost."""
+    check_lang(lang)
+    header = [message(h, lang) for h in ("turn", "input", "reply room", "stop_reason", "removed", "lost")]
+    rows = [[t.turn, t.input_tokens, t.max_tokens, t.stop_reason, _removal_summary(t.removals, lang),
+             ", ".join(lost_text(item, lang) for item in t.lost)] for t in outcome.turns]
+    return Table(header, rows, title=outcome.rule)
+
+
+def cost_table(outcomes, pricing=ANTHROPIC, lang: str = "en") -> Table:
+    """Per outcome: billed input tokens with no cache; with ``pricing``'s cache: cached share, cache misses, billed."""
+    check_lang(lang)
+    header = [message(h, lang) for h in ("rule", "billed input, no cache", "cached share", "cache misses",
+                                         "billed with cache")]
+    rows = []
+    for o in outcomes:
+        c = run_cost(o, pricing)
+        rows.append([o.rule, c.input_tokens, f"{c.cached_share:.0%}", c.cache_misses, round(c.billed_with_cache)])
+    return Table(header, rows, title=message("prompt cache: {name}, cache read {read}x, cache write {write}x", lang,
+                                             name=pricing.name, read=pricing.read_fraction,
+                                             write=pricing.write_fraction))
+
+
+def runs_table(rows, lang: str = "en") -> Table:
+    """The real runs by model and strategy (``ctxlib.course.runs.strategy_table``'s rows) as a table."""
+    check_lang(lang)
+    header = [message(h, lang) for h in ("model", "strategy", "tasks run", "turns p50", "turns p90",
+                                         "input tokens per call, p50", "cost per task (USD)", "solved")]
+    return Table(header, [[r.model, message(r.strategy, lang), r.instances, r.turns_p50, r.turns_p90,
+                           r.input_tokens_p50, f"{r.mean_cost_usd:.2f}", f"{r.solve_rate:.1%}"] for r in rows])
+
+
+N_("Raw Agent"), N_("Observation Masking"), N_("LLM-Summary")
+
+
+def rerun_removal(rule: str = "observation_masking", keep_last: int = 10, threshold_percent: int = 80,
+                  run: str = "exploration", lang: str = "en") -> str:
+    """The removal explorer's callback: run ``run`` ("chapter" or "exploration") under the chosen rule.
+
+    Returns a few lines: the rule and run, requests and stop_reason, mean input per request against
+    no removal, tokens removed, what was lost, billed input without and with a prompt cache.
+    A control's values never raise here: a bad one gives one line saying why.
+    """
+    check_lang(lang)
+    scenario = chapter_run(120_000) if run == "chapter" else exploration_run()
+    try:
+        chosen = make_rule(rule, keep_last=keep_last, threshold_percent=threshold_percent,
+                           window_tokens=scenario.window_tokens)
+        outcome, raw = run_loop(scenario, chosen), run_loop(scenario, no_removal)
+    except ValueError as exc:
+        return message("cannot run the loop: {error}", lang, error=exc)
+    mean = sum(t.input_tokens for t in outcome.turns) / len(outcome.turns)
+    raw_mean = sum(t.input_tokens for t in raw.turns) / len(raw.turns)
+    plain, cached = run_cost(outcome, NO_CACHE), run_cost(outcome, ANTHROPIC)
+    return "\n".join([
+        message("{rule} on {run}", lang, rule=outcome.rule, run=message(RUNS[run], lang)),
+        message("{requests} requests, last stop_reason {stop}; mean input {mean:,.0f} tokens per request "
+                "(no removal: {raw:,.0f})", lang, requests=len(outcome.turns), stop=outcome.stop_reason,
+                mean=mean, raw=raw_mean),
+        message("removed {tokens:,} tokens over the run; lost: {lost}", lang, tokens=removed_tokens(outcome),
+                lost=first_lost_text(outcome, lang)),
+        message("billed input {plain:,} tokens; with a prompt cache ({name}) {cached:,.0f} input-token "
+                "equivalents, {misses} cache misses", lang, plain=plain.input_tokens, name=ANTHROPIC.name,
+                cached=cached.billed_with_cache, misses=cached.cache_misses),
+    ])
+
+
+def make_removal_explorer(lang: str = "en") -> Explorer:
+    """Build (without showing) the rule menu, ``keep_last`` and threshold sliders and run menu.
+
+    Building it prints ``rerun_removal()``'s result at the default settings once.
+    """
+    check_lang(lang)
+    w = widgets
+    return Explorer(
+        lambda rule, keep_last, threshold_percent, run: print(rerun_removal(rule, keep_last, threshold_percent,
+                                                                            run, lang)),
+        note=message("[removal explorer: in JupyterLab, choose a rule or move a slider to re-run the loop]", lang),
+        rule=w.Dropdown(options=list(RULES), value="observation_masking", description=message("rule", lang)),
+        keep_last=w.IntSlider(value=10, min=1, max=20, step=1, description=message("keep last", lang),
+                              continuous_update=False),
+        threshold_percent=w.IntSlider(value=80, min=40, max=100, step=5,
+                                      description=message("threshold %", lang), continuous_update=False),
+        run=w.Dropdown(options=[(message(text, lang), key) for key, text in RUNS.items()], value="exploration",
+                       description=message("run", lang)),
+    )
+
+
+def removal_explorer(lang: str = "en") -> None:
+    """Show ``make_removal_explorer(lang)``; returns None so nbval does not see the widget twice."""
+    from IPython.display import display
+
+    display(make_removal_explorer(lang))
+
+
+def show_checks(lesson: str, lang: str, ids) -> None:
+    """Print and show only the quick checks ``ids`` of ``lesson``, so each follows the section it practises.
+
+    Numbered as in the whole quiz ("Quick check 3 of 8"). Raises: KeyError for an unknown id,
+    and as ``ctxlib.course.quiz.load_quiz``.
+    """
+    from IPython.display import display
+
+    from ..quiz import load_quiz, question_text
+    from .quickchecks import _ui, quiz_widget
+
+    quiz = load_quiz(lesson, lang)
+    order = [q.id for q in quiz.questions]
+    for question_id in ids:
+        question = quiz.question(question_id)
+        heading = _ui(lang)["heading"].format(n=order.index(question_id) + 1, total=len(order))
+        print(f"{heading}\n{question_text(question)}", flush=True)
+        if question.type != "code":
+            display(quiz_widget(question, lang))
