@@ -105,7 +105,7 @@ def test_rules_compose_in_order_and_are_named():
     assert rule.name == "drop_superseded_diffs + keep_tail(tail_tokens=15)"
     blocks, removals = rule(transcript(), 200)  # 290 after the drop: 90 over
     assert sizes(blocks) == [100, 10, 15, 15, 30, 30] and [r.rule for r in removals] == [
-        "drop_superseded_diffs", "keep_tail", "keep_tail"]
+        "drop_superseded_diffs", "keep_tail", "keep_tail", "keep_tail"]
 
 
 @pytest.mark.parametrize("fill", [70_000, 94_000, 120_000, 176_412, 180_000])
