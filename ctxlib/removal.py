@@ -242,8 +242,8 @@ def observation_masking(blocks, target_tokens: int, *, keep_last: int = 10):
     older = set(outputs[:-keep_last])
     kept, removals = [], []
     for i, block in enumerate(blocks):
-        if i in older and not block.masked:
-            masked = mask(block)
+        masked = mask(block)
+        if i in older and not block.masked and masked.tokens < block.tokens:  # a placeholder never grows a block
             removals.append(Removal(block.label, block.kind, block.tokens - masked.tokens, MASKED,
                                     "observation_masking"))
             block = masked

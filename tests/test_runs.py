@@ -1,0 +1,35 @@
+"""The real runs shipped for Lesson 4: the figures the lesson and the paper state, computed from the files."""
+import pytest
+
+from ctxlib.course.runs import TASKS, full_runs, load_runs, saving, strategy_table
+
+
+@pytest.fixture(scope="module")
+def table():
+    return {(r.model, r.strategy): r for r in strategy_table(full_runs(load_runs()))}
+
+
+def test_qwen3_coder_figures(table):
+    raw, masking = table[("Qwen3-Coder 480B", "Raw Agent")], table[("Qwen3-Coder 480B", "Observation Masking")]
+    assert (raw.input_tokens_p50, masking.input_tokens_p50) == (19_204, 10_249)
+    assert (raw.solve_rate, masking.solve_rate) == (0.534, 0.548)
+    assert (raw.instances, raw.turns_p50, masking.turns_p50) == (500, 49, 53)
+    # The paper's $1.29 -> $0.61 per task, and $0.64 for summarization with the summarizer's calls.
+    assert round(raw.mean_cost_usd, 2) == 1.29 and round(masking.mean_cost_usd, 2) == 0.61
+    assert round(table[("Qwen3-Coder 480B", "LLM-Summary")].mean_cost_usd, 2) == 0.64
+    assert table[("Qwen3-Coder 480B", "LLM-Summary")].solve_rate == 0.538
+
+
+def test_five_models_three_strategies_on_500_tasks(table):
+    assert len(table) == 15 and TASKS == 500
+    assert all(r.instances <= 500 and 0 < r.solve_rate < 1 for r in table.values())
+
+
+def test_saving_is_one_minus_the_ratio(table):
+    rows = list(table.values())
+    assert saving(rows, "Qwen3-Coder 480B") == pytest.approx(1 - 10_249 / 19_204)
+
+
+def test_unknown_agent_is_refused():
+    with pytest.raises(ValueError, match="agent must be one of"):
+        load_runs("aider")
