@@ -235,7 +235,7 @@ EXPLORATION_SIZES = {"file_read": (600, 0.6), "search_results": (300, 0.5), "dia
 EXPLORATION_MIX = (("read", 0.45), ("search", 0.25), ("edit_test", 0.30))
 
 
-def exploration_run(turns: int = 40, *, seed: int = 4, window_tokens: int = 128_000,
+def exploration_run(turns: int = 40, *, seed: int = 4, window_tokens: int = 32_768,
                     fixed_prefix_tokens: int = 3_000, task_tokens: int = 800, files: int = 12) -> Run:
     """A longer run of reads, searches, edits and test runs, sizes drawn from ``EXPLORATION_SIZES``.
 

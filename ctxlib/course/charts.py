@@ -198,11 +198,12 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
     fig = Figure(figsize=(5 * min(columns, len(outcomes)), 3.4 * rows_n + 1), layout="constrained")
     axes = fig.subplots(rows_n, min(columns, len(outcomes)), squeeze=False, sharey=True)
     highest = window
-    for ax, outcome in zip(axes.flat, outcomes):
-        rows = tokens_by_kind(outcome)
+    every = [tokens_by_kind(o) for o in outcomes]
+    present = [k for k in REMOVAL_KINDS if any(r[k] for rows in every for r in rows)]  # legend: kinds that occur
+    for ax, outcome, rows in zip(axes.flat, outcomes, every):
         turns = [r["turn"] for r in rows]
         bottom = [0] * len(rows)
-        for kind in (*REMOVAL_KINDS, "reply"):
+        for kind in (*present, "reply"):
             heights = [r[kind] for r in rows]
             ax.bar(turns, heights, bottom=bottom, color=REMOVAL_COLORS[kind], width=0.85,
                    label=message(REMOVAL_LABELS[kind], lang), hatch="//" if kind == "reply" else None,

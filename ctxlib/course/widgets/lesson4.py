@@ -71,8 +71,8 @@ def removed_tokens(outcome) -> int:
 def compare_rules(outcomes, lang: str = "en") -> Table:
     """One row per outcome: rule, requests, last input, stop_reason, tokens removed, billed input, what was lost."""
     check_lang(lang)
-    header = [message(h, lang) for h in ("rule", "requests", "last input", "stop_reason", "removed",
-                                         "billed input", "what the model lost")]
+    header = [message(h, lang) for h in (N_("rule"), N_("requests"), N_("last input"), N_("stop_reason"),
+                                         N_("removed"), N_("billed input"), N_("what the model lost"))]
     rows = []
     for o in outcomes:
         cost = run_cost(o, NO_CACHE)
@@ -93,7 +93,8 @@ def _removal_summary(removals, lang: str) -> str:
 def describe_turns(outcome, lang: str = "en") -> Table:
     """Per turn: input, reply room, stop_reason, what the rule removed (action, blocks, tokens) and what was lost."""
     check_lang(lang)
-    header = [message(h, lang) for h in ("turn", "input", "reply room", "stop_reason", "removed", "lost")]
+    header = [message(h, lang) for h in (N_("turn"), N_("input"), N_("reply room"), N_("stop_reason"),
+                                         N_("removed"), N_("lost"))]
     rows = [[t.turn, t.input_tokens, t.max_tokens, t.stop_reason, _removal_summary(t.removals, lang),
              ", ".join(lost_text(item, lang) for item in t.lost)] for t in outcome.turns]
     return Table(header, rows, title=outcome.rule)
@@ -102,8 +103,8 @@ def describe_turns(outcome, lang: str = "en") -> Table:
 def cost_table(outcomes, pricing=ANTHROPIC, lang: str = "en") -> Table:
     """Per outcome: billed input tokens with no cache; with ``pricing``'s cache: cached share, cache misses, billed."""
     check_lang(lang)
-    header = [message(h, lang) for h in ("rule", "billed input, no cache", "cached share", "cache misses",
-                                         "billed with cache")]
+    header = [message(h, lang) for h in (N_("rule"), N_("billed input, no cache"), N_("cached share"),
+                                         N_("cache misses"), N_("billed with cache"))]
     rows = []
     for o in outcomes:
         c = run_cost(o, pricing)
@@ -116,8 +117,9 @@ def cost_table(outcomes, pricing=ANTHROPIC, lang: str = "en") -> Table:
 def runs_table(rows, lang: str = "en") -> Table:
     """The real runs by model and strategy (``ctxlib.course.runs.strategy_table``'s rows) as a table."""
     check_lang(lang)
-    header = [message(h, lang) for h in ("model", "strategy", "tasks run", "turns p50", "turns p90",
-                                         "input tokens per call, p50", "cost per task (USD)", "solved")]
+    header = [message(h, lang) for h in (N_("model"), N_("strategy"), N_("tasks run"), N_("turns p50"),
+                                         N_("turns p90"), N_("input tokens per call, p50"), N_("cost per task (USD)"),
+                                         N_("solved"))]
     return Table(header, [[r.model, message(r.strategy, lang), r.instances, r.turns_p50, r.turns_p90,
                            r.input_tokens_p50, f"{r.mean_cost_usd:.2f}", f"{r.solve_rate:.1%}"] for r in rows])
 
@@ -129,8 +131,7 @@ def rerun_removal(rule: str = "observation_masking", keep_last: int = 10, thresh
                   run: str = "exploration", lang: str = "en") -> str:
     """The removal explorer's callback: run ``run`` ("chapter" or "exploration") under the chosen rule.
 
-    Returns a few lines: the rule and run, requests and stop_reason, mean input per request against
-    no removal, tokens removed, what was lost, billed input without and with a prompt cache.
+    Returns a few lines: the rule and run, requests and stop_reason, mean input per request, tokens removed, what was lost, billed input without and with a prompt cache.
     A control's values never raise here: a bad one gives one line saying why.
     """
     check_lang(lang)
@@ -138,17 +139,15 @@ def rerun_removal(rule: str = "observation_masking", keep_last: int = 10, thresh
     try:
         chosen = make_rule(rule, keep_last=keep_last, threshold_percent=threshold_percent,
                            window_tokens=scenario.window_tokens)
-        outcome, raw = run_loop(scenario, chosen), run_loop(scenario, no_removal)
+        outcome = run_loop(scenario, chosen)
     except ValueError as exc:
         return message("cannot run the loop: {error}", lang, error=exc)
     mean = sum(t.input_tokens for t in outcome.turns) / len(outcome.turns)
-    raw_mean = sum(t.input_tokens for t in raw.turns) / len(raw.turns)
     plain, cached = run_cost(outcome, NO_CACHE), run_cost(outcome, ANTHROPIC)
     return "\n".join([
         message("{rule} on {run}", lang, rule=outcome.rule, run=message(RUNS[run], lang)),
-        message("{requests} requests, last stop_reason {stop}; mean input {mean:,.0f} tokens per request "
-                "(no removal: {raw:,.0f})", lang, requests=len(outcome.turns), stop=outcome.stop_reason,
-                mean=mean, raw=raw_mean),
+        message("{requests} requests, last stop_reason {stop}; mean input {mean:,.0f} tokens per request",
+                lang, requests=len(outcome.turns), stop=outcome.stop_reason, mean=mean),
         message("removed {tokens:,} tokens over the run; lost: {lost}", lang, tokens=removed_tokens(outcome),
                 lost=first_lost_text(outcome, lang)),
         message("billed input {plain:,} tokens; with a prompt cache ({name}) {cached:,.0f} input-token "
@@ -204,3 +203,113 @@ def show_checks(lesson: str, lang: str, ids) -> None:
         print(f"{heading}\n{question_text(question)}", flush=True)
         if question.type != "code":
             display(quiz_widget(question, lang))
+
+
+# --- Lines the lesson prints, each through the catalog ------------------------------------------
+
+def blocks_table(blocks, lang: str = "en") -> Table:
+    """One row per block of a request: label, kind, tokens, pinned or evictable, and for diagnostics
+    whether the tracebacks at its head were kept ("yes"/"no")."""
+    check_lang(lang)
+    header = [message(h, lang) for h in (N_("block"), N_("kind"), N_("tokens"), N_("trim"), N_("tracebacks kept"))]
+    rows = []
+    for b in blocks:
+        kept = ""
+        if b.kind == "diagnostics":
+            kept = message("yes", lang) if b.holds(0, b.tracebacks_tokens) else message("no", lang)
+        rows.append([b.label, b.kind, b.tokens, message("pinned", lang) if b.pinned else message("evictable", lang),
+                     kept])
+    return Table(header, rows)
+
+
+def sizes_table(sizes: dict, lang: str = "en") -> Table:
+    """The exploration run's distributions: kind, median tokens, lognormal spread (``overflow.EXPLORATION_SIZES``)."""
+    check_lang(lang)
+    header = [message(h, lang) for h in (N_("kind"), N_("median tokens"), N_("spread (lognormal sigma)"))]
+    return Table(header, [[kind, median, spread] for kind, (median, spread) in sizes.items()])
+
+
+def describe_mix(run, lang: str = "en") -> str:
+    """How many turns of each kind a ``Run`` has, e.g. "40 turns: 19 reads, 5 searches, 16 edits with a test run"."""
+    kinds = [step.output_kind for step in run.steps]
+    return message("{turns} turns: {reads} reads, {searches} searches, {tests} edits with a test run", lang,
+                   turns=len(kinds), reads=kinds.count("file_read"), searches=kinds.count("search_results"),
+                   tests=kinds.count("diagnostics"))
+
+
+def mean_input(outcome) -> float:
+    """Mean input tokens per request sent in ``outcome``."""
+    return sum(t.input_tokens for t in outcome.turns) / len(outcome.turns)
+
+
+def describe_raw_mean(outcome, measured_tokens: int, lang: str = "en") -> str:
+    """The raw run's mean input per request beside the measured p50 (tokens)."""
+    return message("with no removal, mean input per request {mean:,.0f} tokens (Qwen3-Coder 480B, raw, p50: "
+                   "{measured:,})", lang, mean=mean_input(outcome), measured=measured_tokens)
+
+
+def cached_shares(outcome, first: int, last: int, lang: str = "en") -> str:
+    """The cached share of requests ``first``..``last`` (1 = the first request) of ``outcome``, in one line."""
+    from ctxlib.cost import cached_share
+
+    pairs = [[(b.label, b.tokens) for b in t.blocks] for t in outcome.turns]
+    shares = [cached_share(before, after) for before, after in zip(pairs, pairs[1:])]
+    shown = ", ".join(f"{s:.0%}" for s in shares[first - 2:last - 1])
+    return message("{rule}: cached share of requests {first} to {last}: {shares}", lang, rule=outcome.rule,
+                   first=first, last=last, shares=shown)
+
+
+def cheapest(outcomes, pricing, steps: int, lang: str = "en") -> str:
+    """Which outcome that finished all ``steps`` turns bills least under ``pricing``, in one line."""
+    finished = [o for o in outcomes if o.stop_reason == "end_turn" and len(o.turns) == steps]
+    best = min(finished, key=lambda o: run_cost(o, pricing).billed_with_cache)
+    return message("{pricing}: cheapest finished run {rule}, {billed:,.0f} input-token equivalents", lang,
+                   pricing=pricing.name, rule=best.rule, billed=run_cost(best, pricing).billed_with_cache)
+
+
+def describe_savings(rows, instances, lang: str = "en") -> str:
+    """Masking's measured saving in input tokens per call, model by model, and the summarizer's share of
+    Qwen3-Coder 480B's summarizing cost (``rows``: ``runs.strategy_table``; ``instances``: ``runs.load_runs``)."""
+    from ..runs import saving
+
+    models = list(dict.fromkeys(r.model for r in rows))
+    lines = [message("{model}: masking sends {saving:.1%} fewer input tokens per call (p50)", lang, model=m,
+                     saving=saving(rows, m)) for m in models]
+    summarized = [i for i in instances if (i.model, i.strategy) == ("Qwen3-Coder 480B", "LLM-Summary")]
+    share = sum(i.summary_cost_usd for i in summarized) / sum(i.cost_usd for i in summarized)
+    lines.append(message("Qwen3-Coder 480B with LLM-Summary: the summarizer's own calls are {share:.1%} of the cost",
+                         lang, share=share))
+    return "\n".join(lines)
+
+
+def simulated_savings(measured: float, turns=(20, 40, 80, 120), lang: str = "en") -> str:
+    """Masking (keep_last=10) against no removal on the exploration run of each length, in a window the raw
+    agent never fills, then the ``measured`` saving: mean input per request and the share saved."""
+    lines = []
+    for n in turns:
+        run = exploration_run(n, window_tokens=1_000_000)
+        raw, masked = run_loop(run, no_removal), run_loop(run, Rule(observation_masking, keep_last=10))
+        lines.append(message("{turns} turns: no removal {raw:,.0f}, masking {masked:,.0f} tokens per request: "
+                             "{saving:.1%} saved", lang, turns=n, raw=mean_input(raw), masked=mean_input(masked),
+                             saving=1 - mean_input(masked) / mean_input(raw)))
+    lines.append(message("measured, Qwen3-Coder 480B (p50 over 500 tasks): {saving:.1%} saved", lang, saving=measured))
+    return "\n".join(lines)
+
+
+RULE_SUMMARIES = (
+    ("head_trim", N_("cut the oldest tool output from its head while over the target"), N_("Lesson 2's trim")),
+    ("keep_tail", N_("the same cut, but every output keeps its last tokens (its summary)"), N_("a variant of Lesson 2's trim")),
+    ("head_and_tail", N_("a long tool output keeps its head and its tail; the middle goes"), N_("Codex-style harnesses")),
+    ("observation_masking", N_("the last M tool outputs stay; older ones become a one-line placeholder"), N_("SWE-agent")),
+    ("drop_superseded_diffs", N_("a diff replaced by a later diff of the same file is dropped"), N_("this lesson")),
+    ("replace_stale_copies", N_("a file read again supersedes its older copy"), N_("this lesson")),
+    ("summarize_span", N_("older blocks become one summary block of a stated size"), N_("OpenHands' summarizing condenser")),
+    ("compaction", N_("past a share of the window, summarize the oldest blocks down to a lower mark"), N_("Claude Code-style compaction")),
+)
+
+
+def rules_table(lang: str = "en") -> Table:
+    """The eight rules: name (the function in ``ctxlib.removal``), what it does, where it comes from."""
+    check_lang(lang)
+    header = [message(h, lang) for h in (N_("rule"), N_("what it does"), N_("from"))]
+    return Table(header, [[name, message(what, lang), message(source, lang)] for name, what, source in RULE_SUMMARIES])
