@@ -49,7 +49,7 @@ from ctxlib.course.quiz import correct_option_ids, load_quiz
 from ctxlib.repo import read_repo
 from ctxlib.course.sample_project import QUERY, build_sample_project
 from ctxlib.course.widgets import (LOOP_TEXT, QUIZ_UI, REPO_TEXT, check_answer, repack, repack_repository,
-                            rerun_loop)
+                            rerun_loop, rerun_removal)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -104,6 +104,10 @@ CONTROLS = {
     "03_real_repository": Control(
         label=lambda lang: REPO_TEXT[lang]["budget"], value=1_000, step=100,
         expected=lambda lang: repack_repository(sample_project_files(), QUERY, 1_000, lang=lang)),
+    # The removal explorer on the 40-turn run under observation masking, keep_last moved from 10 to 3.
+    "04_what_to_remove": Control(
+        label=lambda lang: message("keep last", lang), value=3, step=1,
+        expected=lambda lang: rerun_removal(keep_last=3, lang=lang)),
 }
 
 

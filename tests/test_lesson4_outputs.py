@@ -1,0 +1,33 @@
+"""Lesson 4's saved outputs hold the figures its prose states (nbval re-runs the cells; these tests
+fail if a figure the prose relies on goes missing from either language)."""
+import pytest
+import saved_outputs
+
+NAME = "04_what_to_remove.ipynb"
+
+
+@pytest.fixture(params=["en", "hi"])
+def text(request):
+    return saved_outputs.saved_text(request.param, NAME)
+
+
+def test_the_60000_overflow_under_each_rule(text):
+    assert "206,000" in text and "context_length_exceeded" in text  # nothing removed: refused at turn 4
+    for figure in ("560,000", "392,000", "592,000", "678,000", "202,022", "198,000"):
+        assert figure in text, figure
+    assert text.count("head_trim") >= 3
+
+
+def test_the_40_turn_run_and_its_costs(text):
+    for figure in ("551,689", "748,867", "553,214", "401,435", "627,650", "20,113", "19,204"):
+        assert figure in text, figure
+    for figure in ("376,754", "373,936", "133,128", "105,464", "95,178"):  # with a prompt cache
+        assert figure in text, figure
+    assert "36%, 38%, 39%" in text and "96%, 98%, 96%" in text  # cached shares, masking vs compaction
+
+
+def test_the_real_runs_and_the_simulator_against_them(text):
+    for figure in ("19,204", "10,249", "53.4%", "54.8%", "53.8%", "1.29", "0.61", "0.64", "40.4%", "36.4%"):
+        assert figure in text, figure
+    for figure in ("46.6%", "31.2%", "51.5%", "6.9%"):
+        assert figure in text, figure
