@@ -248,3 +248,16 @@ def test_billed_and_cached_counts_are_never_negative(run, name, pricing):
     assert cost.billed_with_cache >= 0 and cost.billed_no_cache == cost.input_tokens
     for c in request_costs([t.blocks for t in outcome.turns], pricing):
         assert 0 <= c.cached_tokens <= c.input_tokens and c.billed >= 0
+
+
+def test_bad_input_gets_one_line_naming_the_value():
+    with pytest.raises(ValueError, match="steps\\[0\\].reply_kind must be 'edit' or 'model_message', got 'patch'"):
+        Run((Step("patch", 10),))
+    with pytest.raises(ValueError, match="tracebacks_tokens must be <= its output_tokens \\(100\\), got 200"):
+        Run((Step("edit", 10, "diagnostics", 100, "a.py", 200),))
+    with pytest.raises(ValueError, match="a run needs at least one step"):
+        Run(())
+    with pytest.raises(ValueError, match="kind must be one of"):
+        make_block("log", 10, "x")
+    with pytest.raises(ValueError, match="target_tokens must be a whole number of tokens >= 0, got -1"):
+        head_trim(transcript(), -1)
