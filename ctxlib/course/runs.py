@@ -10,8 +10,10 @@ the mean input ("prompt") tokens per model call, the cost in USD and whether it 
 call at p50 (over instances), mean cost per instance and the solve rate. The solve rate divides by
 the 500 tasks of SWE-bench Verified, as the paper does, so a task with no row counts as unsolved.
 
-Not handled: the 50-task runs (hybrid and masking-window sweeps) in the main table; the OpenHands
-file is read but only SWE-agent's five model configurations are tabulated by default.
+Not handled: the 50-task runs (hybrid and masking-window sweeps) in the main table. The OpenHands
+file is read (``load_runs("openhands")``) but the lesson tabulates only SWE-agent's five model
+configurations: that file holds two 500-task masking runs (the default window and M=72), and
+``strategy_table`` pools whatever instances it is given.
 """
 from __future__ import annotations
 
