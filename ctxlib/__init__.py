@@ -7,13 +7,20 @@ Modules, in the order the lessons use them:
     ceiling     the first-turn ceiling: window - prefix - task - attempts x (patch + diagnostics) (Lesson 2)
     transcript  the turn-by-turn transcript simulator: trim, reply room, stop_reason      (Lesson 2)
     ledger      the per-turn token ledger as JSON Lines; p50/p90 from a run log           (Lesson 2)
-    charts      the stacked per-turn chart against the window line                       (Lesson 2)
-    quiz        the quick checks: loading, validating, grading
-    exercises   code exercises: q.check(), q.hint(), q.solution()
-    progress    the learner's progress file, written atomically
-    grading     the instructor's grade table from many progress files
-    widgets     the lessons' interactive controls, one module per lesson
-    cli         the ``ctxlib`` command
+    repo        reading a repository safely: .gitignore, binaries, size cap, secrets      (Lesson 3)
+    bm25        code-aware BM25 ranking, with explain                                     (Lesson 3)
+    views       a file at different costs: whole, symbol, signatures, line ranges         (Lesson 3)
+    strategies  choosing under a budget: greedy, density, exact knapsack                  (Lesson 3)
+    render      the packed context as text, Markdown or JSON                              (Lesson 3)
+    fit         pack_repository: rank, views, render, re-count in exact tokens            (Lesson 3)
+    removal     a transcript with identities and the removal rules                        (Lesson 4)
+    overflow    the loop under a removal rule: what was removed, what the model lost      (Lesson 4)
+    cost        billed input tokens over a run, with and without a prompt cache           (Lesson 4)
+    i18n        messages in the learner's language (gettext catalogs)
+    cli         the ``ctxlib`` command's library subcommands
+
+The classroom (quick checks, exercises, progress, grading, widgets, charts, the sample
+project) is ``ctxlib.course``; it imports this library, never the reverse.
 """
 from .ceiling import first_turn_ceiling
 from .packing import Packed, pack_context
