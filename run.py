@@ -216,9 +216,159 @@ def offline_install(extra: list[str]) -> int:
     return 0
 
 
+# A room on JupyterHub (docs/instructors.md): JupyterHub from the package index, into .venv, and
+# its proxy from npm, into .venv/hub-proxy/. Both once, while online; then the hub runs offline.
+HUB_CONFIG = ROOT / "tools" / "jupyterhub_config.py"
+HUB_PROXY_PACKAGE = "configurable-http-proxy@5.3.0"
+HUB_PROXY_DIR = VENV / "hub-proxy"
+HUB_PROXY = HUB_PROXY_DIR / "node_modules" / ".bin" / "configurable-http-proxy"
+ROOM = ROOT / "room"
+HUB_PASSWORD_MIN = 8  # JupyterHub's SharedPasswordAuthenticator refuses shorter ones
+
+
+def hub_installed() -> bool:
+    """Whether ``.venv`` has JupyterHub and its proxy (``run.py hub --install-only`` puts them there)."""
+    return (BIN / "jupyterhub").exists() and (BIN / "jupyterhub-singleuser").exists() and HUB_PROXY.exists()
+
+
+def install_hub() -> None:
+    """Install JupyterHub (the ``hub`` extra of pyproject.toml) into ``.venv`` and its proxy with npm; needs the internet."""
+    setup()
+    if hub_installed():
+        return
+    say("installing JupyterHub into .venv (a minute)")
+    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,present,hub]"], check=True)
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("run.py: the hub's proxy comes from npm, which is not installed "
+                 "(install Node.js 18 or newer; Debian: apt-get install npm)")
+    say(f"installing the hub's proxy, {HUB_PROXY_PACKAGE}, into {HUB_PROXY_DIR} (npm)")
+    HUB_PROXY_DIR.mkdir(parents=True, exist_ok=True)
+    subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(HUB_PROXY_DIR),
+                    HUB_PROXY_PACKAGE], check=True)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def room_password(room: Path, given: str | None) -> str:
+    """The room's shared password: ``given`` (saved for next time), else the saved one, else a new one.
+
+    Saved in ``<room>/password``, readable by this user only. Raises ``SystemExit`` with one line
+    if ``given`` is shorter than 8 characters (JupyterHub's minimum).
+    """
+    saved = room / "password"
+    if given is not None and len(given) < HUB_PASSWORD_MIN:
+        sys.exit(f"run.py: the room's password must have at least {HUB_PASSWORD_MIN} characters, got {len(given)}")
+    password = given or (saved.read_text(encoding="utf-8").strip() if saved.exists() else secrets.token_hex(4))
+    if not saved.exists() or saved.read_text(encoding="utf-8").strip() != password:
+        saved.touch(mode=0o600)
+        saved.write_text(password + "\n", encoding="utf-8")
+    return password
+
+
+def hub_environment(room: Path, ip: str, port: int, password: str) -> dict:
+    """The environment ``tools/jupyterhub_config.py`` reads: the room folder, the addresses, the password."""
+    return {**os.environ, "CTXLIB_HUB_ROOM": str(room), "CTXLIB_HUB_IP": ip, "CTXLIB_HUB_PORT": str(port),
+            "CTXLIB_HUB_PASSWORD": password, "CTXLIB_HUB_PROXY": str(HUB_PROXY),
+            "CTXLIB_HUB_PROXY_API_PORT": str(free_port()), "CTXLIB_HUB_INTERNAL_PORT": str(free_port())}
+
+
+def room_addresses(ip: str, port: int) -> list[str]:
+    """The addresses to give learners; for all interfaces (0.0.0.0), this machine's name and main address."""
+    import socket
+    if ip not in ("0.0.0.0", ""):
+        return [f"http://{ip}:{port}/"]
+    hosts = [socket.gethostname()]
+    try:  # the address of the interface the default route uses; connecting a UDP socket sends nothing
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            hosts.append(s.getsockname()[0])
+    except OSError:
+        pass  # no network at all: the machine's name is all there is
+    return [f"http://{host}:{port}/" for host in hosts]
+
+
+def hub_command() -> list[str]:
+    """The JupyterHub command ``run.py hub`` runs (in the room folder, with ``hub_environment``); tests run it too."""
+    return [str(BIN / "jupyterhub"), "-f", str(HUB_CONFIG)]
+
+
+def hub(extra: list[str]) -> int:
+    """``run.py hub``: a JupyterHub for a room, until Ctrl+C; ``--install-only`` installs it and stops."""
+    parser = argparse.ArgumentParser(prog="python3 run.py hub", description="A JupyterHub for a room.")
+    parser.add_argument("--ip", default="0.0.0.0", help="the address to listen on (default: all interfaces)")
+    parser.add_argument("--port", type=int, default=8000, help="the port learners open (default: %(default)s)")
+    parser.add_argument("--password", default=None,
+                        help="the room's shared password, 8 characters or more (default: the saved one, else a new one)")
+    parser.add_argument("--room", type=Path, default=ROOM,
+                        help="the folder for the learners' homes and the hub's files (default: room/)")
+    parser.add_argument("--install-only", action="store_true", help="install JupyterHub and its proxy, then stop")
+    args = parser.parse_args(extra)
+    install_hub()
+    if args.install_only:
+        say(f"the hub is installed: {BIN / 'jupyterhub'} and {HUB_PROXY}")
+        return 0
+    room = args.room.resolve()
+    (room / "homes").mkdir(parents=True, exist_ok=True)
+    password = room_password(room, args.password)
+    say(f"the room's folder: {room} (each learner's home is in homes/)")
+    say("learners open " + " or ".join(room_addresses(args.ip, args.port))
+        + f", sign in with any name and the password {password}")
+    say("grade the room any time: python3 run.py hub-grade" + (f" --room {room}" if room != ROOM else "")
+        + "   (Ctrl+C here stops the hub)")
+    process = subprocess.Popen(hub_command(), cwd=room,
+                               env=hub_environment(room, args.ip, args.port, password))
+    try:
+        return process.wait()
+    except KeyboardInterrupt:  # the hub got the Ctrl+C too, and is stopping the learners' servers
+        return process.wait()
+
+
+def hub_grade(extra: list[str]) -> int:
+    """``run.py hub-grade``: ``ctxlib grade`` on the progress files in the hub's homes; nothing is handed in."""
+    parser = argparse.ArgumentParser(prog="python3 run.py hub-grade",
+                                     description="The class's grade table from the hub's homes.")
+    parser.add_argument("--room", type=Path, default=ROOM, help="the hub's room folder (default: room/)")
+    parser.add_argument("--csv", type=Path, default=None, help="where to write the table (default: ROOM/grades.csv)")
+    args = parser.parse_args(extra)
+    setup()
+    return grade_room(args.room, args.csv or args.room / "grades.csv")
+
+
+def grade_room(room: Path, csv: Path) -> int:
+    """Run ``ctxlib grade`` on a copy of the progress files in ``<room>/homes/*/.ctxlib/``; returns its exit status.
+
+    Each learner's file is graded as ``<name>.json``, ``name`` being their home's folder (their
+    sign-in name), which ``ctxlib grade`` uses when the file holds no name. Homes without a
+    progress file are named on one line. Raises ``SystemExit`` (one line) if ``room`` has no
+    ``homes`` folder or no home has a progress file.
+    """
+    homes = Path(room).resolve() / "homes"
+    if not homes.is_dir():
+        sys.exit(f"run.py: {homes}: no such folder; is {room} the folder run.py hub used (--room)?")
+    names = sorted(home.name for home in homes.iterdir() if home.is_dir())
+    answered = [name for name in names if (homes / name / ".ctxlib" / "progress.json").is_file()]
+    if not answered:
+        sys.exit(f"run.py: none of the {len(names)} learners in {homes} has answered a quick check yet")
+    if len(answered) < len(names):
+        say("no progress yet: " + ", ".join(name for name in names if name not in answered))
+    with tempfile.TemporaryDirectory(prefix="ctxlib-hub-grade-") as folder:
+        # ctxlib grade reads one folder of NAME.json files. A copy is a consistent snapshot: a
+        # progress file is only ever replaced whole (written atomically), never changed in place.
+        for name in answered:
+            shutil.copyfile(homes / name / ".ctxlib" / "progress.json", Path(folder) / f"{name}.json")
+        return subprocess.call([str(BIN / "ctxlib"), "grade", folder, "--csv", str(Path(csv).resolve())], cwd=ROOT)
+
+
 COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
             "offline-install": offline_install, "setup": setup, "notebooks": notebooks,
-            "catalogs": catalogs}
+            "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
