@@ -9,6 +9,7 @@ for teaching:
     python3 run.py present NOTEBOOK        show one lesson as a clean page with live controls (Voila)
     python3 run.py wheelhouse [DIR]        while online: save wheels for everything in DIR (default wheelhouse/)
     python3 run.py offline-install DIR     in the room, no internet: set up .venv from DIR's wheels only
+    python3 run.py hub --install-only      while online: install JupyterHub and its proxy (npm)
     python3 run.py hub [--ip IP] [--port N] [--password P] [--room DIR]
                                            a JupyterHub for a room: each learner signs in with a name
                                            and the room's password and gets a home with the course

@@ -9,6 +9,9 @@ at once, and measures:
   (seconds, p50 and the slowest);
 - **Lesson 1**: from starting the learner's kernel to the end of the lesson's last cell
   (kernel start, imports, every cell; p50 and the slowest);
+- **CPU time**: the CPU seconds (user + system) each learner's server and kernel used, start
+  and lesson included: unlike wall times, this hardly depends on what else the machine runs,
+  so it gives the idle machine's time for a room: learners x CPU seconds / cores;
 - **memory**: the proportional set size (PSS, which splits shared pages fairly; MB) of each
   learner's Jupyter server and of each kernel after the lesson, and of the hub and its proxy.
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -57,6 +61,11 @@ def lesson_code() -> list[str]:
 
 def pss_mb(process: psutil.Process) -> float:
     return process.memory_full_info().pss / 1e6
+
+
+def cpu_s(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return times.user + times.system
 
 
 def at_once(function, items) -> list:
@@ -120,13 +129,15 @@ def measure_room(n: int) -> dict:
 
         lessons = at_once(lesson, learners)
         hub_process = psutil.Process(hub.pid)
-        servers, kernels, proxy = [], [], []
+        servers, kernels, proxy, cpu = [], [], [], []
         for child in hub_process.children(recursive=True):
             command = " ".join(child.cmdline())
             if "jupyterhub-singleuser" in command:
                 servers.append(pss_mb(child))
+                cpu.append(cpu_s(child))
             elif "ipykernel_launcher" in command:
                 kernels.append(pss_mb(child))
+                cpu.append(cpu_s(child))
             elif "configurable-http-proxy" in command or "node" in Path(child.cmdline()[0]).name:
                 proxy.append(pss_mb(child))
         return {
@@ -134,6 +145,7 @@ def measure_room(n: int) -> dict:
             "start_p50": statistics.median(starts), "start_max": max(starts),
             "lesson_p50": statistics.median(lessons), "lesson_max": max(lessons),
             "server_mb": statistics.mean(servers), "kernel_mb": statistics.mean(kernels),
+            "cpu_per_learner": sum(cpu) / n,
             "hub_mb": pss_mb(hub_process) + sum(proxy), "kernels": len(kernels), "servers": len(servers),
             "total_mb": pss_mb(hub_process) + sum(proxy) + sum(servers) + sum(kernels),
         }
@@ -144,19 +156,21 @@ def measure_room(n: int) -> dict:
         except subprocess.TimeoutExpired:
             os.killpg(hub.pid, signal.SIGKILL)
         log.close()
+        if sys.exc_info()[0] is None:  # kept after a failure, for its hub.log
+            shutil.rmtree(room, ignore_errors=True)
 
 
 def main(sizes: list[int]) -> None:
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
           f"{psutil.virtual_memory().total / 1e9:.1f} GB memory; Lesson 1: {len(lesson_code())} code cells")
     print("| learners | load before | server start p50 / slowest (s) | Lesson 1 p50 / slowest (s) "
-          "| per server (MB) | per kernel (MB) | hub + proxy (MB) | total (MB) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| CPU s per learner | per server (MB) | per kernel (MB) | hub + proxy (MB) | total (MB) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in sizes:
         m = measure_room(n)
         assert m["kernels"] == n and m["servers"] == n, m
         print(f"| {n} | {m['load_before']:.1f} | {m['start_p50']:.1f} / {m['start_max']:.1f} "
-              f"| {m['lesson_p50']:.1f} / {m['lesson_max']:.1f} | {m['server_mb']:.0f} | {m['kernel_mb']:.0f} "
+              f"| {m['lesson_p50']:.1f} / {m['lesson_max']:.1f} | {m['cpu_per_learner']:.1f} | {m['server_mb']:.0f} | {m['kernel_mb']:.0f} "
               f"| {m['hub_mb']:.0f} | {m['total_mb']:,.0f} |", flush=True)
 
 

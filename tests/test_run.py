@@ -122,3 +122,12 @@ def test_the_end_of_a_run_names_the_skipped_groups(tmp_path):
     assert "skipped 1 tests in test_other.py: no GPU" in out
     assert "none" not in out.splitlines()[1]
     assert "none: every collected test ran" in tail("test_fine.py")
+
+
+def test_lab_settings_go_where_jupyterlab_reads_its_overrides(run, monkeypatch):
+    from jupyterlab.commands import get_app_dir
+
+    monkeypatch.setattr(run, "VENV", Path(sys.prefix))
+    path = Path(get_app_dir()) / "settings" / "overrides.json"
+    assert run.write_lab_settings() == path
+    assert json.loads(path.read_text())["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
