@@ -242,7 +242,7 @@ def install_hub() -> None:
     npm = shutil.which("npm")
     if npm is None:
         sys.exit("run.py: the hub's proxy comes from npm, which is not installed "
-                 "(install Node.js 18 or newer; Debian: apt-get install npm)")
+                 "(install Node.js 20 or newer; Debian: apt-get install npm)")
     say(f"installing the hub's proxy, {HUB_PROXY_PACKAGE}, into {HUB_PROXY_DIR} (npm)")
     HUB_PROXY_DIR.mkdir(parents=True, exist_ok=True)
     subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(HUB_PROXY_DIR),
