@@ -17,7 +17,7 @@ Needs Debian's Chromium at /usr/bin/chromium and the ``playwright`` package, whi
 browser and never downloads its own. Without them these tests are skipped, unless
 ``CTXLIB_REQUIRE_BROWSER=1`` (set by CI), which turns a missing browser into a failure.
 Screenshots go to a temporary folder; with ``CTXLIB_UPDATE_SCREENSHOTS=1`` they replace the
-ones in ``docs/screenshots/`` that the README shows.
+ones in ``docs/screenshots/`` that the README and ``docs/instructors.md`` show.
 
 Servers run on 127.0.0.1 with no token, serving a temporary copy of ``lessons/`` with temporary
 Jupyter config, runtime, settings and workspace folders, so the repository and the user's
