@@ -7,3 +7,33 @@ import os
 import tempfile
 
 os.environ["CTXLIB_PROGRESS"] = os.path.join(tempfile.mkdtemp(prefix="ctxlib-test-"), "progress.json")
+
+
+# Test groups that skip themselves when this machine lacks something, and how to enable them.
+# The end of every run names each group that was skipped, so a green run cannot hide them.
+SKIPPABLE_GROUPS = {
+    "test_browser.py": ("browser tests (JupyterLab and Voila in headless Chromium)",
+                        "install Chromium: sudo apt-get install chromium   (Debian/Ubuntu)"),
+    "test_hub.py": ("hub test (a JupyterHub on 127.0.0.1 with five learners)",
+                    "install the hub and its proxy: python3 run.py hub --install-only"),
+    "test_offline.py": ("checks that the run has no network",
+                        "they run only where there is none, as in CI: .ci/run runs the suite in a network "
+                        "namespace with only loopback up (unshare --net) and sets CTXLIB_OFFLINE=1"),
+}
+
+
+def pytest_terminal_summary(terminalreporter):
+    """After the run: each group of skipped tests, why, and how to enable it; or that none was skipped."""
+    groups = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        file = os.path.basename(report.nodeid.split("::")[0])
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        groups.setdefault(file, []).append(reason.removeprefix("Skipped: "))
+    terminalreporter.write_sep("-", "skipped test groups")
+    if not groups:
+        terminalreporter.write_line("none: every collected test ran")
+    for file, reasons in sorted(groups.items()):
+        name, enable = SKIPPABLE_GROUPS.get(file, (f"tests in {file}", None))
+        terminalreporter.write_line(f"skipped {len(reasons)} {name}: {reasons[0]}")
+        if enable:
+            terminalreporter.write_line(f"  to run them: {enable}")

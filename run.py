@@ -9,9 +9,16 @@ for teaching:
     python3 run.py present NOTEBOOK        show one lesson as a clean page with live controls (Voila)
     python3 run.py wheelhouse [DIR]        while online: save wheels for everything in DIR (default wheelhouse/)
     python3 run.py offline-install DIR     in the room, no internet: set up .venv from DIR's wheels only
+    python3 run.py hub --install-only      while online: install JupyterHub and its proxy (npm)
+    python3 run.py hub [--ip IP] [--port N] [--password P] [--room DIR]
+                                           a JupyterHub for a room: each learner signs in with a name
+                                           and the room's password and gets a home with the course
+    python3 run.py hub-grade [--room DIR] [--csv OUT.csv]
+                                           the class's grade table from the hub's homes
 
 Options after ``lab`` go to JupyterLab (``python3 run.py lab --no-browser --port 8899``),
-options after ``test`` to pytest, options after the notebook to Voila.
+options after ``test`` to pytest (``python3 run.py test tests/test_tokens.py`` runs that file only;
+with no file or folder named it runs ``tests`` and ``lessons``), options after the notebook to Voila.
 
 and for maintainers:
 
@@ -20,14 +27,20 @@ and for maintainers:
     python3 run.py catalogs   extract, update and compile the message catalogs (Babel)
 
 Setting up means: a virtual environment in ``.venv/`` beside this file, with ctxlib and
-its test and presenting tools installed into it (editable). It is made once and reused; delete
+its test and presenting tools installed into it (editable), and the course's Jupyter settings
+written into that environment (never into your home folder). It is made once and reused; delete
 ``.venv/`` to start again. Standard library only, so it runs on a fresh Python >= 3.10.
 """
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import secrets
+import shutil
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -59,26 +72,92 @@ def setup(extra: list[str] | None = None) -> int:
     """Create ``.venv`` and install the course into it, unless pyproject.toml is unchanged since."""
     make_venv()
     pyproject = (ROOT / "pyproject.toml").read_bytes()
-    if STAMP.exists() and STAMP.read_bytes() == pyproject:
-        return 0
-    say("installing ctxlib and its dependencies (about a minute the first time)")
-    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", COURSE], check=True)
-    STAMP.write_bytes(pyproject)
+    if not (STAMP.exists() and STAMP.read_bytes() == pyproject):
+        say("installing ctxlib and its dependencies (about a minute the first time)")
+        subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
+        subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", COURSE], check=True)
+        STAMP.write_bytes(pyproject)
+    write_lab_settings()
+    install_present_template()
     return 0
+
+
+# JupyterLab's defaults for everyone using this environment (its "overrides.json"): no news
+# pop-up over the first lesson and no update check, both of which would ask the internet.
+LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+
+
+def write_lab_settings() -> Path:
+    """Merge ``LAB_OVERRIDES`` into ``<.venv>/share/jupyter/lab/settings/overrides.json``; returns its path.
+
+    Settings already in the file for other plugins are kept. A learner's own settings (in their
+    home folder) still win over these defaults.
+    """
+    path = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        settings = {}
+    for plugin, values in LAB_OVERRIDES.items():
+        settings.setdefault(plugin, {}).update(values)
+    text = json.dumps(settings, indent=2) + "\n"
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+# The presenting template (tools/present/): Voila's lab template without learner-only cells, titled
+# with the lesson's title, asking nothing of another machine. Voila finds it by name in the environment.
+PRESENT_TEMPLATE = "ctxlib"
+
+
+def install_present_template() -> Path:
+    """Copy ``tools/present/`` to ``<.venv>/share/jupyter/voila/templates/ctxlib``; returns that folder."""
+    target = VENV / "share" / "jupyter" / "voila" / "templates" / PRESENT_TEMPLATE
+    target.mkdir(parents=True, exist_ok=True)
+    for source in (ROOT / "tools" / "present").iterdir():
+        if source.is_file() and (not (target / source.name).exists()
+                                 or (target / source.name).read_bytes() != source.read_bytes()):
+            shutil.copyfile(source, target / source.name)
+    return target
+
+
+def running_as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def lab(extra: list[str]) -> int:
     setup()
+    if running_as_root() and "--allow-root" not in extra:
+        say("running as root (a container or a workshop VM?), so JupyterLab gets --allow-root")
+        extra = ["--allow-root", *extra]
     say("opening JupyterLab; start with lessons/en/ or lessons/hi/ (Ctrl+C here to stop)")
     return subprocess.call([str(PY), "-m", "jupyterlab", f"--notebook-dir={ROOT}",
                             "lessons/en/01_window_as_budget.ipynb", *extra], cwd=ROOT)
 
 
+def test_command(extra: list[str], cwd: Path | None = None) -> list[str]:
+    """The pytest command for ``run.py test EXTRA``: ``tests`` and ``lessons`` only if EXTRA names no path.
+
+    A path is an argument that is not an option and names an existing file or folder (a test
+    id's part before ``::`` counts), relative to ``cwd`` (default: the current folder); such
+    paths are made absolute, since pytest runs in the course folder.
+    """
+    cwd = Path.cwd() if cwd is None else cwd
+    args, paths = [], 0
+    for arg in extra:
+        head, sep, tail = arg.partition("::")
+        if not arg.startswith("-") and head and (cwd / head).exists():
+            arg, paths = str((cwd / head).resolve()) + sep + tail, paths + 1
+        args.append(arg)
+    defaults = [] if paths else ["tests", "lessons"]
+    return [str(PY), "-m", "pytest", *defaults, "--nbval", "--nbval-current-env", "-p", "no:cacheprovider", *args]
+
+
 def test(extra: list[str]) -> int:
     setup()
-    return subprocess.call([str(PY), "-m", "pytest", "tests", "lessons", "--nbval",
-                            "--nbval-current-env", "-p", "no:cacheprovider", *extra], cwd=ROOT)
+    return subprocess.call(test_command(extra), cwd=ROOT)
 
 
 def notebooks(extra: list[str]) -> int:
@@ -93,7 +172,8 @@ def catalogs(extra: list[str]) -> int:
 
 def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
     """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too."""
-    return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light", *extra]
+    return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light",
+            f"--template={PRESENT_TEMPLATE}", *extra]
 
 
 def present(extra: list[str]) -> int:
@@ -131,13 +211,165 @@ def offline_install(extra: list[str]) -> int:
                     "-e", COURSE], check=True)
     # Mark the set-up as done, so lab and test do not try to reach the index afterwards.
     STAMP.write_bytes((ROOT / "pyproject.toml").read_bytes())
+    write_lab_settings()
+    install_present_template()
     say("ready: python3 run.py lab")
     return 0
 
 
+# A room on JupyterHub (docs/instructors.md): JupyterHub from the package index, into .venv, and
+# its proxy from npm, into .venv/hub-proxy/. Both once, while online; then the hub runs offline.
+HUB_CONFIG = ROOT / "tools" / "jupyterhub_config.py"
+HUB_PROXY_PACKAGE = "configurable-http-proxy@5.3.0"
+HUB_PROXY_DIR = VENV / "hub-proxy"
+HUB_PROXY = HUB_PROXY_DIR / "node_modules" / ".bin" / "configurable-http-proxy"
+ROOM = ROOT / "room"
+HUB_PASSWORD_MIN = 8  # JupyterHub's SharedPasswordAuthenticator refuses shorter ones
+
+
+def hub_installed() -> bool:
+    """Whether ``.venv`` has JupyterHub and its proxy (``run.py hub --install-only`` puts them there)."""
+    return (BIN / "jupyterhub").exists() and (BIN / "jupyterhub-singleuser").exists() and HUB_PROXY.exists()
+
+
+def install_hub() -> None:
+    """Install JupyterHub (the ``hub`` extra of pyproject.toml) into ``.venv`` and its proxy with npm; needs the internet."""
+    setup()
+    if hub_installed():
+        return
+    say("installing JupyterHub into .venv (a minute)")
+    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,present,hub]"], check=True)
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("run.py: the hub's proxy comes from npm, which is not installed "
+                 "(install Node.js 20 or newer; Debian: apt-get install npm)")
+    say(f"installing the hub's proxy, {HUB_PROXY_PACKAGE}, into {HUB_PROXY_DIR} (npm)")
+    HUB_PROXY_DIR.mkdir(parents=True, exist_ok=True)
+    subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(HUB_PROXY_DIR),
+                    HUB_PROXY_PACKAGE], check=True)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def room_password(room: Path, given: str | None) -> str:
+    """The room's shared password: ``given`` (saved for next time), else the saved one, else a new one.
+
+    Saved in ``<room>/password``, readable by this user only. Raises ``SystemExit`` with one line
+    if ``given`` is shorter than 8 characters (JupyterHub's minimum).
+    """
+    saved = room / "password"
+    if given is not None and len(given) < HUB_PASSWORD_MIN:
+        sys.exit(f"run.py: the room's password must have at least {HUB_PASSWORD_MIN} characters, got {len(given)}")
+    password = given or (saved.read_text(encoding="utf-8").strip() if saved.exists() else secrets.token_hex(4))
+    if not saved.exists() or saved.read_text(encoding="utf-8").strip() != password:
+        saved.touch(mode=0o600)
+        saved.write_text(password + "\n", encoding="utf-8")
+    return password
+
+
+def hub_environment(room: Path, ip: str, port: int, password: str) -> dict:
+    """The environment ``tools/jupyterhub_config.py`` reads: the room folder, the addresses, the password."""
+    return {**os.environ, "CTXLIB_HUB_ROOM": str(room), "CTXLIB_HUB_IP": ip, "CTXLIB_HUB_PORT": str(port),
+            "CTXLIB_HUB_PASSWORD": password, "CTXLIB_HUB_PROXY": str(HUB_PROXY),
+            "CTXLIB_HUB_PROXY_API_PORT": str(free_port()), "CTXLIB_HUB_INTERNAL_PORT": str(free_port())}
+
+
+def room_addresses(ip: str, port: int) -> list[str]:
+    """The addresses to give learners; for all interfaces (0.0.0.0), this machine's name and main address."""
+    import socket
+    if ip not in ("0.0.0.0", ""):
+        return [f"http://{ip}:{port}/"]
+    hosts = [socket.gethostname()]
+    try:  # the address of the interface the default route uses; connecting a UDP socket sends nothing
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            hosts.append(s.getsockname()[0])
+    except OSError:
+        pass  # no network at all: the machine's name is all there is
+    return [f"http://{host}:{port}/" for host in hosts]
+
+
+def hub_command() -> list[str]:
+    """The JupyterHub command ``run.py hub`` runs (in the room folder, with ``hub_environment``); tests run it too."""
+    return [str(BIN / "jupyterhub"), "-f", str(HUB_CONFIG)]
+
+
+def hub(extra: list[str]) -> int:
+    """``run.py hub``: a JupyterHub for a room, until Ctrl+C; ``--install-only`` installs it and stops."""
+    parser = argparse.ArgumentParser(prog="python3 run.py hub", description="A JupyterHub for a room.")
+    parser.add_argument("--ip", default="0.0.0.0", help="the address to listen on (default: all interfaces)")
+    parser.add_argument("--port", type=int, default=8000, help="the port learners open (default: %(default)s)")
+    parser.add_argument("--password", default=None,
+                        help="the room's shared password, 8 characters or more (default: the saved one, else a new one)")
+    parser.add_argument("--room", type=Path, default=ROOM,
+                        help="the folder for the learners' homes and the hub's files (default: room/)")
+    parser.add_argument("--install-only", action="store_true", help="install JupyterHub and its proxy, then stop")
+    args = parser.parse_args(extra)
+    install_hub()
+    if args.install_only:
+        say(f"the hub is installed: {BIN / 'jupyterhub'} and {HUB_PROXY}")
+        return 0
+    room = args.room.resolve()
+    (room / "homes").mkdir(parents=True, exist_ok=True)
+    password = room_password(room, args.password)
+    say(f"the room's folder: {room} (each learner's home is in homes/)")
+    say("learners open " + " or ".join(room_addresses(args.ip, args.port))
+        + f", sign in with any name and the password {password}")
+    say("grade the room any time: python3 run.py hub-grade" + (f" --room {room}" if room != ROOM else "")
+        + "   (Ctrl+C here stops the hub)")
+    process = subprocess.Popen(hub_command(), cwd=room,
+                               env=hub_environment(room, args.ip, args.port, password))
+    try:
+        return process.wait()
+    except KeyboardInterrupt:  # the hub got the Ctrl+C too, and is stopping the learners' servers
+        return process.wait()
+
+
+def hub_grade(extra: list[str]) -> int:
+    """``run.py hub-grade``: ``ctxlib grade`` on the progress files in the hub's homes; nothing is handed in."""
+    parser = argparse.ArgumentParser(prog="python3 run.py hub-grade",
+                                     description="The class's grade table from the hub's homes.")
+    parser.add_argument("--room", type=Path, default=ROOM, help="the hub's room folder (default: room/)")
+    parser.add_argument("--csv", type=Path, default=None, help="where to write the table (default: ROOM/grades.csv)")
+    args = parser.parse_args(extra)
+    setup()
+    return grade_room(args.room, args.csv or args.room / "grades.csv")
+
+
+def grade_room(room: Path, csv: Path) -> int:
+    """Run ``ctxlib grade`` on a copy of the progress files in ``<room>/homes/*/.ctxlib/``; returns its exit status.
+
+    Each learner's file is graded as ``<name>.json``, ``name`` being their home's folder (their
+    sign-in name), which ``ctxlib grade`` uses when the file holds no name. Homes without a
+    progress file are named on one line. Raises ``SystemExit`` (one line) if ``room`` has no
+    ``homes`` folder or no home has a progress file.
+    """
+    homes = Path(room).resolve() / "homes"
+    if not homes.is_dir():
+        sys.exit(f"run.py: {homes}: no such folder; is {room} the folder run.py hub used (--room)?")
+    names = sorted(home.name for home in homes.iterdir() if home.is_dir())
+    answered = [name for name in names if (homes / name / ".ctxlib" / "progress.json").is_file()]
+    if not answered:
+        sys.exit(f"run.py: none of the {len(names)} learners in {homes} has answered a quick check yet")
+    if len(answered) < len(names):
+        say("no progress yet: " + ", ".join(name for name in names if name not in answered))
+    with tempfile.TemporaryDirectory(prefix="ctxlib-hub-grade-") as folder:
+        # ctxlib grade reads one folder of NAME.json files. A copy is a consistent snapshot: a
+        # progress file is only ever replaced whole (written atomically), never changed in place.
+        for name in answered:
+            shutil.copyfile(homes / name / ".ctxlib" / "progress.json", Path(folder) / f"{name}.json")
+        return subprocess.call([str(BIN / "ctxlib"), "grade", folder, "--csv", str(Path(csv).resolve())], cwd=ROOT)
+
+
 COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
             "offline-install": offline_install, "setup": setup, "notebooks": notebooks,
-            "catalogs": catalogs}
+            "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -9,14 +9,15 @@ saved outputs, runs all cells, waits for the kernel to be idle, and asserts that
   text that the control's own ctxlib callback returns for that value (the ``CONTROLS`` table);
 - a quick check answered wrongly, then rightly, shows ``ctxlib.course.widgets.check_answer``'s text.
 
-One lesson is also shown with Voila the way ``python3 run.py present`` shows it, and its
-slider is moved there too.
+One lesson is also shown with Voila the way ``python3 run.py present`` shows it, in both
+languages: its slider is moved there too, the tab's title is the lesson's title, no cell tagged
+``learner-only`` is shown, and the page asks nothing of another machine.
 
 Needs Debian's Chromium at /usr/bin/chromium and the ``playwright`` package, which drives that
 browser and never downloads its own. Without them these tests are skipped, unless
 ``CTXLIB_REQUIRE_BROWSER=1`` (set by CI), which turns a missing browser into a failure.
 Screenshots go to a temporary folder; with ``CTXLIB_UPDATE_SCREENSHOTS=1`` they replace the
-ones in ``docs/screenshots/`` that the README shows.
+ones in ``docs/screenshots/`` that the README and ``docs/instructors.md`` show.
 
 Servers run on 127.0.0.1 with no token, serving a temporary copy of ``lessons/`` with temporary
 Jupyter config, runtime, settings and workspace folders, so the repository and the user's
@@ -58,9 +59,6 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 VIEWPORT = {"width": 1280, "height": 800}
 LANGS = ("en", "hi")
 LESSONS = sorted(p.stem for p in (ROOT / "lessons" / "en").glob("*.ipynb"))
-# Voila's page template links Font Awesome from a CDN; the lessons use no icons, so the page works
-# without it (the request is refused below, as in a room with no internet).
-VOILA_CDN = "https://cdn.jsdelivr.net/npm/@fortawesome/"
 # JupyterLab's own first-run toasts (news, update check) would cover the screenshots and try the network.
 LAB_SETTINGS = {"@jupyterlab/apputils-extension/notification.jupyterlab-settings":
                 '{"fetchNews": "false", "checkForUpdates": false}'}
@@ -384,18 +382,41 @@ def test_lesson_in_jupyterlab(lab, browser, home, lesson, lang):
         page.close()
 
 
-def test_present_with_voila(browser, home):
-    """``python3 run.py present`` shows the first lesson as a page whose slider repacks the files."""
+def learner_only_texts(notebook: Path) -> list[str]:
+    """Text that each ``learner-only`` cell would show: a markdown cell's first line as rendered, a code cell's printed output."""
+    texts = []
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        if "learner-only" not in cell["metadata"].get("tags", []):
+            continue
+        if cell["cell_type"] == "markdown":
+            texts.append(re.sub(r"[*_`]", "", "".join(cell["source"]).splitlines()[0])[:60])
+        texts += ["".join(o["text"]).splitlines()[0] for o in cell.get("outputs", []) if o.get("text")]
+    return [t.strip() for t in texts if t.strip()]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_present_with_voila(browser, home, lang):
+    """``python3 run.py present`` shows the first lesson as a page whose slider repacks the files.
+
+    The tab is titled with the lesson's first heading, in the lesson's language; no learner-only
+    cell shows (its text is nowhere on the page); and nothing was asked of another machine.
+    """
     skip_or_fail(missing("voila"))
     spec = importlib.util.spec_from_file_location("run", ROOT / "run.py")
     run = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(run)
-    lesson, lang = LESSONS[0], "en"
+    lesson = LESSONS[0]
     control = CONTROLS[lesson]
+    notebook = home / "lessons" / lang / f"{lesson}.ipynb"
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    title = next(line[2:].strip() for c in cells if c["cell_type"] == "markdown"
+                 for line in "".join(c["source"]).splitlines() if line.startswith("# "))
+    hidden = learner_only_texts(notebook)
+    assert hidden, f"{lang}/{lesson} has no learner-only cell with text, so presenting mode is not tested"
     port = free_port()
-    command = run.voila_command(home / "lessons" / lang / f"{lesson}.ipynb",
-                                ["--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}"], python=sys.executable)
-    with server(command, port, home / "voila", "voila") as url:
+    command = run.voila_command(notebook, ["--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}"],
+                                python=sys.executable)
+    with server(command, port, home / f"voila-{lang}", "voila") as url:
         page, refused = open_page(browser)
         try:
             # Voila streams the page while the kernel runs the cells; wait for the controls, not "load".
@@ -408,8 +429,15 @@ def test_present_with_voila(browser, home):
                 found.locator(".noUi-handle").press(key)
             wait_for_result(box, control, lang)
             assert_no_errors(page, f"voila {lang}/{lesson} after moving the slider")
-            outside = [address for address in refused if not address.startswith(VOILA_CDN)]
-            assert outside == [], f"the page asked for something outside this machine: {outside}"
-            save_screenshot(page, box, f"present_{lang}_{lesson}")
+            # Every cell has been run and placed on the page (the hidden ones as empty markers).
+            page.wait_for_function(f"() => document.querySelectorAll('[cell-index]').length >= {len(cells)}",
+                                   timeout=120_000)
+            assert page.title() == title
+            body = page.locator("body").inner_text()
+            shown = [text for text in hidden if text in body]
+            assert shown == [], f"voila {lang}/{lesson} shows learner-only text: {shown}"
+            assert refused == [], f"the page asked for something outside this machine: {refused}"
+            if lang == "en":
+                save_screenshot(page, box, f"present_{lang}_{lesson}")
         finally:
             page.close()

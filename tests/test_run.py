@@ -1,0 +1,133 @@
+"""``run.py``, the learner's two commands: what ``lab`` and ``test`` run, and the settings it writes."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    """``run.py`` as a module, its environment folder moved to ``tmp_path/venv``."""
+    spec = importlib.util.spec_from_file_location("run_under_test", ROOT / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "VENV", tmp_path / "venv")
+    return module
+
+
+def pytest_args(command: list[str]) -> list[str]:
+    assert command[1:3] == ["-m", "pytest"]
+    return command[3:]
+
+
+def test_test_runs_tests_and_lessons_when_no_path_is_given(run):
+    assert pytest_args(run.test_command([])) == [
+        "tests", "lessons", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider"]
+    assert pytest_args(run.test_command(["-q", "-k", "tokens"], cwd=ROOT))[:2] == ["tests", "lessons"]
+
+
+def test_test_runs_only_the_paths_given(run, tmp_path):
+    args = pytest_args(run.test_command(["tests/test_tokens.py", "-q"], cwd=ROOT))
+    assert args == ["--nbval", "--nbval-current-env", "-p", "no:cacheprovider",
+                    str(ROOT / "tests" / "test_tokens.py"), "-q"]
+    # A test id keeps its part after "::"; a path relative to where the learner stands is made absolute.
+    args = pytest_args(run.test_command(["test_tokens.py::test_x", "-x"], cwd=ROOT / "tests"))
+    assert args[-2:] == [f"{ROOT / 'tests' / 'test_tokens.py'}::test_x", "-x"]
+    assert "tests" not in args and "lessons" not in args
+
+
+def test_lab_adds_allow_root_as_root_and_says_so(run, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(run, "setup", lambda *a: 0)
+    monkeypatch.setattr(run.subprocess, "call", lambda command, **kw: calls.append(command) or 0)
+    monkeypatch.setattr(run, "running_as_root", lambda: True)
+    run.lab(["--no-browser"])
+    assert calls[-1][-2:] == ["--allow-root", "--no-browser"]
+    assert "--allow-root" in capsys.readouterr().out.splitlines()[0]
+    run.lab(["--allow-root"])  # given already: not twice
+    assert calls[-1].count("--allow-root") == 1
+    monkeypatch.setattr(run, "running_as_root", lambda: False)
+    run.lab([])
+    assert "--allow-root" not in calls[-1]
+
+
+def test_lab_settings_turn_off_news_and_keep_other_settings(run):
+    path = run.VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"@jupyterlab/apputils-extension:themes": {"theme": "JupyterLab Dark"}}))
+    assert run.write_lab_settings() == path
+    assert json.loads(path.read_text()) == {
+        "@jupyterlab/apputils-extension:themes": {"theme": "JupyterLab Dark"},
+        "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+
+
+def test_lab_settings_match_jupyterlabs_schema(run):
+    """The keys and values must be ones JupyterLab knows, or it ignores them silently."""
+    schema_path = Path(sys.prefix) / "share" / "jupyter" / "lab" / "schemas" / "@jupyterlab" / \
+        "apputils-extension" / "notification.json"
+    if not schema_path.exists():
+        pytest.skip(f"JupyterLab's schema is not at {schema_path}")
+    properties = json.loads(schema_path.read_text())["properties"]
+    settings = run.LAB_OVERRIDES["@jupyterlab/apputils-extension:notification"]
+    assert settings["fetchNews"] in [choice["const"] for choice in properties["fetchNews"]["oneOf"]]
+    assert properties["checkForUpdates"]["type"] == "boolean" and settings["checkForUpdates"] is False
+
+
+def test_present_template_is_installed_and_used(run):
+    folder = run.install_present_template()
+    assert folder == run.VENV / "share" / "jupyter" / "voila" / "templates" / "ctxlib"
+    assert (folder / "index.html.j2").read_bytes() == (ROOT / "tools" / "present" / "index.html.j2").read_bytes()
+    assert "--template=ctxlib" in run.voila_command("x.ipynb", [])
+
+
+def test_room_password_rules(run, tmp_path):
+    with pytest.raises(SystemExit, match="at least 8 characters, got 5"):
+        run.room_password(tmp_path, "short")
+    assert run.room_password(tmp_path, "sunflower-42") == "sunflower-42"
+    assert run.room_password(tmp_path, None) == "sunflower-42"  # kept for the next start
+    assert (tmp_path / "password").stat().st_mode & 0o077 == 0
+
+
+def test_hub_grade_needs_a_room_with_answers(run, tmp_path):
+    with pytest.raises(SystemExit, match="no such folder"):
+        run.grade_room(tmp_path, tmp_path / "grades.csv")
+    (tmp_path / "homes" / "asha").mkdir(parents=True)
+    with pytest.raises(SystemExit, match="none of the 1 learners"):
+        run.grade_room(tmp_path, tmp_path / "grades.csv")
+
+
+def test_the_end_of_a_run_names_the_skipped_groups(tmp_path):
+    (tmp_path / "test_browser.py").write_text(
+        "import pytest\n\ndef test_a():\n    pytest.skip('/usr/bin/chromium not found')\n\n"
+        "def test_b():\n    pytest.skip('/usr/bin/chromium not found')\n")
+    (tmp_path / "test_other.py").write_text("import pytest\n\ndef test_c():\n    pytest.skip('no GPU')\n")
+    (tmp_path / "test_fine.py").write_text("def test_d():\n    assert 1 + 1 == 2\n")
+
+    def tail(*files):
+        # The course's conftest.py, loaded as a plugin, in a folder of its own.
+        result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "conftest",
+                                 *files], cwd=tmp_path, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT)})
+        return result.stdout[result.stdout.index("skipped test groups"):]
+
+    out = tail("test_browser.py", "test_other.py", "test_fine.py")
+    assert "skipped 2 browser tests (JupyterLab and Voila in headless Chromium): /usr/bin/chromium not found" in out
+    assert "to run them: install Chromium: sudo apt-get install chromium" in out
+    assert "skipped 1 tests in test_other.py: no GPU" in out
+    assert "none" not in out.splitlines()[1]
+    assert "none: every collected test ran" in tail("test_fine.py")
+
+
+def test_lab_settings_go_where_jupyterlab_reads_its_overrides(run, monkeypatch):
+    from jupyterlab.commands import get_app_dir
+
+    monkeypatch.setattr(run, "VENV", Path(sys.prefix))
+    path = Path(get_app_dir()) / "settings" / "overrides.json"
+    assert run.write_lab_settings() == path
+    assert json.loads(path.read_text())["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
