@@ -9,9 +9,11 @@ Percentiles here are nearest-rank: the p-th percentile of n values is the value 
 rank ceil(p/100 * n) in ascending order, so it is always one of the observed sizes.
 Example: ``percentile([5, 1, 4, 2, 3], 50) == 3``; ``percentile(range(1, 11), 90) == 9``.
 
-``generate_run_log`` makes a deterministic log of 200 runs with heavy-tailed diagnostics,
-standing in for a real harness's log; its nearest-rank p50 and p90 diagnostics are 18,077
-and 24,090 tokens (18,000 and 24,000 rounded to thousands) and its p50 patch is 5,992.
+``generate_run_log`` makes a deterministic, synthetic log of 200 runs from stated
+distributions, standing in for a real harness's log: diagnostics heavy-tailed (a few failing
+tests of about 5,800 tokens each, and now and then a cascade of up to 60,000), merged patches
+not. Its nearest-rank diagnostics are 17,540 at p50 and 24,443 at p90 (18,000 and 24,000
+rounded to thousands), its merged patches 6,066 at p50 and 6,869 at p90.
 
 Not handled: merging logs from different harnesses, or records of partial streams.
 """
@@ -38,7 +40,8 @@ class TurnRecord:
 
     ``appended`` maps block kind -> tokens added to the transcript since the previous request
     (before trimming); ``trimmed_tokens`` is what the trim step cut before this request. So a
-    ledger balances: input = previous input + sum(appended) - trimmed.
+    ledger balances: input = previous input + sum(appended) - trimmed. ``passed`` is True when
+    the attempt's tests passed, so its patch is the one that was merged.
     """
 
     run: int
@@ -50,18 +53,22 @@ class TurnRecord:
     stop_reason: str
     appended: dict = field(default_factory=dict)
     trimmed_tokens: int = 0
+    passed: bool = False
 
     @classmethod
     def from_dict(cls, data) -> "TurnRecord":
         """A record from a decoded JSON object; ValueError says which field is wrong."""
         if not isinstance(data, dict):
             raise ValueError(f"a ledger record is a JSON object, got {type(data).__name__}")
-        missing = [name for name in cls.__dataclass_fields__ if name not in data]
+        optional = ("trimmed_tokens", "passed")  # fields added later; old ledgers lack them
+        missing = [name for name in cls.__dataclass_fields__
+                   if name not in data and name not in optional]
         if missing:
             raise ValueError(f"missing field(s): {', '.join(missing)}")
         for name in ("run", "turn", "attempt", "input_tokens", "max_tokens", "output_tokens",
                      "trimmed_tokens"):
-            check_tokens(name, data[name])
+            if name in data:
+                check_tokens(name, data[name])
         if data["stop_reason"] not in STOP_REASONS:
             raise ValueError(f"stop_reason must be one of {STOP_REASONS}, "
                              f"got {data['stop_reason']!r}")
@@ -70,7 +77,9 @@ class TurnRecord:
                              f"got {data['appended']!r}")
         for kind, tokens in data["appended"].items():
             check_tokens(f"appended[{kind!r}]", tokens)
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        if not isinstance(data.get("passed", False), bool):
+            raise ValueError(f"passed must be true or false, got {data['passed']!r}")
+        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
 
 
 def write_ledger(path, records) -> None:
@@ -132,9 +141,14 @@ def percentile(values, p) -> int:
     return ordered[math.ceil(p / 100 * len(ordered)) - 1]
 
 
-def patch_sizes(records) -> list[int]:
-    """Every complete patch in the log: output tokens of turns that stopped with end_turn."""
-    return [r.output_tokens for r in records if r.stop_reason == "end_turn"]
+def patch_sizes(records, merged_only: bool = True) -> list[int]:
+    """The patches in the log, in tokens: by default only merged ones (attempts that ``passed``).
+
+    The chapter's 6,000 is "the p50 of merged patches". ``merged_only=False`` gives every
+    complete patch instead (output tokens of turns that stopped with end_turn), failed ones too.
+    """
+    return [r.output_tokens for r in records
+            if r.stop_reason == "end_turn" and (r.passed or not merged_only)]
 
 
 def diagnostics_sizes(records) -> list[int]:
@@ -167,25 +181,43 @@ def ceiling_from_log(records, *, p: float = 90, step: int = 1_000, **window_figu
     )
 
 
+# The synthetic log's stated distributions. A failing suite prints one block per failing test
+# (the real pytest runs of Lesson 2 grow that way, about linearly in the failures), so a
+# failing run's diagnostics are FAILURES tests of about 5,800 tokens each; 3% of failing runs
+# are a cascade (one bad signature fails everything, or a flaky test dumps its request log):
+# Pareto from 4 failures' worth, capped at the chapter's largest figure, 60,000.
+FAILURES = ((1, 0.15), (2, 0.20), (3, 0.35), (4, 0.25), (5, 0.05))
+TOKENS_PER_FAILURE = 5_800
+CASCADE_SHARE = 0.03
+MERGED_PATCH_TOKENS = 6_000  # lognormal median; sigma 0.1, so p90 is about 1.14 x p50
+PASS_SHARE = 0.45            # the chance that an attempt passes
+
+
 def _diagnostics_tokens(rng: random.Random) -> int:
-    tokens = rng.lognormvariate(math.log(17_800), 0.22)
-    # Now and then a flaky integration test dumps a request log, or one bad signature sets off
-    # a cascade of type errors: that is the heavy tail the p90 exists for.
-    if rng.random() < 0.03:
-        tokens += 16_000 * rng.paretovariate(2.5)
-    return min(round(tokens), 60_000)
+    if rng.random() < CASCADE_SHARE:
+        return min(round(4 * TOKENS_PER_FAILURE * rng.paretovariate(1.0)), 60_000)
+    draw, total, failures = rng.random(), 0.0, FAILURES[-1][0]
+    for count, share in FAILURES:
+        total += share
+        if draw < total:
+            failures = count
+            break
+    return round(sum(rng.lognormvariate(math.log(TOKENS_PER_FAILURE), 0.15)
+                     for _ in range(failures)))
 
 
-def generate_run_log(runs: int = 200, seed: int = 229, *, fixed_prefix_tokens: int = 9_000,
+def generate_run_log(runs: int = 200, random_state: int = 370, *, fixed_prefix_tokens: int = 9_000,
                      task_tokens: int = 1_000, fill_tokens: int = 40_000,
                      window_tokens: int = 200_000, max_attempts: int = 4) -> list[TurnRecord]:
-    """A deterministic ledger of ``runs`` agent runs, for learning to read p50/p90 from data.
+    """A deterministic, synthetic ledger of ``runs`` agent runs, for reading p50/p90 from data.
 
-    Each run's attempt passes with probability 0.45; a failing attempt appends its diff
-    (lognormal around 6,000 tokens, not heavy-tailed) and its diagnostics (lognormal around
-    17,800 with a 3% Pareto tail, capped at the chapter's largest figure, 60,000). The default
-    seed was picked so that the percentiles round to the chapter's 18,000 / 24,000 / 6,000.
-    Same ``seed``, same log.
+    Each attempt passes with probability 0.45 (``PASS_SHARE``). A passing attempt's patch is
+    merged: lognormal around 6,000 tokens with sigma 0.1 (not heavy-tailed). A failing
+    attempt's diff varies more (lognormal around 5,000, sigma 0.45); its diagnostics, appended
+    before the next attempt, are heavy-tailed: ``FAILURES`` failing tests of about 5,800 tokens
+    each, or in 3% of failing runs a Pareto cascade capped at 60,000. ``random_state`` was
+    picked so that the percentiles round to the chapter's 18,000 / 24,000 / 6,000.
+    Same ``random_state``, same log.
     Raises:
         ValueError: a size or count is not a whole number, or a run's input would not leave
             room for its patch in the window (lower ``fill_tokens``).
@@ -196,21 +228,37 @@ def generate_run_log(runs: int = 200, seed: int = 229, *, fixed_prefix_tokens: i
                         ("fill_tokens", fill_tokens), ("window_tokens", window_tokens)):
         check_tokens(name, value)
     check_attempts(max_attempts)
-    rng = random.Random(seed)
+    rng = random.Random(random_state)
     records = []
     for run in range(1, runs + 1):
         appended = {"fixed_prefix": fixed_prefix_tokens, "task": task_tokens,
                     "retrieved_files": fill_tokens}
         input_tokens = sum(appended.values())
         for attempt in range(1, max_attempts + 1):
-            patch = round(rng.lognormvariate(math.log(6_000), 0.3))
+            passed = rng.random() < PASS_SHARE
+            median, sigma = (MERGED_PATCH_TOKENS, 0.1) if passed else (5_000, 0.45)
+            patch = round(rng.lognormvariate(math.log(median), sigma))
             if input_tokens + patch > window_tokens:
                 raise ValueError(f"run {run} attempt {attempt} needs {input_tokens + patch:,} "
                                  f"tokens, over the {window_tokens:,}-token window; lower fill_tokens")
             records.append(TurnRecord(run, attempt, attempt, input_tokens,
-                                      window_tokens - input_tokens, patch, "end_turn", appended))
-            if rng.random() < 0.45:
+                                      window_tokens - input_tokens, patch, "end_turn", appended,
+                                      passed=passed))
+            if passed or attempt == max_attempts:
                 break
             appended = {PATCH_KIND: patch, DIAGNOSTICS_KIND: _diagnostics_tokens(rng)}
             input_tokens += sum(appended.values())
     return records
+
+
+def tail_ratio(values, p: float = 90) -> float:
+    """How far the p-th percentile sits above the median: ``percentile(values, p) / p50``.
+
+    A measure of how heavy a distribution's upper tail is, for sizes in tokens; e.g. 1.33 for
+    the chapter's diagnostics (24,000 / 18,000). Raises as ``percentile``, or ValueError when
+    the median is 0.
+    """
+    median = percentile(values, 50)
+    if median == 0:
+        raise ValueError("tail_ratio needs a median above 0, got 0")
+    return percentile(values, p) / median

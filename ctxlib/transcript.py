@@ -5,11 +5,16 @@ prompt + tool definitions), the task and the retrieved files. Each failing attem
 its diff and its diagnostics, and the whole transcript is re-sent on the next turn.
 
 The rules, in the order a turn applies them:
-1. Trim, before every request: cut the oldest evictable block from its head (the tracebacks
-   at the head of a pytest block go first, the summary tail stays), then the next oldest,
-   until input <= window - reply_reserve_tokens. Pinned blocks are never touched, so when
-   they alone exceed that target the request goes out with less reply room than reserved.
-   Only tool output is evictable by default (the chapter's harness pins retrieved files).
+1. Trim, before every request, until input <= window - reply_reserve_tokens. Two rules:
+   - head trim (``keep_tail_tokens=0``, the default): cut the oldest evictable block from its
+     head (the tracebacks at the head of a pytest block go first, the summary tail stays),
+     then the next oldest;
+   - tail-keeping trim (``keep_tail_tokens=K``): cut each evictable block, oldest first, down
+     to its last K tokens, then move on to the next block, so every cut tool output keeps a
+     tail of K tokens.
+   Pinned blocks are never touched, so when they (and the kept tails) alone exceed the target
+   the request goes out with less reply room than reserved. Only tool output is evictable by
+   default (the chapter's harness pins retrieved files).
 2. Reply room. When output shares the window (most providers), reply room = window - input
    and a patch larger than it is cut off: stop_reason "max_tokens". When the provider's
    output limit is separate (``output_limit_tokens``), the trim target is the window itself
@@ -18,13 +23,15 @@ The rules, in the order a turn applies them:
    no reply room at all, is refused at the request: stop_reason "context_length_exceeded",
    no output, and ``Simulation.error`` says why. Trimming is one bounded pass: it never loops.
 
-The chapter's trace (attempt 3/4, input 198,412, max_tokens 1,588) comes out exactly with a
-fill of 176,412, what a greedy packer may use under a 180,000 cap: 9,000 + 1,000 + 176,412 +
-two 6,000 diffs = 198,412, every diagnostics token trimmed. With the stated fill of exactly
-180,000 (``Loop()``) no trim rule reaches attempt 3: the second request already carries
-196,000 pinned tokens, leaving at most 4,000 for a 6,000-token patch.
+The chapter's trace (attempt 3/4, input 198,412, max_tokens 1,588) is reached from the stated
+fill of 180,000 once the failed attempts' diffs are allowed to differ (the chapter's 6,000 is
+the p50 of *merged* patches): ``Loop(patch_tokens=(6000, 2412, 6000, 6000))``. With the
+tail-keeping trim it is reached with a tail of test output in every request:
+``Loop(keep_tail_tokens=1_206, patch_tokens=(4000, 2000, 6000, 6000),
+diagnostics_tokens=(12000, 6000, 18000, 18000))``. With equal 6,000-token diffs and the 180,000
+fill it is not: the second request carries 196,000 pinned tokens and attempt 2 is cut off.
 
-Not handled: which blocks a smarter trim should drop (the next chapter), tokens of the
+Not handled: which blocks a smarter removal rule should drop (Lesson 4), tokens of the
 messages around blocks, and streaming.
 """
 from __future__ import annotations
@@ -57,7 +64,9 @@ class Loop:
     reply (default: one p50 patch); it is ignored when ``output_limit_tokens`` is set, since
     then output does not share the window (None: it does). ``evictable_kinds`` lists the
     block kinds trim may cut. ``passes_on_attempt`` ends the run green on that attempt
-    (None: every attempt fails).
+    (None: every attempt fails). ``keep_tail_tokens`` chooses the trim rule: 0 (default) cuts
+    the oldest evictable block away before touching the next; K > 0 keeps the last K tokens of
+    every block it cuts (see the module docstring).
     """
 
     window_tokens: int = 200_000
@@ -71,6 +80,7 @@ class Loop:
     evictable_kinds: tuple = (DIAGNOSTICS_KIND,)
     output_limit_tokens: int | None = None
     passes_on_attempt: int | None = None
+    keep_tail_tokens: int = 0
 
 
 @dataclass(frozen=True)
@@ -98,7 +108,8 @@ def _per_attempt(name: str, sizes, max_attempts: int) -> tuple:
 
 def _check(loop: Loop) -> tuple[tuple, tuple]:
     check_tokens("window_tokens", loop.window_tokens, positive=True)
-    for name in ("fixed_prefix_tokens", "task_tokens", "fill_tokens", "reply_reserve_tokens"):
+    for name in ("fixed_prefix_tokens", "task_tokens", "fill_tokens", "reply_reserve_tokens",
+                 "keep_tail_tokens"):
         check_tokens(name, getattr(loop, name))
     check_attempts(loop.max_attempts)
     if loop.output_limit_tokens is not None:
@@ -114,32 +125,60 @@ def _check(loop: Loop) -> tuple[tuple, tuple]:
             _per_attempt("diagnostics_tokens", loop.diagnostics_tokens, loop.max_attempts))
 
 
-def trim(blocks, target_tokens: int) -> tuple[list, int]:
+def trim(blocks, target_tokens: int, keep_tail_tokens: int = 0) -> tuple[list, int]:
     """Cut evictable blocks, oldest first, each from its head, until the total is <= target.
 
+    Args:
+        blocks: the transcript's ``Block``s, oldest first.
+        target_tokens: the total the trim aims for (window - reply reserve).
+        keep_tail_tokens: 0 for the head trim (a block may be cut to nothing before the next
+            is touched); K > 0 for the tail-keeping trim (no block is cut below its last K
+            tokens; a block of K tokens or fewer is left alone).
     Pinned blocks are left as they are, so the total can stay above the target. A block cut
     to 0 tokens stays in the list (its ``head_lost`` shows what went). One pass; never loops.
     Returns ``(new blocks, tokens trimmed)``. Example: blocks of 10 (pinned) and 8 (evictable)
-    trimmed to 12 -> the evictable block keeps its last 2 tokens, 6 trimmed.
+    trimmed to 12 -> the evictable block keeps its last 2 tokens, 6 trimmed; with
+    ``keep_tail_tokens=3`` and a target of 10 it keeps its last 3, 5 trimmed.
     """
     excess = sum(block.tokens for block in blocks) - target_tokens
     trimmed, kept = 0, []
     for block in blocks:
-        if excess > trimmed and not block.pinned and block.tokens:
-            cut = min(block.tokens, excess - trimmed)
+        cuttable = block.tokens - keep_tail_tokens
+        if excess > trimmed and not block.pinned and cuttable > 0:
+            cut = min(cuttable, excess - trimmed)
             block = replace(block, tokens=block.tokens - cut, head_lost=block.head_lost + cut)
             trimmed += cut
         kept.append(block)
     return kept, trimmed
 
 
-def _refusal(loop: Loop, blocks, input_tokens: int) -> str:
+def refusal_text(simulation: "Simulation", lang: str = "en") -> str:
+    """Why the last request was refused, in ``lang``; "" when nothing was refused.
+
+    The same reason as ``Simulation.error`` (always English, for logs), from the message catalog:
+    ``refusal_text(simulate(Loop(output_limit_tokens=32_000)), "en")`` -> "pinned blocks alone
+    need 202,000 tokens against a 200,000-token window (2,000 over); trimming cannot help".
+    Raises: ValueError for an unknown ``lang``.
+    """
+    from .i18n import check_lang
+
+    check_lang(lang)
+    if simulation.error is None:
+        return ""
+    return _refusal(simulation.loop, simulation.transcripts[-1],
+                    simulation.records[-1].input_tokens, lang)
+
+
+def _refusal(loop: Loop, blocks, input_tokens: int, lang: str = "en") -> str:
+    from .i18n import message
+
     pinned = sum(block.tokens for block in blocks if block.pinned)
     if pinned >= loop.window_tokens:
-        return (f"pinned blocks alone need {pinned:,} tokens against a "
-                f"{loop.window_tokens:,}-token window ({pinned - loop.window_tokens:,} over); "
-                "trimming cannot help")
-    return f"the input of {input_tokens:,} tokens fills the whole window and leaves no reply room"
+        return message("pinned blocks alone need {pinned:,} tokens against a {window:,}-token "
+                       "window ({over:,} over); trimming cannot help", lang, pinned=pinned,
+                       window=loop.window_tokens, over=pinned - loop.window_tokens)
+    return message("the input of {input:,} tokens fills the whole window and leaves no reply room",
+                   lang, input=input_tokens)
 
 
 def simulate(loop: Loop = Loop()) -> Simulation:
@@ -147,8 +186,9 @@ def simulate(loop: Loop = Loop()) -> Simulation:
 
     Returns a ``Simulation`` whose ``records`` are ``ledger.TurnRecord`` (run 0, one per turn)
     and whose ``transcripts`` are the blocks each request carried after trimming. With
-    ``Loop(fill_tokens=176_412)`` the last record is attempt 3, input 198,412, max_tokens
-    1,588, stop_reason "max_tokens".
+    ``Loop(patch_tokens=(6000, 2412, 6000, 6000))`` (the stated 180,000 fill) the last record
+    is attempt 3, input 198,412, max_tokens 1,588, stop_reason "max_tokens"; so it is with
+    ``Loop(fill_tokens=176_412)``.
     Raises: ValueError for a figure that is not a whole number of tokens, attempts < 1, an
     unknown evictable kind, or too few per-attempt sizes.
     """
@@ -165,7 +205,7 @@ def simulate(loop: Loop = Loop()) -> Simulation:
     appended = {b.kind: b.tokens for b in blocks}
     records, transcripts, error = [], [], None
     for attempt in range(1, loop.max_attempts + 1):
-        blocks, trimmed = trim(blocks, target)
+        blocks, trimmed = trim(blocks, target, loop.keep_tail_tokens)
         transcripts.append(tuple(blocks))
         input_tokens = sum(b.tokens for b in blocks)
         room = loop.window_tokens - input_tokens if shared else loop.output_limit_tokens
@@ -214,3 +254,18 @@ def format_trace(record: TurnRecord, max_attempts: int, model: str = "coding-age
     return (f"attempt {record.attempt}/{max_attempts}  model={model}  "
             f"input_tokens={record.input_tokens:,}  max_tokens={record.max_tokens:,}\n"
             f"[stop_reason: {record.stop_reason}]")
+
+
+def keep_tail(text: str, keep_tokens: int, encoding: str = "o200k_base") -> str:
+    """The last ``keep_tokens`` tokens of ``text``: what a trim from the head leaves of a tool output.
+
+    The text form of the trim rule, counted in exact tokens of ``encoding`` (not characters).
+    A cut that falls inside a multi-byte character shows U+FFFD there. Example: the last 2
+    tokens of "hello world again" in o200k_base are " world again".
+    Raises: ValueError if ``keep_tokens`` is not a whole number >= 0 or the encoding is unknown.
+    """
+    from .tokens import get_encoding
+
+    check_tokens("keep_tokens", keep_tokens)
+    ids = get_encoding(encoding).encode(text, disallowed_special=())
+    return get_encoding(encoding).decode(ids[len(ids) - min(keep_tokens, len(ids)):])

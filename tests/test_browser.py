@@ -49,7 +49,7 @@ from ctxlib.course.examples import SEED_FILES
 from ctxlib.course.quiz import correct_option_ids, load_quiz
 from ctxlib.repo import read_repo
 from ctxlib.course.sample_project import QUERY, build_sample_project
-from ctxlib.course.widgets import (LOOP_TEXT, QUIZ_UI, REPO_TEXT, check_answer, repack, repack_repository,
+from ctxlib.course.widgets import (QUIZ_UI, REPO_TEXT, check_answer, repack, repack_repository,
                             rerun_loop, rerun_removal)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +96,7 @@ CONTROLS = {
         expected=lambda lang: repack(SEED_FILES, 100, "discount pricing", "rough", lang)),
     # The running-total explorer at the chapter's figures, attempts moved from 4 to 2.
     "02_running_total": Control(
-        label=lambda lang: LOOP_TEXT[lang]["attempts"], value=2, step=1,
+        label=lambda lang: message("attempts", lang), value=2, step=1,
         expected=lambda lang: rerun_loop(max_attempts=2, lang=lang), chart=True),
     # The repository explorer on the sample project (BM25, auto view, greedy), budget 2,000 -> 1,000.
     "03_real_repository": Control(

@@ -7,72 +7,14 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ctxlib.i18n import N_, check_lang, message
+
+from ..tables import Table
 from .explorer import Explorer
 
-
-LOOP_TEXT = {
-    "en": {
-        "ceiling": "first-turn ceiling: {ceiling} tokens ({share} of the {window}-token window)",
-        "exact": "first-turn ceiling: 0 tokens (the loop fills this window exactly: "
-                 "no room for any repository code)",
-        "short": "first-turn ceiling: none (the loop cannot fit in this window: "
-                 "short by {short} tokens)",
-        "terms": "  {window} window - {prefix} fixed prefix - {task} task"
-                 " - {attempts} x ({patch} patch + {diagnostics} diagnostics) = {ceiling}",
-        "over": "fill {fill} tokens: {gap} over the ceiling",
-        "within": "fill {fill} tokens: within the ceiling ({gap} to spare)",
-        "columns": ("turn", "prefix+task", "files", "diffs", "diagnostics", "cut so far",
-                    "input", "reply room", "reply", "stop_reason"),
-        "survived": "every attempt had room for its patch; the last request left {room} tokens "
-                    "of reply room",
-        "passed": "the run ended green on attempt {attempt}",
-        "cut_off": "attempt {attempt} was cut off: {room} tokens of reply room for a "
-                   "{patch}-token patch",
-        "refused": "attempt {attempt} was refused at the request (a hard error): {error}",
-        "error": "cannot run the loop: {error}",
-        "window": "window", "prefix": "fixed prefix", "attempts": "attempts",
-        "patch": "patch", "diagnostics": "diagnostics", "fill": "fill",
-        "static": "[running-total explorer: in JupyterLab, move a control to recompute the "
-                  "ceiling and re-run the loop]",
-    },
-    "hi": {
-        "ceiling": "पहले turn की ceiling: {ceiling} tokens ({window}-token window का {share})",
-        "exact": "पहले turn की ceiling: 0 tokens (loop इस window को ठीक-ठीक भर देता है: "
-                 "repository code के लिए कोई जगह नहीं)",
-        "short": "पहले turn की ceiling: कोई नहीं (loop इस window में नहीं समाता: "
-                 "{short} tokens कम पड़ते हैं)",
-        "terms": "  {window} window - {prefix} fixed prefix - {task} task"
-                 " - {attempts} x ({patch} patch + {diagnostics} diagnostics) = {ceiling}",
-        "over": "fill {fill} tokens: ceiling से {gap} ज़्यादा",
-        "within": "fill {fill} tokens: ceiling के भीतर ({gap} बाक़ी)",
-        "columns": ("turn", "prefix+task", "files", "diffs", "diagnostics", "अब तक कटे",
-                    "input", "जवाब की जगह", "जवाब", "stop_reason"),
-        "survived": "हर कोशिश के patch के लिए जगह थी; आख़िरी request में जवाब के लिए "
-                    "{room} tokens की जगह बची",
-        "passed": "run कोशिश {attempt} पर green होकर ख़त्म हुआ",
-        "cut_off": "कोशिश {attempt} बीच में कट गई: {patch}-token patch के लिए जवाब की जगह "
-                   "सिर्फ़ {room} tokens",
-        "refused": "कोशिश {attempt} की request ही ठुकरा दी गई (hard error): {error}",
-        "error": "loop नहीं चल सका: {error}",
-        "window": "window", "prefix": "fixed prefix", "attempts": "कोशिशें",
-        "patch": "patch", "diagnostics": "diagnostics", "fill": "fill",
-        "static": "[running-total explorer: JupyterLab में कोई control खिसकाइए; ceiling फिर से "
-                  "निकलेगी और loop फिर से चलेगा]",
-    },
-}
-
-
-def _loop_text(lang: str) -> dict:
-    if lang not in LOOP_TEXT:
-        raise ValueError(f"lang must be one of {sorted(LOOP_TEXT)}, got {lang!r}")
-    return LOOP_TEXT[lang]
-
-
-def _display_width(text: str) -> int:
-    # Devanagari vowel signs and viramas that sit on a letter take no column of their own.
-    import unicodedata
-
-    return sum(unicodedata.category(ch) not in ("Mn", "Me") for ch in text)
+# The ledger table's columns, in order; looked up in the catalog when a table is shown.
+LEDGER_COLUMNS = (N_("turn"), N_("prefix+task"), N_("files"), N_("diffs"), N_("diagnostics"),
+                  N_("cut so far"), N_("input"), N_("reply room"), N_("reply"), N_("stop_reason"))
 
 
 def describe_ceiling(ceiling, lang: str = "en") -> str:
@@ -88,48 +30,56 @@ def describe_ceiling(ceiling, lang: str = "en") -> str:
     Raises:
         ValueError: for an unknown language.
     """
-    t = _loop_text(lang)
+    check_lang(lang)
     if ceiling.fits:
-        headline = t["ceiling"].format(ceiling=f"{ceiling.ceiling_tokens:,}",
-                                       share=f"{ceiling.share_of_window:.0%}",
-                                       window=f"{ceiling.window_tokens:,}")
+        headline = message("first-turn ceiling: {ceiling:,} tokens ({share:.0%} of the "
+                           "{window:,}-token window)", lang, ceiling=ceiling.ceiling_tokens,
+                           share=ceiling.share_of_window, window=ceiling.window_tokens)
     elif ceiling.shortfall_tokens == 0:
-        headline = t["exact"]
+        headline = message("first-turn ceiling: 0 tokens (the loop fills this window exactly: "
+                           "no room for any repository code)", lang)
     else:
-        headline = t["short"].format(short=f"{ceiling.shortfall_tokens:,}")
-    terms = t["terms"].format(window=f"{ceiling.window_tokens:,}",
-                              prefix=f"{ceiling.fixed_prefix_tokens:,}",
-                              task=f"{ceiling.task_tokens:,}", attempts=ceiling.max_attempts,
-                              patch=f"{ceiling.patch_tokens:,}",
-                              diagnostics=f"{ceiling.diagnostics_tokens:,}",
-                              ceiling=f"{ceiling.ceiling_tokens:,}")
+        headline = message("first-turn ceiling: none (the loop cannot fit in this window: "
+                           "short by {short:,} tokens)", lang, short=ceiling.shortfall_tokens)
+    terms = message("  {window:,} window - {prefix:,} fixed prefix - {task:,} task - {attempts} x "
+                    "({patch:,} patch + {diagnostics:,} diagnostics) = {ceiling:,}", lang,
+                    window=ceiling.window_tokens, prefix=ceiling.fixed_prefix_tokens,
+                    task=ceiling.task_tokens, attempts=ceiling.max_attempts,
+                    patch=ceiling.patch_tokens, diagnostics=ceiling.diagnostics_tokens,
+                    ceiling=ceiling.ceiling_tokens)
     return f"{headline}\n{terms}"
 
 
-def ledger_table(simulation, lang: str = "en") -> str:
-    """One aligned row per turn of a ``ctxlib.transcript.Simulation``, all sizes in tokens.
+def ledger_table(simulation, lang: str = "en") -> Table:
+    """One row per turn of a ``ctxlib.transcript.Simulation``, all sizes in tokens, as a ``Table``.
 
     Columns: turn; fixed prefix + task; retrieved files; diffs of earlier attempts;
     diagnostics still in the request; tokens cut from diagnostics heads so far; input;
     reply room (``max_tokens``); reply (the patch, or the part of it that fitted); stop_reason.
+    Displayed in a notebook it is an HTML table; ``str()`` gives aligned plain text.
     Raises:
         ValueError: for an unknown language.
     """
     from ctxlib.transcript import occupancy
 
-    rows = [_loop_text(lang)["columns"]]
-    for row in occupancy(simulation):
-        sizes = (row["fixed_prefix"] + row["task"], row["retrieved_files"], row["attempt_diff"],
-                 row["tool_output"], row["head_lost"], row["input_tokens"], row["max_tokens"],
-                 row["reply"])
-        rows.append((str(row["turn"]), *(f"{size:,}" for size in sizes), row["stop_reason"]))
-    widths = [max(_display_width(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for r in rows:
-        # Numbers right-aligned under their header; stop_reason, the last column, left-aligned.
-        cells = [" " * (w - _display_width(c)) + c for c, w in zip(r[:-1], widths)] + [r[-1]]
-        lines.append("  ".join(cells))
-    return "\n".join(lines)
+    check_lang(lang)
+    rows = [[row["turn"], row["fixed_prefix"] + row["task"], row["retrieved_files"],
+             row["attempt_diff"], row["tool_output"], row["head_lost"], row["input_tokens"],
+             row["max_tokens"], row["reply"], row["stop_reason"]]
+            for row in occupancy(simulation)]
+    return Table([message(column, lang) for column in LEDGER_COLUMNS], rows)
+
+
+def occupant_table(sizes: dict, pinned: dict, lang: str = "en") -> Table:
+    """The window's occupants as a table: block kind, tokens, pinned or evictable.
+
+    Args: ``sizes`` {block kind: tokens}; ``pinned`` {block kind: True if the trim may not cut it}.
+    Raises: ValueError for an unknown language.
+    """
+    check_lang(lang)
+    rows = [[kind, tokens, message("pinned" if pinned[kind] else "evictable", lang)]
+            for kind, tokens in sizes.items()]
+    return Table([message("block kind", lang), message("tokens", lang), message("trim", lang)], rows)
 
 
 def describe_loop(simulation, lang: str = "en") -> str:
@@ -143,20 +93,25 @@ def describe_loop(simulation, lang: str = "en") -> str:
     """
     from ctxlib.transcript import format_trace
 
-    t = _loop_text(lang)
+    from ctxlib.transcript import refusal_text
+
+    check_lang(lang)
     loop, last = simulation.loop, simulation.records[-1]
     if last.stop_reason == "context_length_exceeded":
-        outcome = t["refused"].format(attempt=last.attempt, error=simulation.error)
+        outcome = message("attempt {attempt} was refused at the request (a hard error): {error}",
+                          lang, attempt=last.attempt, error=refusal_text(simulation, lang))
     elif last.stop_reason == "max_tokens":
         patches = loop.patch_tokens if isinstance(loop.patch_tokens, (tuple, list)) else (
             (loop.patch_tokens,) * loop.max_attempts)
-        outcome = t["cut_off"].format(attempt=last.attempt, room=f"{last.max_tokens:,}",
-                                      patch=f"{patches[last.attempt - 1]:,}")
+        outcome = message("attempt {attempt} was cut off: {room:,} tokens of reply room for a "
+                          "{patch:,}-token patch", lang, attempt=last.attempt,
+                          room=last.max_tokens, patch=patches[last.attempt - 1])
     elif last.attempt == loop.passes_on_attempt:
-        outcome = t["passed"].format(attempt=last.attempt)
+        outcome = message("the run ended green on attempt {attempt}", lang, attempt=last.attempt)
     else:
-        outcome = t["survived"].format(room=f"{last.max_tokens:,}")
-    return "\n".join([ledger_table(simulation, lang), format_trace(last, loop.max_attempts),
+        outcome = message("every attempt had room for its patch; the last request left {room:,} "
+                          "tokens of reply room", lang, room=last.max_tokens)
+    return "\n".join([str(ledger_table(simulation, lang)), format_trace(last, loop.max_attempts),
                       outcome])
 
 
@@ -165,7 +120,7 @@ def _run_loop(window_tokens, fixed_prefix_tokens, max_attempts, patch_tokens,
     from ctxlib.ceiling import first_turn_ceiling
     from ctxlib.transcript import Loop, simulate
 
-    t = _loop_text(lang)
+    check_lang(lang)
     try:
         ceiling = first_turn_ceiling(diagnostics_tokens, window_tokens=window_tokens,
                                      fixed_prefix_tokens=fixed_prefix_tokens,
@@ -178,12 +133,16 @@ def _run_loop(window_tokens, fixed_prefix_tokens, max_attempts, patch_tokens,
                                    diagnostics_tokens=diagnostics_tokens,
                                    max_attempts=max_attempts, reply_reserve_tokens=patch_tokens))
     except ValueError as exc:
-        return t["error"].format(error=exc), None
+        return message("cannot run the loop: {error}", lang, error=exc), None
     lines = [describe_ceiling(ceiling, lang)]
     if ceiling.fits:
         gap = fill_tokens - ceiling.ceiling_tokens
-        key = "over" if gap > 0 else "within"
-        lines.append(t[key].format(fill=f"{fill_tokens:,}", gap=f"{abs(gap):,}"))
+        if gap > 0:
+            lines.append(message("fill {fill:,} tokens: {gap:,} over the ceiling", lang,
+                                 fill=fill_tokens, gap=gap))
+        else:
+            lines.append(message("fill {fill:,} tokens: within the ceiling ({gap:,} to spare)",
+                                 lang, fill=fill_tokens, gap=-gap))
     lines += ["", describe_loop(simulation, lang)]
     return "\n".join(lines), simulation
 
@@ -232,13 +191,15 @@ def make_loop_explorer(lang: str = "en", *, window_tokens: int = 200_000,
         an ``Explorer``; its controls are, in order, window, fixed prefix, attempts, patch,
         diagnostics, fill. Building it prints the result at the starting values once.
     """
-    t = _loop_text(lang)
+    check_lang(lang)
     w = widgets
     style, wide = {"description_width": "initial"}, widgets.Layout(width="420px")
 
     def tokens(value, low, high, step, label):
+        # readout_format ",d": the slider reads 180,000, as the prose writes it.
         return w.IntSlider(value=value, min=low, max=high, step=step, description=label,
-                           continuous_update=False, style=style, layout=wide)
+                           continuous_update=False, style=style, layout=wide,
+                           readout_format=",d")
 
     presets = list(DIAGNOSTICS_PRESETS)
     if diagnostics_tokens not in dict(presets).values():
@@ -257,15 +218,18 @@ def make_loop_explorer(lang: str = "en", *, window_tokens: int = 200_000,
             display(turn_chart(simulation, lang))
 
     return Explorer(
-        show, note=t["static"],
-        window_tokens=tokens(window_tokens, 8_000, 1_000_000, 1_000, t["window"]),
-        fixed_prefix_tokens=tokens(fixed_prefix_tokens, 0, 60_000, 1_000, t["prefix"]),
-        max_attempts=w.IntSlider(value=max_attempts, min=1, max=8, description=t["attempts"],
+        show, note=message("[running-total explorer: in JupyterLab, move a control to recompute "
+                           "the ceiling and re-run the loop]", lang),
+        window_tokens=tokens(window_tokens, 8_000, 1_000_000, 1_000, message("window", lang)),
+        fixed_prefix_tokens=tokens(fixed_prefix_tokens, 0, 60_000, 1_000,
+                                   message("fixed prefix", lang)),
+        max_attempts=w.IntSlider(value=max_attempts, min=1, max=8,
+                                 description=message("attempts", lang),
                                  continuous_update=False, style=style, layout=wide),
-        patch_tokens=tokens(patch_tokens, 500, 30_000, 500, t["patch"]),
+        patch_tokens=tokens(patch_tokens, 500, 30_000, 500, message("patch", lang)),
         diagnostics_tokens=w.ToggleButtons(options=presets, value=diagnostics_tokens,
-                                           description=t["diagnostics"], style=style),
-        fill_tokens=tokens(fill_tokens, 0, 1_000_000, 1_000, t["fill"]),
+                                           description=message("diagnostics", lang), style=style),
+        fill_tokens=tokens(fill_tokens, 0, 1_000_000, 1_000, message("fill", lang)),
     )
 
 
