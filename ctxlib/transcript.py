@@ -173,7 +173,7 @@ def _refusal(loop: Loop, blocks, input_tokens: int, lang: str = "en") -> str:
     from .i18n import message
 
     pinned = sum(block.tokens for block in blocks if block.pinned)
-    if pinned >= loop.window_tokens:
+    if pinned > loop.window_tokens:
         return message("pinned blocks alone need {pinned:,} tokens against a {window:,}-token "
                        "window ({over:,} over); trimming cannot help", lang, pinned=pinned,
                        window=loop.window_tokens, over=pinned - loop.window_tokens)

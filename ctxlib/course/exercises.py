@@ -400,3 +400,69 @@ def run_cost_cases() -> list[Case]:
                               {"en": f"for requests {reprlib.repr(requests)}, read {read}, write {write}",
                                "hi": f"requests {reprlib.repr(requests)}, read {read}, write {write} के लिए"}))
     return cases
+
+
+def _value_case(expected, en: str, hi: str) -> list[Case]:
+    return [Case(None, expected, {"en": en, "hi": hi})]
+
+
+def tail_trim_run_cases() -> list[Case]:
+    """Lesson 2, "predict_tail_trim": the reply room of the last request of
+    ``simulate(Loop(keep_tail_tokens=1_206))``, the chapter's stated sizes under the tail-keeping trim.
+
+    The learner predicts a number (``predicted_room = ...``), then runs the simulator to see it.
+    """
+    from ctxlib.transcript import Loop, simulate
+
+    expected = simulate(Loop(keep_tail_tokens=1_206)).records[-1].max_tokens
+    return _value_case(expected, "for the stated sizes with a 1,206-token tail kept",
+                       "बताई गई संख्याओं और 1,206-token की रखी गई tail के लिए")
+
+
+def keep_tail_cases() -> list[Case]:
+    """Lesson 2, "own_keep_tail": ``my_keep_tail(text, keep_tokens)`` against ``ctxlib.transcript.keep_tail``.
+
+    A pytest summary, a traceback, a Hindi sentence (several tokens per word), 0 tokens, and
+    more tokens than the text has. All in o200k_base.
+    """
+    from ctxlib.transcript import keep_tail
+
+    summary = ("FAILED tests/test_vat.py::test_reverse_charge_only_cross_border_b2b - Asserti...\n"
+               "1 failed, 11 passed, 1 xfailed\n")
+    traceback_text = (">       assert not is_reverse_charge(\"DE\", \"FR\", None)\n"
+                      "E       AssertionError: assert not True\n\ntests/test_vat.py:18: AssertionError\n")
+    hindi = "पहले turn की ceiling: 70,000 tokens"
+    calls = [(summary, 8), (summary, 1), (traceback_text, 12), (hindi, 5), (summary, 0), (hindi, 500)]
+    return [Case((text, keep), keep_tail(text, keep),
+                 {"en": f"for keep_tokens={keep} and the text {text[:30]!r}...",
+                  "hi": f"keep_tokens={keep} और text {text[:30]!r}... के लिए"})
+            for text, keep in calls]
+
+
+def misclassified_cases() -> list[Case]:
+    """Lesson 2, "predict_misclassified": the attempt at which a task routed as a one-line change
+    (fill 166,000) but needing six attempts stops: ``simulate(Loop(fill_tokens=166_000,
+    max_attempts=6, passes_on_attempt=6)).records[-1].attempt``.
+    """
+    from ctxlib.transcript import Loop, simulate
+
+    expected = simulate(Loop(fill_tokens=166_000, max_attempts=6,
+                             passes_on_attempt=6)).records[-1].attempt
+    return _value_case(expected, "for the misclassified task (fill 166,000, six attempts needed)",
+                       "ग़लत class में गए task के लिए (fill 166,000, छह कोशिशें चाहिए)")
+
+
+def percentile_cases() -> list[Case]:
+    """Lesson 2, "own_percentile": ``my_percentile(values, p)`` against ``ctxlib.ledger.percentile``.
+
+    Nearest rank: odd and even counts, unsorted input, p90 of ten values, p100, one value,
+    and a heavy tail where the mean would mislead.
+    """
+    from ctxlib.ledger import percentile
+
+    calls = [([5, 1, 4, 2, 3], 50), ([4, 1, 3, 2], 50), (list(range(10, 0, -1)), 90),
+             ([18_000, 17_000, 60_000, 19_000, 16_000], 90), ([7], 50), ([3, 9, 1], 100),
+             ([6_000] * 9 + [40_000], 50)]
+    return [Case((values, p), percentile(values, p),
+                 {"en": f"for values {values!r} and p={p}", "hi": f"values {values!r} और p={p} के लिए"})
+            for values, p in calls]

@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ctxlib.i18n import N_
+
 from .sample_project import build_sample_project
 
 # (file, exact text, replacement): each bug is one small edit an agent's attempt might make.
@@ -31,11 +33,12 @@ _INVOICE_NUMBER = ("shop/invoice.py", "int(last_number.split('-')[1]) + 1", "int
 _BAD_SIGNATURE = ("shop/money.py", "def round_cents(amount: Decimal) -> Decimal:",
                   "def round_cents(amount: Decimal, places: int) -> Decimal:")
 
+# Keys are message ids: a lesson shows them with message(name, lang).
 PLANTED = {
-    "one failure": (_REVERSE_CHARGE,),
-    "two failures": (_REVERSE_CHARGE, _COUPON_SPACES),
-    "three failures": (_REVERSE_CHARGE, _COUPON_SPACES, _INVOICE_NUMBER),
-    "cascade from one bad signature": (_BAD_SIGNATURE,),
+    N_("one failure"): (_REVERSE_CHARGE,),
+    N_("two failures"): (_REVERSE_CHARGE, _COUPON_SPACES),
+    N_("three failures"): (_REVERSE_CHARGE, _COUPON_SPACES, _INVOICE_NUMBER),
+    N_("cascade from one bad signature"): (_BAD_SIGNATURE,),
 }
 
 
