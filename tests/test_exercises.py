@@ -275,3 +275,23 @@ def test_the_ceiling_solution_is_first_turn_ceiling(sizes, attempts):
     expected = first_turn_ceiling(diagnostics, window_tokens=window + 1, fixed_prefix_tokens=prefix, task_tokens=task,
                                   patch_tokens=patch, max_attempts=attempts).ceiling_tokens
     assert MY_CEILING(window + 1, prefix, task, patch, diagnostics, attempts) == expected
+
+
+def test_lesson_2_exercise_checkers_compute_their_answers_with_ctxlib():
+    from ctxlib.course.exercises import (keep_tail_cases, misclassified_cases, percentile_cases,
+                                          run_cases, tail_trim_run_cases)
+    from ctxlib.transcript import keep_tail
+    import math
+
+    assert [c.expected for c in tail_trim_run_cases()] == [2_794]   # 200,000 - 197,206
+    assert [c.expected for c in misclassified_cases()] == [5]       # 176,000 + 4 x 6,000 = 200,000
+    assert run_cases(2_794, tail_trim_run_cases()).outcome == "passed"
+    assert run_cases(4_000, tail_trim_run_cases()).outcome == "failed"
+    assert run_cases(Ellipsis, misclassified_cases()).outcome == "not attempted"
+    assert run_cases(keep_tail, keep_tail_cases()).outcome == "passed"
+    by_chars = lambda text, keep: text[-keep:]  # characters are not tokens
+    assert run_cases(by_chars, keep_tail_cases()).outcome == "failed"
+    nearest = lambda values, p: sorted(values)[math.ceil(p / 100 * len(values)) - 1]
+    assert run_cases(nearest, percentile_cases()).outcome == "passed"
+    interpolated = lambda values, p: sorted(values)[len(values) // 2] if p == 50 else max(values)
+    assert run_cases(interpolated, percentile_cases()).outcome == "failed"

@@ -17,12 +17,15 @@ KEYWORDS = {"message": None, "message_n": (1, 2), "N_": None}
 
 def method_map():
     """babel.cfg, as (pattern, method) pairs."""
-    pairs, section = [], None
+    pairs, aliases = [], {}
     for line in (ROOT / "babel.cfg").read_text().splitlines():
         if line.startswith("[") and ":" in line:
-            method, _, pattern = line.strip("[]").partition(": ")
+            method, _, pattern = line.strip("[]").partition(":")
             pairs.append((pattern.strip(), method.strip()))
-    return pairs
+        elif "=" in line and not line.startswith("#"):  # [extractors]: alias = module:function
+            alias, _, target = line.partition("=")
+            aliases[alias.strip()] = target.strip()
+    return [(pattern, aliases.get(method, method)) for pattern, method in pairs]
 
 
 def ids_in_code() -> set:

@@ -13,6 +13,7 @@ from ctxlib.ledger import (
     percentile,
     read_ledger,
     round_to,
+    tail_ratio,
     write_ledger,
 )
 
@@ -20,7 +21,7 @@ RECORDS = [
     TurnRecord(1, 1, 1, 80_000, 120_000, 6_100, "end_turn",
                {"fixed_prefix": 9_000, "task": 1_000, "retrieved_files": 70_000}),
     TurnRecord(1, 2, 2, 104_100, 95_900, 5_800, "end_turn",
-               {"attempt_diff": 6_100, "tool_output": 18_000}),
+               {"attempt_diff": 6_100, "tool_output": 18_000}, passed=True),
     TurnRecord(2, 1, 1, 80_000, 120_000, 1_588, "max_tokens", {"retrieved_files": 70_000}, 0),
 ]
 
@@ -57,8 +58,21 @@ def test_round_to_thousands_halves_up():
 
 
 def test_sizes_read_from_records():
-    assert patch_sizes(RECORDS) == [6_100, 5_800]        # the cut-off reply is not a patch
+    assert patch_sizes(RECORDS) == [5_800]               # merged: the attempt that passed
+    assert patch_sizes(RECORDS, merged_only=False) == [6_100, 5_800]  # the cut-off reply is not a patch
     assert diagnostics_sizes(RECORDS) == [18_000]
+
+
+def test_a_ledger_written_before_the_passed_field_still_reads(tmp_path):
+    old = {k: v for k, v in asdict(RECORDS[0]).items() if k not in ("passed", "trimmed_tokens")}
+    (tmp_path / "old.jsonl").write_text(json.dumps(old) + "\n", encoding="utf-8")
+    assert read_ledger(tmp_path / "old.jsonl") == [RECORDS[0]]
+
+
+def test_tail_ratio():
+    assert tail_ratio([18_000] * 5 + [24_000] * 5, 90) == 24_000 / 18_000
+    with pytest.raises(ValueError, match="median above 0"):
+        tail_ratio([0, 0, 5], 90)
 
 
 def test_jsonl_round_trip(tmp_path):
@@ -84,6 +98,7 @@ def test_write_replaces_an_existing_ledger(tmp_path):
     (json.dumps({**asdict(RECORDS[0]), "input_tokens": -3}), "input_tokens must be a whole number"),
     (json.dumps({**asdict(RECORDS[0]), "stop_reason": "done"}), "stop_reason must be one of"),
     (json.dumps({**asdict(RECORDS[0]), "appended": {"tool_output": 1.5}}), "appended['tool_output']"),
+    (json.dumps({**asdict(RECORDS[0]), "passed": "yes"}), "passed must be true or false, got 'yes'"),
     ("[1, 2]", "a ledger record is a JSON object, got list"),
 ])
 def test_a_malformed_line_names_the_file_and_line(tmp_path, bad_line, why):
@@ -98,9 +113,9 @@ def test_a_malformed_line_names_the_file_and_line(tmp_path, bad_line, why):
 
 def test_the_run_log_is_deterministic_and_has_200_runs(run_log):
     assert generate_run_log() == run_log
-    assert generate_run_log(seed=1) != run_log
+    assert generate_run_log(random_state=1) != run_log
     assert sorted({r.run for r in run_log}) == list(range(1, 201))
-    assert len(run_log) == 411
+    assert len(run_log) == 437
 
 
 def test_the_run_log_balances_turn_by_turn(run_log):
@@ -114,28 +129,30 @@ def test_the_run_log_balances_turn_by_turn(run_log):
 
 def test_the_run_log_percentiles_are_the_chapter_s_after_rounding(run_log):
     diagnostics, patches = diagnostics_sizes(run_log), patch_sizes(run_log)
-    assert len(diagnostics) == 211 and len(patches) == 411
-    assert percentile(diagnostics, 50) == 18_077
-    assert percentile(diagnostics, 90) == 24_090
-    assert percentile(patches, 50) == 5_992
+    # 178 runs end with a merged patch; 22 fail all four attempts.
+    assert len(diagnostics) == 237 and len(patches) == 178
+    assert sum(r.passed for r in run_log) == 178
+    assert percentile(diagnostics, 50) == 17_540
+    assert percentile(diagnostics, 90) == 24_443
+    assert percentile(patches, 50) == 6_066
     assert [round_to(percentile(diagnostics, 50)), round_to(percentile(diagnostics, 90)),
             round_to(percentile(patches, 50))] == [18_000, 24_000, 6_000]
 
 
-def test_the_run_log_diagnostics_are_heavy_tailed(run_log):
-    diagnostics = sorted(diagnostics_sizes(run_log))
-    tail = [size for size in diagnostics if size >= 40_000]
-    assert tail == [40_787, 41_572, 41_786, 46_514, 58_547]
-    # The p90 sits 33% above the median, the largest block more than 3x the median.
-    assert diagnostics[-1] > 3 * percentile(diagnostics, 50)
+def test_the_run_log_diagnostics_are_heavy_tailed_and_merged_patches_are_not(run_log):
+    diagnostics, patches = sorted(diagnostics_sizes(run_log)), patch_sizes(run_log)
+    assert [size for size in diagnostics if size >= 40_000] == [43_287, 51_753] + [60_000] * 5
+    assert round(tail_ratio(diagnostics, 90), 2) == 1.39 and round(tail_ratio(patches, 90), 2) == 1.13
+    assert round(tail_ratio(diagnostics, 99), 2) == 3.42 and round(tail_ratio(patches, 99), 2) == 1.24
+    assert max(patches) == 7_721
 
 
 def test_the_ceiling_recomputed_from_the_log(run_log):
     assert ceiling_from_log(run_log).ceiling_tokens == 70_000
     assert ceiling_from_log(run_log, p=50).ceiling_tokens == 94_000
     assert ceiling_from_log(run_log, fixed_prefix_tokens=21_000).ceiling_tokens == 58_000
-    # Unrounded: 200,000 - 10,000 - 4 x (5,992 + 24,090) = 69,672.
-    assert ceiling_from_log(run_log, step=1).ceiling_tokens == 69_672
+    # Unrounded: 200,000 - 10,000 - 4 x (6,066 + 24,443) = 67,964.
+    assert ceiling_from_log(run_log, step=1).ceiling_tokens == 67_964
 
 
 def test_the_generator_refuses_a_fill_that_overflows_the_window():

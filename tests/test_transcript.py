@@ -205,3 +205,79 @@ def test_the_ledger_balances(loop):
     for record in simulate(loop).records:
         assert record.input_tokens == previous + sum(record.appended.values()) - record.trimmed_tokens
         previous = record.input_tokens
+
+
+def test_varied_diffs_under_the_stated_fill_give_the_chapter_s_trace():
+    # The chapter's 6,000 is the p50 of merged patches; a failed attempt's diff may be 2,412.
+    run = simulate(Loop(patch_tokens=(6_000, 2_412, 6_000, 6_000)))
+    assert summary(run) == [(1, 190_000, 10_000, 6_000, "end_turn"),
+                            (2, 196_000, 4_000, 2_412, "end_turn"),
+                            (3, 198_412, 1_588, 1_588, "max_tokens")]
+    assert [row["tool_output"] for row in occupancy(run)] == [0, 0, 0]  # no test output is left
+
+
+def test_the_tail_keeping_trim_gives_the_trace_with_a_tail_at_every_turn():
+    # K = 1,206; diffs 4,000 then 2,000; diagnostics 12,000 (two failures) then 6,000 (one).
+    run = simulate(Loop(keep_tail_tokens=1_206, patch_tokens=(4_000, 2_000, 6_000, 6_000),
+                        diagnostics_tokens=(12_000, 6_000, 18_000, 18_000)))
+    assert summary(run) == [(1, 190_000, 10_000, 4_000, "end_turn"),
+                            # 206,000 before the trim; attempt 1's 12,000 cut to its last 1,206.
+                            (2, 195_206, 4_794, 2_000, "end_turn"),
+                            # 203,206 before; attempt 2's 6,000 cut to 1,206 too.
+                            (3, 198_412, 1_588, 1_588, "max_tokens")]
+    tails = [[(b.tokens, b.head_lost) for b in blocks if b.kind == "tool_output"]
+             for blocks in run.transcripts]
+    assert tails == [[], [(1_206, 10_794)], [(1_206, 10_794), (1_206, 4_794)]]
+    assert [r.trimmed_tokens for r in run.records] == [0, 10_794, 4_794]
+
+
+def test_equal_6000_diffs_reach_attempt_3_under_neither_trim():
+    assert summary(simulate(Loop()))[-1][:2] == (2, 196_000)
+    assert summary(simulate(Loop(keep_tail_tokens=1_206)))[-1] == (2, 197_206, 2_794, 2_794, "max_tokens")
+
+
+def test_the_tail_keeping_trim_leaves_short_blocks_alone():
+    blocks = [Block("task", 10, True, "task"), Block("tool_output", 8, False, "first"),
+              Block("tool_output", 2, False, "second")]
+    kept, trimmed = trim(blocks, 10, keep_tail_tokens=3)
+    assert trimmed == 5
+    assert [(b.label, b.tokens, b.head_lost) for b in kept] == [
+        ("task", 10, 0), ("first", 3, 5), ("second", 2, 0)]
+    assert trim(blocks, 10, keep_tail_tokens=0)[0][1].tokens == 0  # the head trim, for contrast
+
+
+def test_keep_tail_counts_tokens_not_characters():
+    from ctxlib.transcript import keep_tail
+    assert keep_tail("hello world again", 2) == " world again"
+    assert keep_tail("hello world again", 0) == ""
+    assert keep_tail("hello world again", 99) == "hello world again"
+    with pytest.raises(ValueError, match="keep_tokens must be a whole number of tokens >= 0, got -1"):
+        keep_tail("x", -1)
+
+
+def test_the_refusal_is_localized_and_an_exactly_full_window_is_named():
+    from ctxlib.transcript import refusal_text
+    run = simulate(Loop(output_limit_tokens=32_000))
+    assert refusal_text(run, "en") == run.error
+    assert refusal_text(run, "hi") == ("सिर्फ़ pinned blocks ही 202,000 tokens माँगते हैं, 200,000-token की "
+                                       "window के सामने (2,000 ज़्यादा); trim से कुछ नहीं होगा")
+    assert refusal_text(simulate(Loop()), "hi") == ""
+    # Pinned blocks of exactly the window: no reply room, not "0 over".
+    full = simulate(Loop(fill_tokens=166_000, max_attempts=6, passes_on_attempt=6))
+    assert summary(full)[-1] == (5, 200_000, 0, 0, "context_length_exceeded")
+    assert full.error == "the input of 200,000 tokens fills the whole window and leaves no reply room"
+
+
+@FAST
+@given(loop=loops, keep=st.integers(0, 30_000))
+def test_the_tail_keeping_trim_never_cuts_a_block_below_its_tail(loop, keep):
+    loop = Loop(**{**loop.__dict__, "keep_tail_tokens": keep})
+    run = simulate(loop)
+    for blocks in run.transcripts:
+        for block in blocks:
+            if block.head_lost:
+                assert block.tokens == keep or block.tokens > keep
+    previous = 0
+    for record in run.records:
+        assert record.input_tokens == previous + sum(record.appended.values()) - record.trimmed_tokens
+        previous = record.input_tokens

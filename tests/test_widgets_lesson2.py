@@ -123,7 +123,7 @@ def test_a_run_that_passes_ends_green():
 
 
 def test_ledger_table_columns_line_up():
-    lines = ledger_table(simulate(Loop(fill_tokens=176_412))).splitlines()
+    lines = str(ledger_table(simulate(Loop(fill_tokens=176_412)))).splitlines()
     assert len(lines) == 4
     # Every column but the last (stop_reason) is right-aligned, so the rows end together there.
     ends = {line.rindex("  ") for line in lines}
@@ -166,3 +166,29 @@ def test_explorer_draws_the_chart_under_the_text(capsys):
     make_loop_explorer()
     out = capsys.readouterr().out
     assert out.index("[stop_reason: max_tokens]") < out.index("Figure(700x500)")
+
+
+def test_ledger_and_occupant_tables_are_html_tables_with_hindi_headers():
+    table = ledger_table(simulate(Loop()), "hi")
+    assert table.header == ["turn", "prefix+task", "files", "diffs", "diagnostics", "अब तक कटे",
+                            "input", "जवाब की जगह", "जवाब", "stop_reason"]
+    assert table._repr_html_().startswith('<table class="ctxlib-table">')
+    assert "<td style=\"text-align:right\">196,000</td>" in table._repr_html_()
+    from ctxlib.course.widgets import occupant_table
+    occupants = occupant_table({"retrieved_files": 180_000, "tool_output": 18_000},
+                               {"retrieved_files": True, "tool_output": False}, "hi")
+    lines = str(occupants).splitlines()
+    assert lines[0].startswith("block का प्रकार ") and lines[0].endswith("tokens  trim")
+    assert lines[1:] == ["retrieved_files  180,000  pinned", "tool_output       18,000  evictable"]
+
+
+def test_the_refusal_reads_in_hindi():
+    text = describe_loop(simulate(Loop(output_limit_tokens=32_000)), "hi")
+    assert text.endswith("कोशिश 3 की request ही ठुकरा दी गई (hard error): सिर्फ़ pinned blocks ही 202,000 "
+                         "tokens माँगते हैं, 200,000-token की window के सामने (2,000 ज़्यादा); trim से कुछ नहीं होगा")
+
+
+def test_sliders_read_with_thousands_separators():
+    explorer = make_loop_explorer(chart=False)
+    sliders = [c for c in explorer.children[:6] if hasattr(c, "readout_format")]
+    assert [s.readout_format for s in sliders] == [",d", ",d", "d", ",d", ",d"]

@@ -11,6 +11,8 @@ They are examples: a real agent's prompt and schemas are usually longer. Nothing
 """
 from __future__ import annotations
 
+from ctxlib.i18n import N_
+
 SYSTEM_PROMPT = """\
 You are a coding agent working inside a software repository on behalf of an engineer. You \
 receive one task at a time: a ticket with a description and acceptance criteria. You complete \
@@ -207,5 +209,6 @@ _CI = [
           {"flag": _string("The flag's key, e.g. vat_per_invoice_rounding.")}, ["flag"]),
 ]
 
-MCP_SERVERS = {"issue tracker": _ISSUES, "reporting database": _DATABASE,
-               "documentation": _DOCS, "CI and deploys": _CI}
+# Keys are message ids: a lesson shows them with message(name, lang).
+MCP_SERVERS = {N_("issue tracker"): _ISSUES, N_("reporting database"): _DATABASE,
+               N_("documentation"): _DOCS, N_("CI and deploys"): _CI}

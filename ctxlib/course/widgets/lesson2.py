@@ -15,6 +15,7 @@ from .explorer import Explorer
 # The ledger table's columns, in order; looked up in the catalog when a table is shown.
 LEDGER_COLUMNS = (N_("turn"), N_("prefix+task"), N_("files"), N_("diffs"), N_("diagnostics"),
                   N_("cut so far"), N_("input"), N_("reply room"), N_("reply"), N_("stop_reason"))
+PINNED, EVICTABLE = N_("pinned"), N_("evictable")
 
 
 def describe_ceiling(ceiling, lang: str = "en") -> str:
@@ -77,7 +78,7 @@ def occupant_table(sizes: dict, pinned: dict, lang: str = "en") -> Table:
     Raises: ValueError for an unknown language.
     """
     check_lang(lang)
-    rows = [[kind, tokens, message("pinned" if pinned[kind] else "evictable", lang)]
+    rows = [[kind, tokens, message(PINNED if pinned[kind] else EVICTABLE, lang)]
             for kind, tokens in sizes.items()]
     return Table([message("block kind", lang), message("tokens", lang), message("trim", lang)], rows)
 
