@@ -1,5 +1,7 @@
 """Lesson 2's saved outputs hold the figures the lesson states; nbval re-runs the cells and
 fails if any output changes, these tests fail if a figure the lesson relies on goes missing."""
+import re
+
 import pytest
 import saved_outputs
 
@@ -19,24 +21,43 @@ def test_ceilings_and_the_max_tokens_stop_are_saved(lang):
     text = saved_text(lang)
     for figure in ("94,000", "70,000", "35%", "58,000", "[stop_reason: max_tokens]"):
         assert figure in text, f"{lang}: {figure!r} missing from the saved outputs"
-    # The 180,000 fill as stated stops at attempt 2; the 176,412 fill gives the chapter's trace.
+    # The 180,000 fill with equal diffs stops at attempt 2; both reconstructions give the trace.
     assert ("attempt 2/4  model=coding-agent-v2  input_tokens=196,000  max_tokens=4,000\n"
             "[stop_reason: max_tokens]") in text
-    assert ("attempt 3/4  model=coding-agent-v2  input_tokens=198,412  max_tokens=1,588\n"
-            "[stop_reason: max_tokens]") in text
-    assert "200,000 / 12,000,000 = 0.0167, about 1.7% of the repository" in text
+    trace = ("attempt 3/4  model=coding-agent-v2  input_tokens=198,412  max_tokens=1,588\n"
+             "[stop_reason: max_tokens]")
+    assert text.count(trace) == 2
+    assert ("attempt 2/4  model=coding-agent-v2  input_tokens=195,206  max_tokens=4,794\n"
+            "[stop_reason: end_turn]") in text
+    assert "200,000 / 12,000,000 = 0.0167" in text and "70,000 / 12,000,000 = 0.0058" in text
+    assert "1.7%" in text and "0.58%" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_real_measurements_are_saved_in_exact_tokens(lang):
+    text = saved_text(lang)
+    # The rendered tool schemas of the course's agent, then with four tool servers added.
+    for row in ("5   1,530", "21   3,415"):
+        assert row in text, f"{lang}: prefix row {row!r} missing"
+    # The real pytest runs of the planted bugs: summaries and exact token counts.
+    for summary, tokens in (("1 failed, 11 passed, 1 xfailed", "166"), ("2 failed, 10 passed, 1 xfailed", "334"),
+                            ("3 failed, 9 passed, 1 xfailed", "482"), ("4 failed, 8 passed, 1 xfailed", "1,189")):
+        assert re.search(re.escape(summary) + r" +" + re.escape(tokens) + r" ", text), summary
+    # The synthetic log's tail ratios and the real SWE-agent runs.
+    assert "1.39     3.42" in text and "1.13     1.24" in text
+    assert "498  8,671  56,792     6.55" in text
 
 
 @pytest.mark.parametrize("lang, header", [
-    ("en", "turn  prefix+task    files   diffs  diagnostics  cut so far    input  reply room  reply"
+    ("en", "turn  prefix+task    files  diffs  diagnostics  cut so far    input  reply room  reply"
            "  stop_reason"),
-    ("hi", "turn  prefix+task    files   diffs  diagnostics  अब तक कटे    input  जवाब की जगह   जवाब"
+    ("hi", "turn  prefix+task    files  diffs  diagnostics  अब तक कटे    input  जवाब की जगह   जवाब"
            "  stop_reason"),
 ])
 def test_the_per_turn_ledger_table_is_saved(lang, header):
     text = saved_text(lang)
     assert header in text
-    assert "   3       10,000  176,412  12,000            0" in text
+    assert "   3       10,000  180,000  6,000        2,412" in text
 
 
 def test_the_ceilings_read_the_same_in_hindi():
@@ -47,6 +68,6 @@ def test_the_ceilings_read_the_same_in_hindi():
 @pytest.mark.parametrize("lang", ["en", "hi"])
 def test_the_per_turn_charts_are_saved_as_images(lang):
     charts = [out for out in outputs(lang) if "image/png" in out.get("data", {})]
-    # The stated run, the 176,412 run, the 70,000 fill at p90, and the explorer's default.
+    # The stated run, the tail-keeping reconstruction, the 70,000 fill at p90, the explorer's default.
     assert len(charts) == 4
     assert all("".join(out["data"]["text/plain"]).startswith("<Figure size") for out in charts)
