@@ -5,7 +5,7 @@ import pytest
 
 from ctxlib import count_tokens
 from ctxlib.prefix import check_tool, prefix_tokens, render_prefix
-from ctxlib.course.coding_agent import MCP_SERVERS, SYSTEM_PROMPT, TOOLS
+from ctxlib.course.coding_agent import MCP_SERVERS, SERVER_NAMES, SYSTEM_PROMPT, TOOLS
 
 TOOL = {"name": "read_file", "description": "Read a file.",
         "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}
@@ -25,7 +25,7 @@ def test_prefix_tokens_counts_the_rendered_text_exactly():
 
 def test_the_course_agent_has_five_tools_and_four_servers():
     assert [t["name"] for t in TOOLS] == ["read_file", "search", "edit_file", "run_tests", "list_files"]
-    assert [len(tools) for tools in MCP_SERVERS.values()] == [4, 4, 3, 5]
+    assert tuple(MCP_SERVERS) == SERVER_NAMES and [len(tools) for tools in MCP_SERVERS.values()] == [4, 4, 3, 5]
     names = [t["name"] for t in TOOLS] + [t["name"] for ts in MCP_SERVERS.values() for t in ts]
     assert len(names) == len(set(names)) == 21
 

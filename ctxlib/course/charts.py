@@ -24,39 +24,35 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from ctxlib.ceiling import check_tokens
-from ctxlib.i18n import N_
+from ctxlib.i18n import LANGS, N_, message
 from ctxlib.transcript import KINDS, occupancy
 
 FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regular.ttf"
 
+# The chart's labels, as message ids; ``_labels(lang)`` looks them up in the catalog.
 LABELS = {
-    "en": {
-        "fixed_prefix": "system prompt + tool definitions",
-        "task": "task",
-        "retrieved_files": "retrieved files",
-        "attempt_diff": "diffs of earlier attempts",
-        "tool_output": "tool output (diagnostics)",
-        "reply": "reply (patch)",
-        "window": "context window ({:,} tokens)",
-        "xlabel": "turn (attempt)",
-        "ylabel": "tokens",
-        "title": "What each request carries, turn by turn",
-        "zoom": "the top {:,} tokens of the window",
-    },
-    "hi": {
-        "fixed_prefix": "system prompt + tool परिभाषाएँ",
-        "task": "task",
-        "retrieved_files": "चुनी गई files",
-        "attempt_diff": "पिछली कोशिशों के diffs",
-        "tool_output": "tool output (diagnostics)",
-        "reply": "जवाब (patch)",
-        "window": "context window ({:,} tokens)",
-        "xlabel": "turn (कोशिश)",
-        "ylabel": "tokens",
-        "title": "हर turn में request के साथ क्या-क्या जाता है",
-        "zoom": "window के सबसे ऊपर के {:,} tokens",
-    },
+    "fixed_prefix": N_("system prompt + tool definitions"),
+    "task": N_("task"),
+    "retrieved_files": N_("retrieved files"),
+    "attempt_diff": N_("diffs of earlier attempts"),
+    "tool_output": N_("tool output (diagnostics)"),
+    "reply": N_("reply (patch)"),
+    "window": N_("context window ({window:,} tokens)"),
+    "xlabel": N_("turn (attempt)"),
+    "ylabel": N_("tokens"),
+    "title": N_("What each request carries, turn by turn"),
+    "zoom": N_("the top {zoom:,} tokens of the window"),
 }
+
+
+def _labels(lang: str) -> dict:
+    """The labels in ``lang``; "window" and "zoom" are functions of a token count."""
+    labels = {key: message(msgid, lang) for key, msgid in LABELS.items() if "{" not in msgid}
+    labels["window"] = lambda tokens: message(LABELS["window"], lang, window=tokens)
+    labels["zoom"] = lambda tokens: message(LABELS["zoom"], lang, zoom=tokens)
+    return labels
+
+
 COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_files": "#4c72b0",
           "attempt_diff": "#dd8452", "tool_output": "#c44e52", "reply": "#55a868"}
 
@@ -103,7 +99,7 @@ def _draw_bars(ax, rows, labels: dict, window: int, font: dict) -> list[int]:
                hatch="//" if kind == "reply" else None, edgecolor="white", linewidth=0.5)
         bottom = [b + h for b, h in zip(bottom, heights)]
     ax.axhline(window, color="black", linestyle="--", linewidth=1.2,
-               label=labels["window"].format(window))
+               label=labels["window"](window))
     ax.set_xticks(turns, [f"{row['turn']}\n{row['stop_reason']}" for row in rows], fontsize=8)
     ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
     ax.set_xlabel(labels["xlabel"], **font)
@@ -126,12 +122,12 @@ def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None)
         ValueError: ``language`` is neither "en" nor "hi", or ``zoom_tokens`` is not a
             positive whole number.
     """
-    if language not in LABELS:
+    if language not in LANGS:
         raise ValueError(f"language must be 'en' or 'hi', got {language!r}")
     if zoom_tokens is not None:
         check_tokens("zoom_tokens", zoom_tokens, positive=True)
     family = devanagari_family() if language == "hi" else None
-    labels = LABELS[language if family or language == "en" else "en"]
+    labels = _labels(language if family or language == "en" else "en")
     # Latin text inside Hindi labels falls back to DejaVu Sans glyph by glyph.
     font = {"fontfamily": [family, "DejaVu Sans"]} if family else {}
     rows = occupancy(simulation)
@@ -146,7 +142,7 @@ def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None)
     axes[0].set_ylabel(labels["ylabel"], **font)
     if zoom_tokens:
         axes[1].set_ylim(window - zoom_tokens, highest + zoom_tokens * 0.05)
-        axes[1].set_title(labels["zoom"].format(zoom_tokens), fontsize=9, **font)
+        axes[1].set_title(labels["zoom"](zoom_tokens), fontsize=9, **font)
     fig.suptitle(labels["title"], **font)
     legend_font = font_manager.FontProperties(family=font.get("fontfamily"), size=8)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4,
@@ -187,7 +183,7 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
     outcomes = list(outcomes)
     if not outcomes:
         raise ValueError("removal_chart needs at least one outcome, got none")
-    if language not in LABELS:
+    if language not in LANGS:
         raise ValueError(f"language must be 'en' or 'hi', got {language!r}")
     check_tokens("columns", columns, positive=True)
     family = devanagari_family() if language == "hi" else None
