@@ -216,8 +216,9 @@ def simulate(loop: Loop = Loop()) -> Simulation:
             break
         patch = patches[attempt - 1]
         stop_reason = "end_turn" if patch <= room else "max_tokens"
+        passed = stop_reason == "end_turn" and attempt == loop.passes_on_attempt
         records.append(TurnRecord(0, attempt, attempt, input_tokens, room, min(patch, room),
-                                  stop_reason, appended, trimmed))
+                                  stop_reason, appended, trimmed, passed))
         if stop_reason == "max_tokens" or attempt == loop.passes_on_attempt:
             break
         appended = {PATCH_KIND: patch, DIAGNOSTICS_KIND: diagnostics[attempt - 1]}

@@ -101,6 +101,9 @@ def test_pinned_blocks_alone_over_the_window_are_reported_on_turn_1():
 def test_a_run_that_passes_stops_early():
     run = simulate(Loop(passes_on_attempt=1))
     assert summary(run) == [(1, 190_000, 10_000, 6_000, "end_turn")]
+    assert [r.passed for r in run.records] == [True]
+    # A task that would pass on attempt 3 never gets there under the 180,000 fill.
+    assert [r.passed for r in simulate(Loop(passes_on_attempt=3)).records] == [False, False]
 
 
 def test_evicting_diffs_too_keeps_the_180000_fill_running():
