@@ -9,35 +9,42 @@ data: the readable text files, and every file or folder it left out with the rea
 - Default excludes a repository rarely lists: ``.git``, caches, ``node_modules``, and
   virtual environments under any name (a folder holding ``pyvenv.cfg``).
 - Binary files (a NUL byte in the first 8 KiB) and files above ``max_file_bytes``.
+- Only regular files are read (``safefile.read_regular_file``): FIFOs, devices and sockets
+  are skipped with a reason, never opened for a blocking read.
 - Symbolic links are never followed, so nothing outside the root can be read.
+- A file or folder the reader may not open (permission denied) is skipped with the reason,
+  and the walk goes on.
 - Bytes that are not UTF-8 are replaced with U+FFFD and the file is noted, not dropped.
 - Credentials are never returned unless asked: dotenv files, private keys and credential
-  files by name here. Contents are judged by ``credential_in_text``, with detect-secrets'
-  rules; the packer applies it to every text before it could be packed, not to every
-  file here, because scanning all 37 MB of the standard library takes ~5 s.
+  files by name here. Contents are judged by ``credential_in_text``, with gitleaks' rules
+  (``credentials.py``); the packer applies it to every text before it could be packed, not
+  to every file here, because scanning all 37 MB of the standard library takes ~15 s.
+- Names that cannot be printed as they are (bytes that are not UTF-8, a newline, an escape
+  sequence) are shown escaped, ``bad\\xff.py``, ``two\\nlines.py`` (``display_path``).
 
 Order is deterministic: sorted POSIX-style paths relative to the root.
 Not handled: ``.git/info/exclude``, the global gitignore, ``.gitattributes``, submodules.
 """
 from __future__ import annotations
 
-import functools
-import importlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
 
+from . import credentials, safefile
+from .i18n import N_, message
+
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
 BINARY_SNIFF_BYTES = 8192  # git's own test for "binary": a NUL byte near the start
 
 DEFAULT_EXCLUDED_DIRS = {
-    ".git": "version control data", ".hg": "version control data", ".svn": "version control data",
-    "__pycache__": "cache", ".mypy_cache": "cache", ".pytest_cache": "cache", ".ruff_cache": "cache",
-    ".hypothesis": "cache", ".ipynb_checkpoints": "cache", ".tox": "test environments",
-    ".nox": "test environments", "node_modules": "installed packages",
-    ".venv": "virtual environment", "venv": "virtual environment", "env": "virtual environment",
+    ".git": N_("version control data"), ".hg": N_("version control data"), ".svn": N_("version control data"),
+    "__pycache__": N_("cache"), ".mypy_cache": N_("cache"), ".pytest_cache": N_("cache"), ".ruff_cache": N_("cache"),
+    ".hypothesis": N_("cache"), ".ipynb_checkpoints": N_("cache"), ".tox": N_("test environments"),
+    ".nox": N_("test environments"), "node_modules": N_("installed packages"),
+    ".venv": N_("virtual environment"), "venv": N_("virtual environment"), "env": N_("virtual environment"),
 }
 VENV_MARKERS = ("pyvenv.cfg", "conda-meta")  # a folder holding one of these is an environment
 # Names too common to exclude without a marker: the standard library has a ``venv`` package.
@@ -64,10 +71,28 @@ class RepoFile:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A file or folder left out, with the reason a person reads in the report."""
+    """A file or folder left out, with the reason a person reads in the report (English).
+
+    ``msgid`` and ``params``, when given, are the reason as a catalog message, so that
+    ``text(lang)`` can show it in another language; ``Skipped.of`` fills all three.
+    """
 
     path: str
     reason: str
+    msgid: str = field(default="", compare=False)
+    params: tuple = field(default=(), compare=False)
+
+    @classmethod
+    def of(cls, path: str, msgid: str, **params) -> "Skipped":
+        """``Skipped(path, <msgid in English with params>, msgid, params)``."""
+        return cls(path, message(msgid, "en", **params), msgid, tuple(params.items()))
+
+    def text(self, lang: str = "en") -> str:
+        """The reason in ``lang`` (``"en"`` or ``"hi"``); the English ``reason`` if it has no msgid."""
+        if not self.msgid:
+            return self.reason
+        params = {k: message(v, lang) if k == "kind" else v for k, v in self.params}
+        return message(self.msgid, lang, **params)
 
 
 @dataclass
@@ -90,58 +115,55 @@ def credential_file_reason(path: str) -> str | None:
     # The name alone: a folder called ``credentials/`` holds code, not secrets.
     result = CREDENTIAL_FILES.check_file(path.rsplit("/", 1)[-1])
     if result.include:
-        return f"looks like a credential file ({CREDENTIAL_PATTERNS[result.index]})"
+        return message(_CREDENTIAL_FILE, "en", pattern=CREDENTIAL_PATTERNS[result.index])
     return None
 
 
-# The detect-secrets plugins used: those for secrets with a fixed, recognisable format. Its
-# entropy and keyword plugins flag nearly every source file (299 of the first 300 in the
-# standard library), IPPublicDetector flags addresses, not secrets, and the five
-# assignment-context plugins (Artifactory, Cloudant, two IBM, SoftLayer) cost ~1 us per
-# character. Its own scan functions run per line with every filter: ~20 us per character.
-SECRET_PLUGINS = [
-    ("aws", "AWSKeyDetector"), ("azure_storage_key", "AzureStorageKeyDetector"),
-    ("basic_auth", "BasicAuthDetector"), ("discord", "DiscordBotTokenDetector"),
-    ("github_token", "GitHubTokenDetector"), ("gitlab_token", "GitLabTokenDetector"),
-    ("jwt", "JwtTokenDetector"), ("mailchimp", "MailchimpDetector"), ("npm", "NpmDetector"),
-    ("openai", "OpenAIDetector"), ("private_key", "PrivateKeyDetector"),
-    ("pypi_token", "PypiTokenDetector"), ("sendgrid", "SendGridDetector"), ("slack", "SlackDetector"),
-    ("square_oauth", "SquareOAuthDetector"), ("stripe", "StripeDetector"),
-    ("telegram_token", "TelegramBotTokenDetector"), ("twilio", "TwilioKeyDetector"),
-]
+_CREDENTIAL_FILE = N_("looks like a credential file ({pattern})")
 
 
-@functools.cache
-def _secret_patterns():
-    patterns = []
-    for module, name in SECRET_PLUGINS:  # imported on first use: detect-secrets takes ~0.2 s to load
-        plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), name)
-        patterns += [(plugin.secret_type, pattern) for pattern in plugin().denylist]
-    return patterns
-
-
-def credential_in_text(text: str) -> str | None:
-    """Why ``text`` looks like it holds a secret, by detect-secrets' format rules, or ``None``.
+def credential_in_text(text: str, path: str = "") -> str | None:
+    """Why ``text`` looks like it holds a secret, by gitleaks' rules (``credentials.py``), or ``None``.
 
     Args:
         text: a file's contents.
+        path: its name, for the few rules that hold only for some file types.
     Returns:
-        e.g. ``"holds a secret (detect-secrets: AWS Access Key)"`` for a line with an
-        ``AKIA...`` key id, else ``None``. About 0.14 microseconds per character.
+        e.g. ``"holds a secret (gitleaks: aws-access-token)"`` for a line with an
+        ``AKIA...`` key id, else ``None``. About 0.4 microseconds per character.
     """
-    for secret_type, pattern in _secret_patterns():
-        if pattern.search(text):
-            return f"holds a secret (detect-secrets: {secret_type})"
-    return None
+    found = credentials.find_secrets(text, path, first_only=True)
+    return f"holds a secret (gitleaks: {found[0].rule})" if found else None
+
+
+def display_path(name: str) -> str:
+    """``name`` as it can be printed: undecodable bytes as ``\\xff``, control characters escaped.
+
+    ``display_path("a\\udcff.py")`` -> ``"a\\\\xff.py"`` (the byte 0xff that is not UTF-8);
+    ``display_path("x\\ny.py")`` -> ``"x\\\\ny.py"``. A printable name comes back unchanged.
+    """
+    if name.isprintable():
+        return name
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode (surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii"))
+    return "".join(out)
 
 
 def _excluded_dir_reason(entry: os.DirEntry) -> str | None:
+    """The name of the kind of folder ``entry`` is excluded as by default (``"cache"``), or ``None``."""
     reason = DEFAULT_EXCLUDED_DIRS.get(entry.name)
     has_marker = any(os.path.exists(os.path.join(entry.path, marker)) for marker in VENV_MARKERS)
     if reason and (entry.name not in _ENV_DIRS_NEED_MARKER or has_marker):
-        return f"excluded by default ({reason})"
+        return reason
     if has_marker:
-        return "excluded by default (virtual environment)"
+        return DEFAULT_EXCLUDED_DIRS[".venv"]
     return None
 
 
@@ -158,27 +180,35 @@ def _ignored(rel: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSp
 
 
 def read_file(path: Path, rel: str, max_file_bytes: int) -> tuple[RepoFile | None, Skipped | None]:
-    """Read one file: ``(file, None)``; ``(None, why)`` if skipped (binary, too big,
-    unreadable); ``(file, note)`` if undecodable bytes were replaced."""
+    """Read one file: ``(file, None)``; ``(None, why)`` if skipped (binary, too big, not a
+    regular file, unreadable); ``(file, note)`` if undecodable bytes were replaced."""
     try:
-        size = path.stat().st_size
-        if size > max_file_bytes:
-            return None, Skipped(rel, f"larger than the size cap ({size:,} bytes > {max_file_bytes:,})")
-        data = path.read_bytes()
+        data = safefile.read_regular_file(path, max_file_bytes)
+    except safefile.Refused as exc:
+        return None, Skipped(rel, exc.reason, exc.msgid, tuple(exc.params.items()))
     except OSError as exc:
-        return None, Skipped(rel, f"cannot be read ({exc.strerror})")
+        return None, Skipped.of(rel, N_("cannot be read ({problem})"), problem=exc.strerror or str(exc))
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
-        return None, Skipped(rel, "binary (NUL bytes in the first 8 KiB)")
+        return None, Skipped.of(rel, N_("binary (NUL bytes in the first 8 KiB)"))
     try:
         return RepoFile(rel, data.decode("utf-8"), len(data)), None
     except UnicodeDecodeError as exc:
-        note = Skipped(rel, f"not valid UTF-8 (first bad byte at offset {exc.start}); "
-                            f"undecodable bytes replaced with U+FFFD")
+        note = Skipped.of(rel, N_("not valid UTF-8 (first bad byte at offset {offset}); "
+                                  "undecodable bytes replaced with U+FFFD"), offset=exc.start)
         return RepoFile(rel, data.decode("utf-8", errors="replace"), len(data)), note
 
 
+def _spec(patterns, what: str) -> pathspec.GitIgnoreSpec | None:
+    if isinstance(patterns, str):
+        raise ValueError(f"{what} must be a list of patterns, got the string {patterns!r}; try [{patterns!r}]")
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(list(patterns)) if patterns else None
+    except ValueError as exc:
+        raise ValueError(f"{what}: not a gitignore-style pattern list ({exc})") from None
+
+
 def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bool = False,
-              exclude=(), progress=None) -> Repo:
+              exclude=(), include=(), progress=None) -> Repo:
     """Walk ``root`` and read every text file a context builder may use.
 
     Args:
@@ -187,23 +217,29 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
         include_secrets: read credential-looking files too (default: skip them).
         exclude: extra gitignore-style patterns, read as if from a ``.gitignore`` at the
             root, e.g. ``["site-packages/"]``.
+        include: gitignore-style patterns; when given, only files matching one of them are
+            read (``["*.py", "docs/"]``); the others are skipped as "not matched by --include".
         progress: optional callable, called with 1 after each file is read (a progress bar).
     Returns:
         a ``Repo``: ``files`` and ``skipped`` sorted by path, and ``notes`` for files whose
         undecodable bytes were replaced. Ignored folders are reported once, as ``"vendor/"``.
+        Paths are POSIX-style and printable (``display_path``).
     Raises:
-        ValueError: if ``root`` is not a directory or ``max_file_bytes`` is not positive.
+        ValueError: if ``root`` is not a directory, ``max_file_bytes`` is not positive, or a
+            pattern list is a bare string.
     """
     root = Path(root)
-    if not root.is_dir():
-        raise ValueError(f"{root}: not a directory" if root.exists() else f"{root}: no such directory")
+    try:
+        is_dir = root.is_dir()
+    except OSError:  # e.g. a name too long for the file system
+        is_dir = False
+    if not is_dir:
+        raise ValueError(f"{root}: not a directory" if os.path.lexists(root) else f"{root}: no such directory")
     if isinstance(max_file_bytes, bool) or not isinstance(max_file_bytes, int) or max_file_bytes <= 0:
         raise ValueError(f"max_file_bytes must be a positive whole number of bytes, got {max_file_bytes!r}")
     repo = Repo(root=root)
-    if isinstance(exclude, str):
-        raise ValueError(f"exclude must be a list of patterns, got the string {exclude!r}; try [{exclude!r}]")
-    specs = [("", pathspec.GitIgnoreSpec.from_lines(list(exclude)))] if exclude else []
-    _walk(root, "", specs, repo, max_file_bytes, include_secrets, progress)
+    excluded, included = _spec(exclude, "exclude"), _spec(include, "include")
+    _walk(root, [("", excluded)] if excluded else [], included, repo, max_file_bytes, include_secrets, progress)
     repo.files.sort(key=lambda f: f.path)
     repo.skipped.sort(key=lambda s: s.path)
     repo.notes.sort(key=lambda s: s.path)
@@ -220,48 +256,98 @@ def _gitignore_spec(lines: list[str], name: str, repo: Repo):
             try:
                 pathspec.GitIgnoreSpec.from_lines([line])
             except ValueError:
-                repo.notes.append(Skipped(name, f"line {number} ({line!r}) is not a pattern; left out"))
+                repo.notes.append(Skipped.of(name, N_("line {number} ({line!r}) is not a pattern; left out"),
+                                             number=number, line=line))
             else:
                 good.append(line)
         return pathspec.GitIgnoreSpec.from_lines(good)
 
 
-def _walk(folder: Path, prefix: str, specs, repo: Repo, max_file_bytes, include_secrets, progress):
-    gitignore = folder / ".gitignore"
-    if gitignore.is_file() and not gitignore.is_symlink():
-        lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-        specs = specs + [(prefix, _gitignore_spec(lines, prefix + ".gitignore", repo))]
+def _folder_specs(folder: str, prefix: str, specs: list, repo: Repo) -> list:
+    """``specs`` plus the folder's own ``.gitignore``; an unreadable one is skipped with its reason."""
+    path = os.path.join(folder, ".gitignore")
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        if not os.path.lexists(path) or os.path.islink(path):
+            return specs
+        data = safefile.read_regular_file(path, MAX_FILE_BYTES)
+    except safefile.Refused as exc:
+        repo.skipped.append(Skipped(prefix + ".gitignore", exc.reason, exc.msgid, tuple(exc.params.items())))
+        return specs
     except OSError as exc:
-        repo.skipped.append(Skipped(prefix or "./", f"folder cannot be read ({exc.strerror})"))
-        return
-    for entry in entries:
-        rel = prefix + entry.name
-        if entry.is_symlink():
-            target = os.path.realpath(entry.path)
-            where = "inside" if Path(target).is_relative_to(repo.root.resolve()) else "outside"
-            repo.skipped.append(Skipped(rel, f"symbolic link to {where} the root: not followed"))
-        elif entry.is_dir():
-            reason = _excluded_dir_reason(entry)
-            if reason is None and _ignored(rel, True, specs):
-                reason = "ignored by .gitignore"
-            if reason:
-                repo.skipped.append(Skipped(rel + "/", reason))
-            else:
-                _walk(Path(entry.path), rel + "/", specs, repo, max_file_bytes, include_secrets, progress)
-        elif entry.is_file():
-            reason = ("ignored by .gitignore" if _ignored(rel, False, specs)
-                      else None if include_secrets else credential_file_reason(rel))
-            if reason:
-                repo.skipped.append(Skipped(rel, reason))
+        repo.skipped.append(Skipped.of(prefix + ".gitignore", N_("cannot be read ({problem})"),
+                                       problem=exc.strerror or str(exc)))
+        return specs
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    return specs + [(prefix, _gitignore_spec(lines, display_path(prefix) + ".gitignore", repo))]
+
+
+def _walk(root: Path, specs, included, repo: Repo, max_file_bytes, include_secrets, progress):
+    # A loop over a stack of folders, not recursion: a tree nested 990 deep must not hit
+    # Python's recursion limit. Folders are visited in sorted order, depth first.
+    inside = os.path.realpath(root)
+    stack = [(str(root), "", specs)]
+    while stack:
+        folder, prefix, specs = stack.pop()
+        shown = display_path(prefix)
+        specs = _folder_specs(folder, prefix, specs, repo)
+        try:
+            with os.scandir(folder) as found:
+                entries = sorted(found, key=lambda e: e.name)
+        except OSError as exc:
+            repo.skipped.append(Skipped.of(shown or "./", N_("folder cannot be read ({problem})"),
+                                           problem=exc.strerror or str(exc)))
+            continue
+        folders = []
+        for entry in entries:
+            rel = prefix + entry.name
+            shown = display_path(rel)
+            try:
+                kind = ("link" if entry.is_symlink() else "dir" if entry.is_dir(follow_symlinks=False)
+                        else "file" if entry.is_file(follow_symlinks=False) else "other")
+            except OSError as exc:  # the entry vanished, or its folder forbids a stat
+                repo.skipped.append(Skipped.of(shown, N_("cannot be read ({problem})"), problem=exc.strerror or str(exc)))
                 continue
-            found, remark = read_file(Path(entry.path), rel, max_file_bytes)
-            if found:
-                repo.files.append(found)
-            if remark:
-                (repo.notes if found else repo.skipped).append(remark)
-            if progress:
-                progress(1)
-        else:
-            repo.skipped.append(Skipped(rel, "not a regular file (a device, socket or pipe)"))
+            if kind == "link":
+                target = os.path.realpath(entry.path)
+                where = "inside" if os.path.commonpath([inside, target]) == inside else "outside"
+                repo.skipped.append(Skipped.of(shown, N_("symbolic link to inside the root: not followed")
+                                               if where == "inside" else
+                                               N_("symbolic link to outside the root: not followed")))
+            elif kind == "dir":
+                excluded_as = _excluded_dir_reason(entry)
+                if excluded_as:
+                    repo.skipped.append(Skipped.of(shown + "/", N_("excluded by default ({kind})"), kind=excluded_as))
+                elif _ignored(rel, True, specs):
+                    repo.skipped.append(Skipped.of(shown + "/", N_("ignored by .gitignore")))
+                else:
+                    folders.append((entry.path, rel + "/", specs))
+            elif kind == "file":
+                credential = None if include_secrets else CREDENTIAL_FILES.check_file(entry.name)
+                if _ignored(rel, False, specs):
+                    repo.skipped.append(Skipped.of(shown, N_("ignored by .gitignore")))
+                    continue
+                if included is not None and not included.match_file(rel):
+                    repo.skipped.append(Skipped.of(shown, N_("not matched by --include")))
+                    continue
+                if credential is not None and credential.include:
+                    repo.skipped.append(Skipped.of(shown, _CREDENTIAL_FILE,
+                                                   pattern=CREDENTIAL_PATTERNS[credential.index]))
+                    continue
+                found, remark = read_file(Path(entry.path), shown, max_file_bytes)
+                if found:
+                    repo.files.append(found)
+                if remark:
+                    (repo.notes if found else repo.skipped).append(remark)
+                if progress:
+                    progress(1)
+            else:
+                kind_name = safefile.file_kind(_lstat_mode(entry)) or N_("not a regular file")
+                repo.skipped.append(Skipped.of(shown, N_("is {kind}, not a regular file; not read"), kind=kind_name))
+        stack.extend(reversed(folders))
+
+
+def _lstat_mode(entry: os.DirEntry) -> int:
+    try:
+        return entry.stat(follow_symlinks=False).st_mode
+    except OSError:
+        return 0

@@ -38,7 +38,7 @@ def test_pack_prints_the_context_and_reports_on_stderr(shop, capsys):
     assert lines[0] == "ctxlib pack: 23 files read, 7 tokenized, query 'vat invoice'"
     assert lines[2].split() == ["833", "whole", "5.89", "shop/invoice.py"]
     assert "  .env: looks like a credential file (.env)" in lines
-    assert "  deploy/invoice_archive.ini: holds a secret (detect-secrets: AWS Access Key)" in lines
+    assert "  deploy/invoice_archive.ini: holds a secret (gitleaks: generic-api-key)" in lines
     assert "  vendor/: ignored by .gitignore" in lines
     assert "  static/logo.png: binary (NUL bytes in the first 8 KiB)" in lines
     assert lines[-1] == f"total: {count_tokens(out):,} of 2,000 tokens (o200k_base, counted on the rendered text)"

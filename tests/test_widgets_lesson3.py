@@ -30,7 +30,7 @@ def test_the_default_result_is_the_lessons_pack(files):
     text = repack_repository(files)
     assert (QUERY, BUDGET) == ("vat invoice", 2_000)
     assert text.startswith(DEFAULT_CHOSEN)
-    assert "  deploy/invoice_archive.ini  holds a secret (detect-secrets: AWS Access Key): never packed" in text
+    assert "  deploy/invoice_archive.ini  holds a secret (gitleaks: generic-api-key): never packed" in text
     assert "  docs/changelog.md           does not fit in what was left, in any view" in text
     assert "score 0 for the query: 11 files" in text
     assert "files read: 23; tokenized: 7 (only those the packer reached)" in text
@@ -42,7 +42,7 @@ def test_the_default_result_is_the_lessons_pack(files):
 def test_the_default_result_in_hindi(files):
     text = repack_repository(files, lang="hi")
     assert text.startswith("pack हुई files (rank के क्रम में):\n  shop/invoice.py             whole    833 tokens")
-    assert "  deploy/invoice_archive.ini  इसमें secret है (detect-secrets: AWS Access Key): कभी pack नहीं होती" in text
+    assert "  deploy/invoice_archive.ini  इसमें secret है (gitleaks: generic-api-key): कभी pack नहीं होती" in text
     assert text.endswith("rendered pack: 2,000 में से 1,993 tokens (o200k_base, rendered text पर गिने गए)")
 
 
