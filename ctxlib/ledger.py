@@ -27,6 +27,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from . import safefile
 from .ceiling import Ceiling, check_attempts, check_tokens, first_turn_ceiling
 
 PATCH_KIND = "attempt_diff"
@@ -111,8 +112,8 @@ def read_ledger(path) -> list[TurnRecord]:
         if not line.strip():
             continue
         try:
-            records.append(TurnRecord.from_dict(json.loads(line)))
-        except (json.JSONDecodeError, ValueError) as error:
+            records.append(TurnRecord.from_dict(safefile.load_json(line)))
+        except (json.JSONDecodeError, ValueError, safefile.Refused) as error:
             raise ValueError(f"{path}, line {number}: not a ledger record: {error}") from None
     return records
 

@@ -129,3 +129,9 @@ def load_json(text: str, max_depth: int = MAX_JSON_DEPTH):
         raise Refused(N_("JSON nested {depth:,} levels deep (at most {most} are read)"),
                       depth=depth, most=max_depth)
     return json.loads(text)
+
+
+def json_error_text(exc: json.JSONDecodeError) -> str:
+    """``exc`` as ``"Expecting value at line 1 column 44"``. Some of ``json``'s messages already end
+    in "at" ("Invalid control character at"); that one is dropped, so it never reads "at at"."""
+    return f"{exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}"

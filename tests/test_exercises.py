@@ -228,7 +228,7 @@ def test_a_recording_failure_never_breaks_the_check(tmp_path, monkeypatch, capsy
     q.check(solution_of(q))
     out, err = capsys.readouterr()
     assert out == "All 8 checks passed.\n"
-    assert err == "ctxlib: this attempt was not saved to your progress file (NotADirectoryError).\n"
+    assert err == "ctxlib: this attempt was not saved to your progress file (FileExistsError).\n"
 
 
 # --- the files' solutions agree with ctxlib on any input ---------------------------------

@@ -36,7 +36,8 @@ def test_record_appends_attempts_in_the_documented_format(progress_file):
     data = json.loads(progress_file.read_text(encoding="utf-8"))
     assert data == {"format": "ctxlib-progress", "version": 1, "learner": None, "attempts": [
         attempt("whole_repo", "failed"), {**attempt("whole_repo", "passed", 1), "time": "2025-05-01T09:31:00Z"}]}
-    assert list(progress_file.parent.iterdir()) == [progress_file]  # no temporary file left behind
+    # No temporary file left behind; the lock file stays (filelock keeps it, empty, for the next writer).
+    assert sorted(p.name for p in progress_file.parent.iterdir()) == ["progress.json", "progress.json.lock"]
 
 
 def test_the_default_time_is_utc_iso_to_the_second(progress_file):
@@ -64,7 +65,8 @@ def test_a_failed_replace_leaves_the_old_file_intact(progress_file, monkeypatch)
     with pytest.raises(OSError, match="No space left"):
         record_attempt(LESSON, "budget_100", "failed")
     assert progress_file.read_bytes() == before
-    assert list(progress_file.parent.iterdir()) == [progress_file]  # the half-written temporary file is gone
+    # The half-written temporary file is gone; only the lock file stays beside the progress file.
+    assert sorted(p.name for p in progress_file.parent.iterdir()) == ["progress.json", "progress.json.lock"]
 
 
 def test_a_process_killed_mid_write_leaves_the_old_file_intact(progress_file):

@@ -20,20 +20,31 @@ def cmd_progress(args) -> int:
     from . import progress  # late: jsonschema is slow to import, and count/pack never need it
     from .quiz import lesson_question_ids
 
+    from .grading import terminal_text
+
+    if args.name is not None and not args.name.strip():
+        raise UsageError("--name must not be blank")
     path = progress.progress_path()
-    data, moved = progress.open_progress(path)
-    if moved:
-        print(f"ctxlib: {path} could not be read ({moved[1]}); it is kept as {moved[0]}", file=sys.stderr)
-    if args.name is not None:
-        if not args.name.strip():
-            raise UsageError("--name must not be blank")
-        data["learner"] = args.name.strip()
+    if args.name is None:
+        data, moved = progress.open_progress(path)
+    else:
         try:
-            progress.save_progress(data, path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with progress.progress_lock(path):  # a notebook may be recording at the same moment
+                data, moved = progress.open_progress(path)
+                data["learner"] = args.name.strip()
+                progress.save_progress(data, path)
+        except progress.safefile.Refused:
+            raise
         except OSError as exc:
-            raise UsageError(f"{path}: cannot be written ({exc.strerror})") from None
-    print(progress.format_scores(progress.lesson_scores(data, lesson_question_ids()), data["learner"]))
-    print(f"(progress file: {path})")
+            raise UsageError(f"{terminal_text(path)}: cannot be written ({exc.strerror or exc})") from None
+    if moved:
+        print(f"ctxlib: {terminal_text(path)} could not be read ({moved[1]}); it is kept as {terminal_text(moved[0])}",
+              file=sys.stderr)
+    learner = data.get("learner")
+    print(progress.format_scores(progress.lesson_scores(data, lesson_question_ids()),
+                                 terminal_text(learner) if learner else None))
+    print(f"(progress file: {terminal_text(path)})")
     return 0
 
 
@@ -42,11 +53,13 @@ def cmd_grade(args) -> int:
     from . import grading, progress
     from .quiz import lesson_question_ids
 
-
     folder = Path(args.folder)
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such folder")
-    files = sorted(folder.glob("*.json"))
+    try:
+        files = sorted(folder.glob("*.json"))
+    except OSError as exc:
+        raise UsageError(f"{folder}: cannot be read ({exc.strerror or exc})") from None
     if not files:
         raise UsageError(f"{folder}: has no progress files (*.json)")
     learners = []
@@ -55,9 +68,10 @@ def cmd_grade(args) -> int:
             data = progress.read_progress(f)
         except (progress.ProgressError, OSError) as exc:
             # Reported by name and skipped: one broken hand-in must not stop the class's report.
-            print(f"ctxlib: {f.name}: cannot be read, skipped ({getattr(exc, 'strerror', None) or exc})", file=sys.stderr)
+            print(f"ctxlib: {grading.terminal_text(f.name)}: cannot be read, skipped "
+                  f"({getattr(exc, 'strerror', None) or exc})", file=sys.stderr)
             continue
-        learners.append((data["learner"] or f.stem, f.name, data))
+        learners.append((data.get("learner") or f.stem, f.name, data))
     if not learners:
         raise UsageError(f"none of the {len(files)} progress files in {folder} could be read")
     header, rows = grading.grade_table(learners, lesson_question_ids())

@@ -8,7 +8,31 @@ from __future__ import annotations
 import csv
 import io
 
+from ctxlib.repo import display_path
+
 from .progress import question_summary
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula (OWASP's list)
+
+
+def terminal_text(text: str) -> str:
+    """``text`` safe to print: control characters (ANSI escapes, newlines) shown escaped.
+
+    ``terminal_text("\\x1b[2JAsha")`` -> ``"\\\\x1b[2JAsha"``: the screen is not cleared.
+    """
+    return display_path(str(text))
+
+
+def csv_cell(value):
+    """``value`` safe for a spreadsheet: text that starts like a formula gets a leading ``'``.
+
+    ``csv_cell("=HYPERLINK(\"http://x\")")`` -> ``"'=HYPERLINK(\"http://x\")"``; numbers pass unchanged.
+    Control characters are escaped as in ``terminal_text``.
+    """
+    if not isinstance(value, str):
+        return value
+    text = value if value.isprintable() else terminal_text(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def grade_table(learners, lessons: dict) -> tuple[list[str], list[list]]:
@@ -33,16 +57,22 @@ def grade_table(learners, lessons: dict) -> tuple[list[str], list[list]]:
 
 
 def table_csv(header, rows) -> str:
-    """The table as CSV text (comma-separated, quoted where needed, ``\\n`` line ends)."""
+    """The table as CSV text (comma-separated, quoted where needed, ``\\n`` line ends); every
+    text cell passes ``csv_cell``, so a learner's name cannot be a formula."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([csv_cell(h) for h in header])
+    writer.writerows([csv_cell(cell) for cell in row] for row in rows)
     return out.getvalue()
 
 
 def grade_summary(header, rows, most_missed: int = 5) -> str:
-    """A readable summary of ``grade_table``: completion per learner, then the most-missed questions."""
+    """A readable summary of ``grade_table``: completion per learner, then the most-missed questions.
+
+    Names are printed through ``terminal_text``: a name holding an escape sequence cannot
+    restyle or clear the instructor's terminal.
+    """
+    rows = [[terminal_text(r[0]), *r[1:]] for r in rows]
     width = max([len("learner")] + [len(r[0]) for r in rows])
     lines = [f"{'learner':<{width}}  {'passed':>10}  completion"]
     lines += [f"{r[0]:<{width}}  {f'{r[2]} of {r[3]}':>10}  {r[2] / r[3]:.0%}" if r[3] else f"{r[0]:<{width}}  -" for r in rows]

@@ -15,9 +15,15 @@ crash mid-write leaves the old file whole. A file that is not JSON, or not a pro
 never overwritten: it is renamed ``progress.json.corrupt-<UTC time>``, reported, and a new
 file is started.
 
+Several writers at once (two notebooks, a notebook and ``ctxlib progress --name``): every
+write holds a lock on ``<file>.lock`` (``filelock``), re-reads the file under the lock and
+appends to what it finds, so no attempt is lost (``tests/test_progress.py`` runs 4 processes
+x 200 attempts). Reading is ``ctxlib.safefile``'s: only a regular file of at most
+``MAX_PROGRESS_BYTES``, JSON nested at most 64 deep; anything else is refused with a reason.
+
 A question's outcome for scoring is its best attempt: passed, else failed (a wrong answer or
-an error), else not attempted. Not handled: two notebooks recording at the same instant (the
-later write wins and one attempt can be lost); merging one learner's files from two machines.
+an error), else not attempted. Not handled: merging one learner's files from two machines;
+file systems where locks do not work (some network shares), where the later write wins.
 """
 from __future__ import annotations
 
@@ -28,7 +34,7 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-import jsonschema
+from ctxlib import safefile
 
 FORMAT, VERSION = "ctxlib-progress", 1
 OUTCOMES = ("passed", "failed", "not attempted", "error")
@@ -53,8 +59,16 @@ NOTES = {
 }
 
 
+MAX_PROGRESS_BYTES = 16 * 1024 * 1024  # ~100,000 attempts; a larger "progress file" is something else
+LOCK_TIMEOUT_SECONDS = 30
+
+
 class ProgressError(ValueError):
     """A progress file that cannot be used: not UTF-8, not JSON, or not in ctxlib's progress format."""
+
+
+class ProgressPathError(ValueError):
+    """``CTXLIB_PROGRESS`` or the home folder names no usable place, e.g. ``~nosuchuser/p.json``."""
 
 
 def progress_path() -> Path:
@@ -62,10 +76,15 @@ def progress_path() -> Path:
 
     The test suite's ``conftest.py`` sets ``CTXLIB_PROGRESS`` to a throwaway file, for the
     tests and for the notebook kernels nbval starts, so no test writes into the real home.
+    Raises ``ProgressPathError`` when a ``~user`` in it cannot be expanded (no such user, no home).
     """
-    if os.environ.get("CTXLIB_PROGRESS"):
-        return Path(os.environ["CTXLIB_PROGRESS"]).expanduser()
-    return Path.home() / ".ctxlib" / "progress.json"
+    setting = os.environ.get("CTXLIB_PROGRESS")
+    try:
+        return Path(setting).expanduser() if setting else Path.home() / ".ctxlib" / "progress.json"
+    except (RuntimeError, KeyError, OSError):  # Path.expanduser: "Could not determine home directory."
+        where = f"CTXLIB_PROGRESS={setting!r}" if setting else "the home folder"
+        raise ProgressPathError(f"{where}: the home folder in it cannot be found; "
+                                f"set CTXLIB_PROGRESS to a full path") from None
 
 
 def utc_now() -> str:
@@ -78,29 +97,89 @@ def new_progress(learner: str | None = None) -> dict:
     return {"format": FORMAT, "version": VERSION, "learner": learner, "attempts": []}
 
 
+def schema_problem(data) -> str | None:
+    """What in ``data`` breaks ``SCHEMA``, as ``"field attempts/0/outcome: 'maybe' is not one of [...]"``, or ``None``.
+
+    A hand-written check of the small schema above (``tests/test_progress.py`` holds it equal
+    to jsonschema's verdict), because importing jsonschema costs ~2 s of start-up.
+    """
+    if not isinstance(data, dict):
+        return f"field (top level): {data!r} is not of type 'object'"
+    for name in SCHEMA["required"]:
+        if name not in data:
+            return f"field (top level): {name!r} is a required property"
+    if data["format"] != FORMAT:
+        return f"field format: {FORMAT!r} was expected"
+    if data["version"] != VERSION or isinstance(data["version"], bool):
+        return f"field version: {VERSION} was expected"
+    if "learner" in data and data["learner"] is not None and not isinstance(data["learner"], str):
+        return f"field learner: {data['learner']!r} is not of type 'string', 'null'"
+    if not isinstance(data["attempts"], list):
+        return f"field attempts: {data['attempts']!r} is not of type 'array'"
+    item = SCHEMA["properties"]["attempts"]["items"]
+    for i, a in enumerate(data["attempts"]):
+        at = f"attempts/{i}"
+        if not isinstance(a, dict):
+            return f"field {at}: {a!r} is not of type 'object'"
+        for name in item["required"]:
+            if name not in a:
+                return f"field {at}: {name!r} is a required property"
+        for name in ("lesson", "question", "time"):
+            if not isinstance(a[name], str):
+                return f"field {at}/{name}: {a[name]!r} is not of type 'string'"
+        if a["outcome"] not in item["properties"]["outcome"]["enum"] or isinstance(a["outcome"], bool):
+            return f"field {at}/outcome: {a['outcome']!r} is not one of {item['properties']['outcome']['enum']!r}"
+        hints = a["hints_used"]
+        if isinstance(hints, bool) or not isinstance(hints, int) and not (isinstance(hints, float) and hints.is_integer()):
+            return f"field {at}/hints_used: {hints!r} is not of type 'integer'"
+        if hints < 0:
+            return f"field {at}/hints_used: {hints!r} is less than the minimum of 0"
+        if not isinstance(a["solution_viewed"], bool):
+            return f"field {at}/solution_viewed: {a['solution_viewed']!r} is not of type 'boolean'"
+    return None
+
+
 def parse_progress(text: str) -> dict:
-    """The progress record in ``text``; ``ProgressError`` saying what is wrong (empty, not JSON, a bad field)."""
+    """The progress record in ``text``; ``ProgressError`` saying what is wrong (empty, not JSON,
+    nested too deep, a bad field). A record without ``"learner"`` (the schema allows it) gets ``None``."""
     if not text.strip():
         raise ProgressError("the file is empty")
     try:
-        data = json.loads(text)
+        data = safefile.load_json(text)
+    except safefile.Refused as exc:
+        raise ProgressError(exc.reason) from None
     except json.JSONDecodeError as exc:
-        raise ProgressError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise ProgressError(f"not JSON: {safefile.json_error_text(exc)}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ProgressError(f"not a ctxlib progress file (no \"format\": \"{FORMAT}\")")
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(data))
-    if error is not None:
-        where = "/".join(map(str, error.absolute_path)) or "(top level)"
-        raise ProgressError(f"field {where}: {error.message}")
+    problem = schema_problem(data)
+    if problem is not None:
+        raise ProgressError(problem)
+    data.setdefault("learner", None)
     return data
 
 
 def read_progress(path) -> dict:
-    """Read one progress file. Raises ``ProgressError`` (see ``parse_progress``, or not UTF-8) and ``OSError``."""
+    """Read one progress file.
+
+    Raises:
+        ProgressError: see ``parse_progress``, or not UTF-8.
+        safefile.Refused: not a regular file (a FIFO, a device), or larger than ``MAX_PROGRESS_BYTES``.
+        OSError: missing or unreadable.
+    """
+    data = safefile.read_regular_file(path, MAX_PROGRESS_BYTES)
     try:
-        return parse_progress(Path(path).read_text(encoding="utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ProgressError(f"not UTF-8 text (bad byte at offset {exc.start})") from None
+    return parse_progress(text)
+
+
+def progress_lock(path):
+    """The lock every writer of ``path`` holds: a ``filelock.FileLock`` on ``<path>.lock``, 30 s timeout."""
+    import filelock
+
+    return filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS)
 
 
 def write_atomically(path, text: str) -> None:
@@ -128,7 +207,8 @@ def write_atomically(path, text: str) -> None:
 
 def save_progress(data: dict, path=None) -> None:
     """Write a progress record to ``path`` (default ``progress_path()``) atomically, creating its
-    folder (``~/.ctxlib`` the first time); raises ``OSError``."""
+    folder (``~/.ctxlib`` the first time); raises ``OSError``. Callers that read, change and
+    write hold ``progress_lock(path)`` around all three."""
     path = Path(path or progress_path())
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
@@ -147,6 +227,9 @@ def open_progress(path=None) -> tuple[dict, tuple[Path, str] | None]:
         return read_progress(path), None
     except FileNotFoundError:
         return new_progress(), None
+    except safefile.Refused as exc:  # a FIFO or a device: never moved aside, never written over
+        exc.filename = str(path)
+        raise
     except ProgressError as exc:
         stamp = utc_now().replace("-", "").replace(":", "")
         aside = path.with_name(f"{path.name}.corrupt-{stamp}")
@@ -184,9 +267,11 @@ def record_attempt(lesson: str, question_id: str, outcome: str | None, *, hints_
     except ProgressError as exc:
         raise ValueError(f"not a valid attempt, nothing recorded: {exc}") from None
     path = Path(path or progress_path())
-    data, moved = open_progress(path)
-    data["attempts"].append(attempt)
-    save_progress(data, path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with progress_lock(path):  # re-read under the lock: another writer may have added attempts
+        data, moved = open_progress(path)
+        data["attempts"].append(attempt)
+        save_progress(data, path)
     return moved
 
 
@@ -195,15 +280,25 @@ def record_quietly(lesson: str, question_id: str, outcome: str | None, *, lang: 
 
     A moved-aside file or a failed write gets one line on stderr in ``lang``, naming the file
     but not its folder, so that a notebook's saved output does not depend on the machine.
+    Any failure at all (a bad ``CTXLIB_PROGRESS``, a FIFO, a lock that times out) is that one line.
     """
     notes = NOTES.get(lang, NOTES["en"])
     try:
         moved = record_attempt(lesson, question_id, outcome, **details)
-    except (OSError, ValueError) as exc:
-        print(notes["not_saved"].format(problem=type(exc).__name__), file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001: a notebook's check must never fail because of its record
+        print(notes["not_saved"].format(problem=_problem(exc)), file=sys.stderr)
         return
     if moved is not None:
         print(notes["moved"].format(problem=moved[1], name=moved[0].name), file=sys.stderr)
+
+
+def _problem(exc: Exception) -> str:
+    # Short and free of folders: a notebook's saved output must not depend on the machine.
+    if isinstance(exc, ProgressPathError):
+        return "CTXLIB_PROGRESS"
+    if isinstance(exc, safefile.Refused):
+        return exc.reason
+    return type(exc).__name__
 
 
 # --- Scores: one learner (ctxlib progress) and a class (ctxlib grade) -------------------------

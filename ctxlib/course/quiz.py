@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import jsonschema
+from ctxlib import safefile
 
 LANGS = ("en", "hi")
 CHOICE_TYPES = ("single_choice", "multiple_choice")
@@ -149,7 +149,9 @@ def quizzes_dir() -> Path:
 
 
 @lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
+def _validator():
+    import jsonschema  # late: its import takes ~2 s (format checkers), and ctxlib progress never needs it
+
     schema = json.loads((quizzes_dir() / "schema.json").read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
 
@@ -163,18 +165,25 @@ def _question_id_at(data, loc) -> str | None:
     return qid if isinstance(qid, str) else f"#{loc[1] + 1}"
 
 
+MAX_QUIZ_BYTES = 4 * 1024 * 1024  # a lesson's quiz is ~20 KB
+
+
 def _parse(path: Path) -> dict:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = safefile.read_regular_file(path, MAX_QUIZ_BYTES).decode("utf-8")
+    except safefile.Refused as exc:
+        raise QuizError(path, None, "(whole file)", exc.reason) from None
     except UnicodeDecodeError as exc:
         raise QuizError(path, None, "(whole file)", f"is not UTF-8 text (bad byte at offset {exc.start})") from None
     try:
-        return json.loads(text)
+        return safefile.load_json(text)
+    except safefile.Refused as exc:
+        raise QuizError(path, None, "(JSON syntax)", exc.reason) from None
     except json.JSONDecodeError as exc:
         # Point at the last question that starts before the error: the likeliest place to look.
         starts = re.findall(r'"id"\s*:\s*"([^"]+)"\s*,\s*"type"', text[: exc.pos])
         raise QuizError(path, starts[-1] if starts else None, "(JSON syntax)",
-                        f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+                        f"not valid JSON: {safefile.json_error_text(exc)}") from None
 
 
 def _build(path: Path, data: dict) -> Quiz:
@@ -342,6 +351,17 @@ def _as_number(answer) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def number_text(value: float) -> str:
+    """A number as the learner would write it: ``2799999.0`` -> ``"2799999"``, ``0.25`` -> ``"0.25"``.
+
+    Whole numbers print in full (``%g`` would turn 2799999 into ``2.8e+06``, which reads as
+    another answer); others print as Python's shortest exact form, ``repr``.
+    """
+    if value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return repr(value)
+
+
 def grade(question: Question, answer) -> Feedback:
     """Grade one answer, with feedback in the question's language.
 
@@ -374,7 +394,7 @@ def grade(question: Question, answer) -> Feedback:
         if value is None:
             return Feedback(False, [], [msgs["not_a_number"]], question.explanation)
         correct = numeric_matches(question.answer, value)
-        shown = f"{value:g}"
+        shown = number_text(value)
         notes = [msgs["right_number" if correct else "wrong_number"].format(answer=shown)]
         if not correct:
             notes += [text for v, text in question.misconceptions if math.isclose(v, value, abs_tol=1e-9)]
@@ -401,10 +421,20 @@ def lesson_question_ids() -> dict[str, list[str]]:
     """Every lesson that has quick checks, mapped to its question ids in file order (from the English files).
 
     The list a learner's score and an instructor's grade table are measured against, e.g.
-    ``{"01_window_as_budget": ["whole_repo", ...], ...}``. Raises ``QuizError`` for a malformed file.
+    ``{"01_window_as_budget": ["whole_repo", ...], ...}``. Only the ids are read, without the
+    schema check of ``load_quiz_file`` (the tests run it on every shipped file): its library
+    takes ~2 s to import, which ``ctxlib progress`` must not pay. Raises ``QuizError`` for a
+    file that is not JSON or has no list of questions with ids.
     """
-    return {path.stem: [q.id for q in load_quiz_file(path).questions]
-            for path in sorted((quizzes_dir() / "en").glob("*.json"))}
+    ids = {}
+    for path in sorted((quizzes_dir() / "en").glob("*.json")):
+        data = _parse(path)
+        questions = data.get("questions") if isinstance(data, dict) else None
+        if not isinstance(questions, list) or not all(isinstance(q, dict) and isinstance(q.get("id"), str)
+                                                      for q in questions):
+            raise QuizError(path, None, "questions", "is not a list of questions with string ids")
+        ids[path.stem] = [q["id"] for q in questions]
+    return ids
 
 
 def main(argv=None) -> None:
