@@ -1,21 +1,26 @@
 """The ``ctxlib`` command: thin wiring over the library.
 
-    ctxlib count [FILE ...] [--encoding NAME]   exact tokens and the rough estimate
+    ctxlib count [PATH ...] [--tree]            exact tokens and the rough estimate, per file or folder
     ctxlib pack PATH --query Q --budget N       the most relevant files in exactly N tokens or fewer
 
 The classroom's commands, ``ctxlib progress`` and ``ctxlib grade``, live in
 ``ctxlib.course.commands``, which adds them to this parser.
 
 Every failure a person can cause (a missing file, a binary file, a bad option value) ends
-with one line on stderr, starting ``ctxlib:``, and exit status 2; never a traceback.
+with one line on stderr, starting ``ctxlib:``, and exit status 2; never a traceback. A
+command that could do part of its job (count a folder with some unreadable files) does it,
+names what it skipped on stderr, and exits 0. A closed pipe (``ctxlib count . | head -1``)
+ends the command quietly.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from . import tokens
+from .i18n import N_, message
 
 
 class UsageError(Exception):
@@ -60,16 +65,100 @@ def format_count_table(rows, encoding: str) -> str:
 
 
 def cmd_count(args) -> int:
-    """``ctxlib count``: print the per-file table of ``count_rows``; returns 0, raises ``UsageError`` for an unreadable file."""
-    if args.files:
-        named = [(f, read_text_file(f)) for f in args.files]
-    else:
+    """``ctxlib count``: print the per-file table of ``count_rows`` (and ``--tree``'s per-folder totals).
+
+    Files and folders are read as ``ctxlib pack`` reads them (``repo.read_repo``, ``repo.read_file``):
+    skipped files are named on stderr and the rest is counted. Returns 0 when something was
+    counted; raises ``UsageError`` when nothing could be (one path: its reason).
+    """
+    if not args.files:
         try:
             named = [("<stdin>", sys.stdin.buffer.read().decode("utf-8"))]
         except UnicodeDecodeError as exc:
             raise UsageError(f"<stdin>: is not UTF-8 text (bad byte at offset {exc.start})") from None
-    print(format_count_table(count_rows(named, args.encoding), args.encoding))
+        print(format_count_table(count_rows(named, args.encoding), args.encoding))
+        return 0
+    named, skipped, notes = read_count_paths(args.files, include=args.include, exclude=args.exclude)
+    if not named:
+        if len(skipped) == 1:
+            raise UsageError(f"{skipped[0].path}: {skipped[0].reason}")
+        raise UsageError(message("nothing to count: all {n:,} paths were skipped", "en", n=len(skipped)))
+    rows = count_rows(named, args.encoding)
+    print(format_tree(rows[:len(named)]) if args.tree else format_count_table(rows, args.encoding))
+    for line in format_skipped(skipped, notes):
+        print(line, file=sys.stderr)
     return 0
+
+
+def read_count_paths(paths, include=(), exclude=()):
+    """``(named texts, skipped, notes)`` for ``ctxlib count``'s PATH arguments.
+
+    A folder is read by ``repo.read_repo`` (its files named ``folder/rel``); a file by
+    ``repo.read_file`` (regular files only, size cap, NUL bytes mean binary). A path that
+    does not exist is skipped as ``"no such file"``.
+    """
+    from . import repo
+
+    named, skipped, notes = [], [], []
+    for path in paths:
+        shown = repo.display_path(path)
+        if os.path.isdir(path):
+            found = repo.read_repo(path, include=include, exclude=exclude)
+            prefix = shown.rstrip("/") + "/"
+            named += [(prefix + f.path, f.text) for f in found.files]
+            skipped += [repo.Skipped(prefix + s.path, s.reason, s.msgid, s.params) for s in found.skipped]
+            notes += [repo.Skipped(prefix + n.path, n.reason, n.msgid, n.params) for n in found.notes]
+        elif not os.path.lexists(path):
+            skipped.append(repo.Skipped.of(shown, N_("no such file")))
+        else:
+            found, remark = repo.read_file(Path(path), shown, repo.MAX_FILE_BYTES)
+            if found:
+                named.append((shown, found.text))
+            if remark:
+                (notes if found else skipped).append(remark)
+    return named, skipped, notes
+
+
+def format_skipped(skipped, notes, listed: int = 8) -> list[str]:
+    """stderr lines for what ``count`` skipped or changed: one per path, or one per reason past ``listed``."""
+    lines = []
+    for label, items in ((N_("skipped"), skipped), (N_("note"), notes)):
+        by_kind: dict[str, list] = {}
+        for s in items:
+            by_kind.setdefault(s.reason.split(" (")[0], []).append(s)
+        for kind, group in by_kind.items():
+            if len(group) <= listed:
+                lines += [f"ctxlib count: {message(label)}: {s.path}: {s.reason}" for s in group]
+            else:
+                lines.append(message("ctxlib count: {label}: {n:,} files: {kind} (e.g. {examples})", "en",
+                                     label=message(label), n=len(group), kind=kind,
+                                     examples=", ".join(s.path for s in group[:3])))
+    return lines
+
+
+def tree_totals(rows) -> list[tuple[str, int]]:
+    """Tokens per folder from ``count_rows``' ``(name, characters, exact, rough)`` rows, largest first.
+
+    ``[("a/b.py", 3, 1, 1), ("a/c/d.py", 8, 2, 2)]`` -> ``[("a/", 3), ("a/c/", 2)]``: each file's
+    exact tokens count for every folder above it, as ``du`` counts bytes. Ties by name.
+    """
+    totals: dict[str, int] = {}
+    for name, _, exact, _ in rows:
+        parts = name.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth]) + "/"
+            totals[folder] = totals.get(folder, 0) + exact
+    return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def format_tree(rows) -> str:
+    """``count --tree``: one line per folder, ``tokens  folder/``, largest first, then the total."""
+    totals = tree_totals(rows)
+    total = sum(r[2] for r in rows)
+    width = max([len(f"{total:,}")] + [len(f"{t:,}") for _, t in totals])
+    lines = [f"{tokens:>{width},}  {folder}" for folder, tokens in totals]
+    lines.append(f"{total:>{width},}  " + message("total ({n:,} files)", "en", n=len(rows)))
+    return "\n".join(lines)
 
 
 def format_pack_report(pack, query: str, listed: int = 8) -> str:
@@ -105,20 +194,66 @@ def cmd_pack(args) -> int:
 
     from .fit import pack_repository
 
+    from .fit import budget_after_margin
+
     path = Path(args.path)
     if not path.exists():
         raise UsageError(f"{args.path}: no such directory")
+    budget = budget_after_margin(args.budget, args.margin)
     # delay: the bar appears only on trees that take a while to read.
     with tqdm(desc="reading", unit=" files", delay=0.5, leave=False, file=sys.stderr,
               disable=not sys.stderr.isatty()) as bar:
-        pack = pack_repository(path, args.query, args.budget, encoding=args.encoding, scorer=args.scorer,
+        pack = pack_repository(path, args.query, budget, encoding=args.encoding, scorer=args.scorer,
                                view=args.view, strategy=args.strategy, fmt=args.format,
                                max_file_bytes=args.max_file_bytes, include_secrets=args.include_secrets,
-                               progress=bar.update)
+                               include=args.include, exclude=args.exclude, progress=bar.update)
     sys.stdout.write(pack.text)
     sys.stdout.flush()
-    print(format_pack_report(pack, args.query), file=sys.stderr)
+    report = format_pack_report(pack, args.query).split("\n")
+    extra = [tokenizer_note(pack)]
+    if budget < args.budget:
+        extra.insert(0, message("margin: {pct:g}% of the {budget:,}-token budget is left free; packed for {packed:,}",
+                                "en", pct=args.margin, budget=args.budget, packed=budget))
+    print("\n".join(report[:-1] + extra + report[-1:]), file=sys.stderr)
+    if args.include_secrets:
+        for line in secret_warnings(pack):
+            print(line, file=sys.stderr)
     return 0
+
+
+def tokenizer_note(pack) -> str:
+    """One report line: the pack's tokens in the other shipped encoding, and that other providers differ too.
+
+    ``"tokenizers differ: this text is 1,993 tokens in o200k_base, 2,210 in cl100k_base (+10.9%); ..."``.
+    The budget is exact only for the encoding it was counted in.
+    """
+    other = next(name for name in sorted(tokens.ENCODINGS) if name != pack.encoding)
+    theirs = tokens.count_tokens(pack.text, other)
+    change = (theirs - pack.used_tokens) / pack.used_tokens * 100 if pack.used_tokens else 0.0
+    return message("tokenizers differ: this text is {ours:,} tokens in {encoding}, {theirs:,} in {other} "
+                   "({change:+.1f}%); other providers' tokenizers differ again, so leave room with --margin PCT",
+                   "en", ours=pack.used_tokens, encoding=pack.encoding, theirs=theirs, other=other, change=change)
+
+
+def secret_warnings(pack) -> list[str]:
+    """One stderr warning per secret in the packed text (``--include-secrets`` lets them through).
+
+    Each names the file, the line within the packed view and gitleaks' rule; credential files
+    packed by name (``.env``) get one warning each too.
+    """
+    from . import credentials, repo
+
+    lines = []
+    for choice in pack.chosen:
+        by_name = repo.credential_file_reason(choice.path)
+        if by_name:
+            lines.append(message("ctxlib: warning: {path} {reason}; packed because of --include-secrets",
+                                 "en", path=choice.path, reason=by_name))
+        for found in credentials.find_secrets(choice.text, choice.path):
+            lines.append(message("ctxlib: warning: {path}, line {line} of its {view} view: a secret "
+                                 "(gitleaks: {rule}) packed because of --include-secrets", "en",
+                                 path=choice.path, line=found.line, view=choice.view, rule=found.rule))
+    return lines
 
 
 def _add_pack_parser(sub) -> None:
@@ -155,8 +290,20 @@ def _add_pack_parser(sub) -> None:
     p.add_argument("--max-file-bytes", type=int, default=repo.MAX_FILE_BYTES, metavar="N",
                    help="skip files larger than this many bytes (default: %(default)s)")
     p.add_argument("--include-secrets", action="store_true",
-                   help="also pack dotenv files, keys and text that looks like a credential (off by default)")
+                   help="also pack dotenv files, keys and text that looks like a credential (off by default); "
+                        "each secret let through is named on stderr")
+    p.add_argument("--margin", type=float, default=0.0, metavar="PCT",
+                   help="leave this percentage of the budget free, for tokenizers other than ENCODING that count "
+                        "the same text as more tokens (default: %(default)s)")
+    _add_glob_options(p)
     p.set_defaults(func=cmd_pack)
+
+
+def _add_glob_options(p) -> None:
+    p.add_argument("--include", action="append", default=[], metavar="GLOB",
+                   help="read only files matching this gitignore-style pattern, e.g. '*.py' or 'src/'; repeatable")
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                   help="also leave out files matching this gitignore-style pattern, e.g. 'site-packages/'; repeatable")
 
 
 def _one_line_error(parser: argparse.ArgumentParser, command: str):
@@ -185,9 +332,14 @@ def build_parser(extensions=()) -> argparse.ArgumentParser:
         description="Print each file's size in characters, its exact token count and the rough "
                     "4-characters estimate, and a total. Reads standard input when no file is given.",
     )
-    p.add_argument("files", nargs="*", metavar="FILE", help="text files to count (default: standard input)")
+    p.add_argument("files", nargs="*", metavar="PATH",
+                   help="text files or folders to count (default: standard input); folders are read as "
+                        "'ctxlib pack' reads them (.gitignore, binaries, size cap, credentials skipped)")
     p.add_argument("--encoding", default=tokens.DEFAULT_ENCODING, choices=sorted(tokens.ENCODINGS),
                    help="tiktoken encoding for the exact count (default: %(default)s)")
+    p.add_argument("--tree", action="store_true",
+                   help="print tokens per folder, largest first (like a disk-usage view), instead of per file")
+    _add_glob_options(p)
     p.set_defaults(func=cmd_count)
 
     _add_pack_parser(sub)
@@ -211,17 +363,29 @@ def main(argv=None, extensions=()) -> int:
         return 0
     try:
         return args.func(args)
+    except BrokenPipeError:  # the reader went away (| head -1): stop quietly, and let nothing flush later
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except (UsageError, ValueError) as exc:
         print(f"ctxlib: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # the file system said no (a folder where a file should be, say)
-        where = f"{exc.filename}: " if exc.filename else ""
+        where = f"{display_name(exc.filename)}: " if exc.filename else ""
         print(f"ctxlib: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("ctxlib: the input is nested too deeply to read", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
+
+
+def display_name(name) -> str:
+    """A file name from an ``OSError`` (str or bytes) as printable text (``repo.display_path``)."""
+    from .repo import display_path
+
+    return display_path(os.fsdecode(name))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from . import bm25, render, repo, scoring, strategies, views
+from .i18n import N_, message_n
 from .packing import check_budget
 from .strategies import Option
 from .tokens import DEFAULT_ENCODING, count_tokens
@@ -34,7 +35,7 @@ STRATEGIES = {"greedy": strategies.greedy_by_score, "density": strategies.greedy
 SCORERS = ("bm25", "terms")
 CHARS_PER_TOKEN_CEILING = 6
 POOL_FILES = 40  # density and knapsack weigh the 40 best-ranked files; greedy walks on
-PATIENCE = 10  # greedy stops after this many files in a row that fit in no view
+PATIENCE = 10  # once something is packed, greedy stops after this many files in a row that fit in no view
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Choice:
     score: float
     value: float
     note: str = ""
+    text: str = field(default="", repr=False)  # the packed view's text (for secret warnings)
 
 
 @dataclass
@@ -138,6 +140,7 @@ class _Pricer:
         self.smallest_block = count_tokens(self.render([tiny]), encoding) - self.frame
         self.flagged: dict[str, str] = {}
         self.tokenized: set[str] = set()
+        self.fitted = 0  # options that fit where they were offered: greedy takes each one
 
     def __call__(self, option: Option, limit: int) -> int:
         over = limit + 1
@@ -155,13 +158,30 @@ class _Pricer:
         if reason:
             self.flagged[option.path] = reason
             return over
+        self.fitted += 1
         return tokens
 
 
-def _choose(candidates, room: int, strategy: str, pricer: _Pricer):
+def _patient(candidates, pricer: _Pricer, stopped: dict):
+    """``candidates`` until ``PATIENCE`` files in a row fit in no view, counted only once
+    something fits: a small budget walks on as long as it takes to find the first file that
+    fits, so "too small for anything" is said only when nothing in the ranking fits."""
+    misses, fitted = 0, 0
+    for options in candidates:
+        if pricer.fitted > fitted:
+            misses, fitted = 0, pricer.fitted
+        elif fitted:
+            misses += 1
+        if misses >= PATIENCE:
+            stopped["after"] = misses
+            return
+        yield options
+
+
+def _choose(candidates, room: int, strategy: str, pricer: _Pricer, stopped: dict):
     if strategy == "greedy":
-        return strategies.greedy_by_score(candidates, room, pricer, min_tokens=pricer.smallest_block,
-                                          patience=PATIENCE)
+        return strategies.greedy_by_score(_patient(candidates, pricer, stopped), room, pricer,
+                                          min_tokens=pricer.smallest_block)
     pool = [list(options) for options in itertools.islice(candidates, POOL_FILES)]
     return STRATEGIES[strategy](pool, room, pricer)
 
@@ -207,7 +227,8 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
     considered: list[str] = []
     candidates = _candidates(relevant, files, terms, view, considered)
     # n blocks carry n - 1 separators, and each block's cost counts one: give one back.
-    chosen = _choose(candidates, budget_tokens - pricer.frame + pricer.separator, strategy, pricer)
+    stopped: dict = {}
+    chosen = _choose(candidates, budget_tokens - pricer.frame + pricer.separator, strategy, pricer, stopped)
     report = list(skipped) + [repo.Skipped(p, "scores 0 for the query") for p, s in ranked if s <= 0]
     report += [repo.Skipped(path, reason) for path, reason in pricer.flagged.items()]
 
@@ -225,11 +246,16 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
                 else f"not chosen by the {strategy} strategy")
     report += [repo.Skipped(path, left_out) for path in considered if path not in done]
     done |= set(considered)
-    report += [repo.Skipped(path, "not reached: the budget was full") for path, _ in relevant
-               if path not in done]
+    left = budget_tokens - used
+    not_reached = (repo.Skipped.of("", N_("not reached: the walk stopped after {files} files in a row that "
+                                          "did not fit ({left:,} tokens were left)"), files=stopped["after"], left=left)
+                   if stopped else repo.Skipped.of("", N_("not reached: the budget was full")))
+    report += [repo.Skipped(path, not_reached.reason, not_reached.msgid, not_reached.params)
+               for path, _ in relevant if path not in done]
     scores = dict(relevant)
     return Pack(text=text, used_tokens=used, budget_tokens=budget_tokens,
-                chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.note) for o, tokens in chosen],
+                chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.note, o.text)
+                        for o, tokens in chosen],
                 skipped=sorted(report, key=lambda s: s.path), files_read=len(files),
                 files_tokenized=len(pricer.tokenized), encoding=encoding)
 
@@ -255,20 +281,42 @@ def _too_small(best, files, terms, view: str, pricer: _Pricer, budget_tokens: in
     needs = [count_tokens(pricer.render([o]), pricer.encoding) for o in options]
     need = (f"the best match, {path}, needs {min(needs):,} tokens in its smallest view" if needs
             else f"the best match, {path}, has no {view} view")
-    return (f"a budget of {budget_tokens:,} tokens is too small for anything: {need} "
-            f"({fmt} format, {pricer.encoding})")
+    budget = message_n("a budget of {n:,} token", "a budget of {n:,} tokens", budget_tokens)
+    return f"{budget} is too small for anything: {need} ({fmt} format, {pricer.encoding})"
+
+
+def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
+    """The budget to pack for when ``margin_pct`` percent of ``budget_tokens`` must stay free.
+
+    Args:
+        budget_tokens: the hard budget, in tokens of the encoding packed for.
+        margin_pct: the share to leave free, 0 <= pct < 100; for a model whose tokenizer is not
+            shipped (cl100k_base counts a Hindi text ~80% above o200k_base, code ~5-10%).
+    Returns:
+        ``budget_tokens`` less the margin, rounded down: ``budget_after_margin(2000, 10)`` -> 1800.
+    Raises:
+        ValueError: a budget that is not a positive whole number, a margin outside [0, 100),
+            or a margin that leaves no token.
+    """
+    check_budget(budget_tokens)
+    if isinstance(margin_pct, bool) or not isinstance(margin_pct, (int, float)) or not 0 <= margin_pct < 100:
+        raise ValueError(f"margin must be a percentage from 0 up to (not including) 100, got {margin_pct!r}")
+    left = int(budget_tokens * (100 - margin_pct) // 100)
+    if left < 1:
+        raise ValueError(f"a margin of {margin_pct:g}% leaves nothing of a budget of {budget_tokens:,} tokens")
+    return left
 
 
 def pack_repository(root, query, budget_tokens: int, *, max_file_bytes: int = repo.MAX_FILE_BYTES,
-                    include_secrets: bool = False, exclude=(), progress=None, **options) -> Pack:
+                    include_secrets: bool = False, exclude=(), include=(), progress=None, **options) -> Pack:
     """Read ``root`` with ``repo.read_repo`` and pack it with ``pack_files``.
 
     Takes ``pack_files``' keyword options, plus ``read_repo``'s ``max_file_bytes``,
-    ``include_secrets``, ``exclude`` and ``progress``. Raises ``ValueError`` as both do.
+    ``include_secrets``, ``exclude``, ``include`` and ``progress``. Raises ``ValueError`` as both do.
     """
     check_budget(budget_tokens)
     found = repo.read_repo(root, max_file_bytes=max_file_bytes, include_secrets=include_secrets,
-                           exclude=exclude, progress=progress)
+                           exclude=exclude, include=include, progress=progress)
     files = {f.path: f.text for f in found.files}
     pack = pack_files(files, query, budget_tokens, include_secrets=include_secrets,
                       skipped=found.skipped, **options)

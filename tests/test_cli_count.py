@@ -31,14 +31,18 @@ def test_missing_file(tmp_path, capsys):
 
 def test_binary_file(tmp_path, capsys):
     (tmp_path / "img.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
-    assert main(["count", str(tmp_path / "img.png")]) == 2
-    assert "looks binary" in capsys.readouterr().err
+    assert main(["count", str(tmp_path / "img.png")]) == 2  # nothing left to count
+    assert capsys.readouterr().err == f"ctxlib: {tmp_path / 'img.png'}: binary (NUL bytes in the first 8 KiB)\n"
 
 
 def test_not_utf8(tmp_path, capsys):
     (tmp_path / "latin1.txt").write_bytes("café".encode("latin-1"))
-    assert main(["count", str(tmp_path / "latin1.txt")]) == 2
-    assert "is not UTF-8 text (bad byte at offset 3)" in capsys.readouterr().err
+    # Read as ctxlib pack reads it: the bad byte becomes U+FFFD, and stderr says so.
+    assert main(["count", str(tmp_path / "latin1.txt")]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[1].split()[1:] == ["4", "2", "1"]  # "caf\ufffd"
+    assert err == (f"ctxlib count: note: {tmp_path / 'latin1.txt'}: not valid UTF-8 (first bad byte at offset 3); "
+                   "undecodable bytes replaced with U+FFFD\n")
 
 
 def test_console_script_one_line_error(tmp_path):
