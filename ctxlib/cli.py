@@ -84,7 +84,12 @@ def cmd_count(args) -> int:
             raise UsageError(f"{skipped[0].path}: {skipped[0].reason}")
         raise UsageError(message("nothing to count: all {n:,} paths were skipped", "en", n=len(skipped)))
     rows = count_rows(named, args.encoding)
-    print(format_tree(rows[:len(named)]) if args.tree else format_count_table(rows, args.encoding))
+    from .repo import display_path
+
+    tops = [display_path(p).rstrip("/") + "/" if os.path.isdir(p) else display_path(os.path.dirname(p)) + "/"
+            for p in args.files]
+    print(format_tree(rows[:len(named)], [t if t != "/" else "" for t in tops]) if args.tree
+          else format_count_table(rows, args.encoding))
     for line in format_skipped(skipped, notes):
         print(line, file=sys.stderr)
     return 0
@@ -136,24 +141,26 @@ def format_skipped(skipped, notes, listed: int = 8) -> list[str]:
     return lines
 
 
-def tree_totals(rows) -> list[tuple[str, int]]:
+def tree_totals(rows, tops=("",)) -> list[tuple[str, int]]:
     """Tokens per folder from ``count_rows``' ``(name, characters, exact, rough)`` rows, largest first.
 
     ``[("a/b.py", 3, 1, 1), ("a/c/d.py", 8, 2, 2)]`` -> ``[("a/", 3), ("a/c/", 2)]``: each file's
-    exact tokens count for every folder above it, as ``du`` counts bytes. Ties by name.
+    exact tokens count for every folder above it, as ``du`` counts bytes. Ties by name. Only
+    folders at or below one of ``tops`` (the PATH arguments, ``"src/"``) are listed.
     """
     totals: dict[str, int] = {}
     for name, _, exact, _ in rows:
         parts = name.split("/")[:-1]
         for depth in range(1, len(parts) + 1):
             folder = "/".join(parts[:depth]) + "/"
-            totals[folder] = totals.get(folder, 0) + exact
+            if any(folder.startswith(top) for top in tops):
+                totals[folder] = totals.get(folder, 0) + exact
     return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def format_tree(rows) -> str:
+def format_tree(rows, tops=("",)) -> str:
     """``count --tree``: one line per folder, ``tokens  folder/``, largest first, then the total."""
-    totals = tree_totals(rows)
+    totals = tree_totals(rows, tops)
     total = sum(r[2] for r in rows)
     width = max([len(f"{total:,}")] + [len(f"{t:,}") for _, t in totals])
     lines = [f"{tokens:>{width},}  {folder}" for folder, tokens in totals]
