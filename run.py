@@ -29,7 +29,7 @@ and for maintainers:
 Setting up means: a virtual environment in ``.venv/`` beside this file, with ctxlib and
 its test and presenting tools installed into it (editable), and the course's Jupyter settings
 written into that environment (never into your home folder). It is made once and reused; delete
-``.venv/`` to start again. Standard library only, so it runs on a fresh Python >= 3.10.
+``.venv/`` to start again. Standard library only, so it runs on a fresh Python >= 3.11.
 """
 from __future__ import annotations
 
@@ -61,8 +61,8 @@ def say(message: str) -> None:
 
 
 def make_venv() -> None:
-    if sys.version_info < (3, 10):
-        sys.exit(f"run.py: ctxlib needs Python 3.10 or newer, this is {sys.version.split()[0]}")
+    if sys.version_info < (3, 11):
+        sys.exit(f"run.py: ctxlib needs Python 3.11 or newer, this is {sys.version.split()[0]}")
     if not PY.exists():
         say(f"creating a virtual environment in {VENV}")
         venv.EnvBuilder(with_pip=True).create(VENV)

@@ -3,6 +3,8 @@
 nbval (``pytest --nbval lessons``) re-runs every notebook and compares the outputs; these tests
 check what nbval cannot: that the twins match and that the saved outputs hold the documented figures.
 """
+import re
+
 import pytest
 from saved_outputs import LESSONS, cells_text, code_cells, source
 
@@ -15,15 +17,43 @@ def test_every_lesson_has_a_hindi_twin():
     assert all(name[:2].isdigit() for name in NAMES)
 
 
+def twin_difference(en_source: str, hi_source: str, is_lang_cell: bool) -> str | None:
+    """Why two twin code cells differ, or ``None``. The ``lang`` cell may differ only in its
+    ``LANG = "en"`` / ``LANG = "hi"`` line (and that line's comment): every other line must be
+    the same in both, so no English-only code can hide in it."""
+    if not is_lang_cell:
+        return None if en_source == hi_source else "differs between en and hi"
+
+    def split(text, lang):
+        lines = text.splitlines()
+        marks = [i for i, line in enumerate(lines) if re.fullmatch(rf'LANG = "{lang}"(\s+#.*)?', line)]
+        return marks, [line for i, line in enumerate(lines) if i not in marks]
+
+    (en_marks, en_rest), (hi_marks, hi_rest) = split(en_source, "en"), split(hi_source, "hi")
+    if len(en_marks) != 1 or len(hi_marks) != 1:
+        return 'needs exactly one line LANG = "en" (en) and LANG = "hi" (hi)'
+    if en_rest != hi_rest or en_marks != hi_marks:
+        return "differs between en and hi beyond its LANG line"
+    return None
+
+
+def test_the_twin_check_catches_extra_code_in_the_lang_cell():
+    en = 'LANG = "en"\nfrom ctxlib.course import quiz\n'
+    assert twin_difference(en, en.replace('"en"', '"hi"'), True) is None
+    assert twin_difference(en + 'print("English only")\n', en.replace('"en"', '"hi"'), True) is not None
+    assert twin_difference(en, 'LANG = "hi"\n', True) is not None
+    assert twin_difference('LANG = "en"  # en\n', 'LANG = "hi"  # हिंदी\n', True) is None  # comments may differ
+    assert twin_difference('LANG = "en"; import os\n', 'LANG = "hi"\n', True) is not None
+    assert twin_difference("x = 1\n", "x = 2\n", False) is not None
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_twins_have_identical_code_cells(name):
     en, hi = code_cells("en", name), code_cells("hi", name)
     assert len(en) == len(hi)
     for i, (a, b) in enumerate(zip(en, hi)):
-        if "lang" in a["metadata"].get("tags", []):
-            assert 'LANG = "en"' in source(a) and 'LANG = "hi"' in source(b), f"cell {i}"
-        else:
-            assert source(a) == source(b), f"code cell {i} differs between en and hi"
+        problem = twin_difference(source(a), source(b), "lang" in a["metadata"].get("tags", []))
+        assert problem is None, f"{name}: code cell {i} {problem}"
 
 
 @pytest.mark.parametrize("lang", ["en", "hi"])
