@@ -219,7 +219,7 @@ def cmd_pack(args) -> int:
     report = format_pack_report(pack, args.query).split("\n")
     extra = [tokenizer_note(pack)]
     if budget < args.budget:
-        extra.insert(0, message("margin: {pct:g}% of the {budget:,}-token budget is left free; packed for {packed:,}",
+        extra.insert(0, message("margin: {pct:g} percent of the {budget:,}-token budget is left free; packed for {packed:,}",
                                 "en", pct=args.margin, budget=args.budget, packed=budget))
     print("\n".join(report[:-1] + extra + report[-1:]), file=sys.stderr)
     if args.include_secrets:

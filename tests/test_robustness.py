@@ -389,7 +389,7 @@ def test_margin_and_the_tokenizer_line(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert count_tokens(out) <= 500
     lines = err.splitlines()
-    assert lines[-3] == "margin: 50% of the 1,000-token budget is left free; packed for 500"
+    assert lines[-3] == "margin: 50 percent of the 1,000-token budget is left free; packed for 500"
     theirs = count_tokens(out, "cl100k_base")
     change = (theirs - count_tokens(out)) / count_tokens(out) * 100
     assert lines[-2] == (f"tokenizers differ: this text is {count_tokens(out):,} tokens in o200k_base, "
