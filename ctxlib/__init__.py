@@ -22,11 +22,21 @@ Modules, in the order the lessons use them:
 The classroom (quick checks, exercises, progress, grading, widgets, charts, the sample
 project) is ``ctxlib.course``; it imports this library, never the reverse.
 """
-from .ceiling import first_turn_ceiling
-from .packing import Packed, pack_context
-from .scoring import score_file
-from .tokens import count_tokens, estimate_tokens, get_encoding, token_counter
-from .transcript import Loop, simulate
+import importlib
+
+# Loaded on first use (PEP 562), so that "ctxlib count" does not pay for the simulator's imports.
+_EXPORTS = {"first_turn_ceiling": "ceiling", "Packed": "packing", "pack_context": "packing",
+            "score_file": "scoring", "count_tokens": "tokens", "estimate_tokens": "tokens",
+            "get_encoding": "tokens", "token_counter": "tokens", "Loop": "transcript", "simulate": "transcript"}
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ctxlib' has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 __all__ = [

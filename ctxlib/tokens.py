@@ -35,7 +35,6 @@ import marshal
 import os
 import sys
 import tempfile
-from importlib import resources
 from pathlib import Path
 
 _ENDOFTEXT = "<|endoftext|>"
@@ -75,6 +74,7 @@ ENCODINGS = {
 }
 
 DEFAULT_ENCODING = "o200k_base"
+DATA_DIR = Path(__file__).with_name("data")  # not importlib.resources: its import costs more than the read
 ROUGH = "rough"  # the name the CLI and widgets use for the 4-characters rule
 
 
@@ -139,9 +139,28 @@ def cache_dir() -> Path:
     return Path(base) / "ctxlib"
 
 
-def _cache_file(name: str) -> Path:
+def _cache_file(name: str, sha256: str) -> Path:
     tag = f"py{sys.version_info[0]}{sys.version_info[1]}"  # marshal's format may change between versions
-    return cache_dir() / f"{name}-{ENCODINGS[name]['sha256'][:16]}-{tag}.marshal"
+    return cache_dir() / f"{name}-{sha256[:16]}-{tag}.marshal"
+
+
+def cached(name: str, sha256: str, build):
+    """``build()``'s result (plain data: dicts, lists, str, bytes, numbers), cached once per user.
+
+    Args:
+        name: what is cached, the file's name prefix (``"o200k_base"``).
+        sha256: the digest of the source it is built from; a new source gives a new file.
+        build: makes the data when the cache is missing, stale or damaged.
+    Returns:
+        the data, from ``cache_dir()`` when its own sha256 checks out, else from ``build()``
+        (and then written there; a folder that cannot be written is skipped).
+    """
+    path = _cache_file(name, sha256)
+    data = _read_cache(path)
+    if data is None:
+        data = build()
+        _write_cache(path, data)
+    return data
 
 
 def _read_cache(path: Path):
@@ -153,7 +172,7 @@ def _read_cache(path: Path):
         ranks = marshal.loads(payload)
     except (OSError, ValueError, EOFError, TypeError, UnicodeDecodeError):
         return None
-    return ranks if isinstance(ranks, dict) else None
+    return ranks
 
 
 def _write_cache(path: Path, ranks: dict) -> None:
@@ -175,12 +194,11 @@ def mergeable_ranks(name: str = DEFAULT_ENCODING) -> dict[bytes, int]:
     Raises ``ValueError`` for an unknown name or a shipped file whose sha256 does not match.
     """
     _check_name(name)
-    path = _cache_file(name)
-    ranks = _read_cache(path)
-    if ranks is None:
-        packed = resources.files("ctxlib").joinpath("data", f"{name}.tiktoken.gz").read_bytes()
-        ranks = parse_ranks(name, gzip.decompress(packed), ENCODINGS[name]["sha256"])
-        _write_cache(path, ranks)
+    sha256 = ENCODINGS[name]["sha256"]
+    ranks = cached(name, sha256, lambda: parse_ranks(
+        name, gzip.decompress((DATA_DIR / f"{name}.tiktoken.gz").read_bytes()), sha256))
+    if not isinstance(ranks, dict):
+        raise ValueError(f"the cached ranks of {name!r} are not a table; delete {cache_dir()}")
     return ranks
 
 

@@ -96,3 +96,66 @@ def test_special_token_text_counts_as_text():
 def test_token_counter():
     assert tokens.token_counter("rough")("abcdefgh") == 2
     assert tokens.token_counter("cl100k_base")("hello world") == 2
+
+
+# --- start-up: the cached ranks and the Python byte-pair merge (issue 13, item 11) ----------------
+
+def _corpus():
+    import sysconfig
+    from pathlib import Path
+
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    texts = [SENTENCE_EN, SENTENCE_HI, "", " ", "\n\n\n", "   leading", "trailing   \n", "tabs\t\tand\r\nCRLF",
+             "<|endoftext|> is text here", "naïve café 日本語 😀👍🏽", "x" * 5000, "1234567890" * 7,
+             "don't I'll we've THEY'RE", "a  b   c\n  \n\td"]
+    texts += [(stdlib / name).read_text(encoding="utf-8") for name in ("argparse.py", "json/decoder.py", "this.py")]
+    return texts
+
+
+@pytest.mark.parametrize("name", sorted(tokens.ENCODINGS))
+def test_bpe_count_equals_tiktokens_encoder(name):
+    encoding = tokens.get_encoding(name)
+    for text in _corpus():
+        assert tokens.bpe_count(text, name) == len(encoding.encode(text, disallowed_special=())), text[:40]
+
+
+def test_bpe_count_on_random_text():
+    from hypothesis import given, settings, strategies as st
+
+    encoding = tokens.get_encoding("o200k_base")
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80))
+    def check(text):
+        assert tokens.bpe_count(text, "o200k_base") == len(encoding.encode(text, disallowed_special=()))
+
+    check()
+
+
+def test_the_ranks_cache_is_checked_and_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("CTXLIB_CACHE_DIR", str(tmp_path))
+    tokens.mergeable_ranks.cache_clear()
+    try:
+        first = tokens.mergeable_ranks("cl100k_base")
+        (cached,) = tmp_path.glob("cl100k_base-*.marshal")
+        assert cached.name.startswith("cl100k_base-223921b76ee99bde-py")  # named by the shipped file's sha256
+        damaged = bytearray(cached.read_bytes())
+        damaged[-10] ^= 0xFF
+        cached.write_bytes(bytes(damaged))
+        tokens.mergeable_ranks.cache_clear()
+        assert tokens._read_cache(cached) is None  # its own sha256 no longer matches
+        assert tokens.mergeable_ranks("cl100k_base") == first  # rebuilt from the shipped file
+        assert tokens._read_cache(cached) == first
+    finally:
+        tokens.mergeable_ranks.cache_clear()
+
+
+def test_an_unwritable_cache_folder_is_only_slower(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("CTXLIB_CACHE_DIR", str(blocker / "cache"))  # its parent is a file
+    tokens.mergeable_ranks.cache_clear()
+    try:
+        assert tokens.bpe_count("hello world", "cl100k_base") == 2
+    finally:
+        tokens.mergeable_ranks.cache_clear()
