@@ -13,7 +13,7 @@ The tree is ``sysconfig.get_paths()["stdlib"]`` without ``site-packages``/``dist
 its ``test`` folders are included (they are most of the tree's size, as tests are in a
 real repository). "seconds" is wall-clock time in the child process, module imports
 included; "after imports" starts once the job's modules are imported (for ctxlib, that
-includes detect-secrets, ~0.2 s, which it loads on first use). Peak memory is the child's
+includes gitleaks' rules, which it loads on first use). Peak memory is the child's
 maximum resident set size. 2x and 4x read the tree two and four times, as if a repository
 held that many copies of it.
 
@@ -125,13 +125,13 @@ def _cpu() -> float:
 
 def child(job: str, budget: int, copies: int) -> None:
     """One measured run. ``seconds`` counts from interpreter start-up, imports included;
-    ``pipeline_seconds`` from after the imports (detect-secrets' included for ctxlib)."""
+    ``pipeline_seconds`` from after the imports (gitleaks' rules included for ctxlib)."""
     for module in IMPORTS[job]:
         importlib.import_module(module)
     if job == "ctxlib":
         from ctxlib.repo import credential_in_text
 
-        credential_in_text("")  # loads detect-secrets' rules, as the first pack would
+        credential_in_text("")  # loads gitleaks' rules, as the first pack would
     imported = time.perf_counter()
     result = JOBS[job](budget, copies)
     done = time.perf_counter()

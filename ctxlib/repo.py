@@ -18,7 +18,7 @@ data: the readable text files, and every file or folder it left out with the rea
 - Credentials are never returned unless asked: dotenv files, private keys and credential
   files by name here. Contents are judged by ``credential_in_text``, with gitleaks' rules
   (``credentials.py``); the packer applies it to every text before it could be packed, not
-  to every file here, because scanning all 37 MB of the standard library takes ~15 s.
+  to every file here, because scanning all 37 MB of the standard library takes ~25 s.
 - Names that cannot be printed as they are (bytes that are not UTF-8, a newline, an escape
   sequence) are shown escaped, ``bad\\xff.py``, ``two\\nlines.py`` (``display_path``).
 
@@ -130,7 +130,7 @@ def credential_in_text(text: str, path: str = "") -> str | None:
         path: its name, for the few rules that hold only for some file types.
     Returns:
         e.g. ``"holds a secret (gitleaks: aws-access-token)"`` for a line with an
-        ``AKIA...`` key id, else ``None``. About 0.4 microseconds per character.
+        ``AKIA...`` key id, else ``None``. About 0.7 microseconds per character on source code.
     """
     found = credentials.find_secrets(text, path, first_only=True)
     return f"holds a secret (gitleaks: {found[0].rule})" if found else None
