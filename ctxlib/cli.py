@@ -197,23 +197,27 @@ def format_pack_report(pack, query: str, listed: int = 8) -> str:
 
 def cmd_pack(args) -> int:
     """``ctxlib pack PATH``: the packed context to stdout, the report to stderr; returns 0 (``ValueError`` when nothing fits)."""
-    from tqdm import tqdm
+    import contextlib
 
-    from .fit import pack_repository
-
-    from .fit import budget_after_margin
+    from .fit import budget_after_margin, pack_repository
 
     path = Path(args.path)
     if not path.exists():
         raise UsageError(f"{args.path}: no such directory")
     budget = budget_after_margin(args.budget, args.margin)
-    # delay: the bar appears only on trees that take a while to read.
-    with tqdm(desc="reading", unit=" files", delay=0.5, leave=False, file=sys.stderr,
-              disable=not sys.stderr.isatty()) as bar:
+    if sys.stderr.isatty():  # tqdm only for a person watching: its import costs ~30 ms
+        from tqdm import tqdm
+
+        # delay: the bar appears only on trees that take a while to read.
+        reading = tqdm(desc="reading", unit=" files", delay=0.5, leave=False, file=sys.stderr)
+    else:
+        reading = contextlib.nullcontext()
+    with reading as bar:
         pack = pack_repository(path, args.query, budget, encoding=args.encoding, scorer=args.scorer,
                                view=args.view, strategy=args.strategy, fmt=args.format,
                                max_file_bytes=args.max_file_bytes, include_secrets=args.include_secrets,
-                               include=args.include, exclude=args.exclude, progress=bar.update)
+                               include=args.include, exclude=args.exclude,
+                               progress=bar.update if bar is not None else None)
     sys.stdout.write(pack.text)
     sys.stdout.flush()
     report = format_pack_report(pack, args.query).split("\n")
