@@ -42,7 +42,7 @@ class Packed:
     skipped: list[Skipped] = field(default_factory=list)
 
     def __iter__(self):
-        # So that ``chosen, used = pack_context(...)`` reads as it does in the seed.
+        # So that ``chosen, used = pack_context(...)`` reads as it does in the chapter this course is built from.
         return iter((self.chosen, self.used))
 
 
@@ -65,7 +65,7 @@ def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate
     Returns:
         a ``Packed``: ``chosen`` as ``[(name, tokens), ...]`` in packing order, ``used``
         tokens (<= budget), and ``skipped`` as ``[Skipped(name, cost, left), ...]``. It unpacks as
-        ``chosen, used``. On seed 000's four files with budget 300:
+        ``chosen, used``. On Lesson 1's four files with budget 300:
         ``[('shop/pricing.py', 77), ('tests/test_pricing.py', 46), ('shop/cart.py', 27)]``, 150.
     Raises:
         ValueError: if the budget is not a positive int, or the query is empty.

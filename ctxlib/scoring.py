@@ -6,7 +6,7 @@ ignoring case. Names count triple because a file called ``pricing.py`` is a stro
 signal than one mention of "pricing" in a long document.
 
 Not handled: word boundaries (``"discount"`` also counts inside ``apply_discount``, as
-in the seed), symbols, search hits or recent edits. Lesson 3 adds a code-aware scorer.
+in Lesson 1's example), symbols, search hits or recent edits. Lesson 3 adds a code-aware scorer.
 """
 from __future__ import annotations
 
@@ -48,9 +48,9 @@ def score_file(name: str, text: str, query_terms) -> int:
         text: the file's contents.
         query_terms: the query's terms; case is ignored.
     Returns:
-        ``sum(text.count(t) + 3 * name.count(t))`` over the terms, case-insensitive, as
-        seed 000 computes it. ``score_file("shop/cart.py", "class Cart: total discount",
-        ["discount", "pricing"])`` -> 1.
+        ``sum(text.count(t) + 3 * name.count(t))`` over the terms, case-insensitive, as the
+        chapter this course is built from computes it.
+        ``score_file("shop/cart.py", "class Cart: total discount", ["discount", "pricing"])`` -> 1.
     Raises:
         ValueError: if the query has no non-blank term.
     """

@@ -88,7 +88,7 @@ def estimate_tokens(text: str) -> int:
     Raises:
         TypeError: if ``text`` is not a string.
 
-    The rule of thumb from Lesson 1 (seed 000). Close for English prose and code, far off
+    The rule of thumb from Lesson 1 (the chapter this course is built from). Close for English prose and code, far off
     for Hindi: see the lesson's table.
     """
     if not isinstance(text, str):

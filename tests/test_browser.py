@@ -45,7 +45,7 @@ from typing import Callable
 import pytest
 
 from ctxlib.i18n import message
-from ctxlib.course.examples import SEED_FILES
+from ctxlib.course.examples import LESSON1_FILES
 from ctxlib.course.quiz import correct_option_ids, load_quiz
 from ctxlib.repo import read_repo
 from ctxlib.course.sample_project import QUERY, build_sample_project
@@ -93,7 +93,7 @@ CONTROLS = {
     # The pack explorer at its default query and counter, budget moved from 300 to 100 tokens.
     "01_window_as_budget": Control(
         label=lambda lang: message("budget", lang), value=100, step=10,
-        expected=lambda lang: repack(SEED_FILES, 100, "discount pricing", "rough", lang)),
+        expected=lambda lang: repack(LESSON1_FILES, 100, "discount pricing", "rough", lang)),
     # The running-total explorer at the chapter's figures, attempts moved from 4 to 2.
     "02_running_total": Control(
         label=lambda lang: message("attempts", lang), value=2, step=1,

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ctxlib.ceiling import NINE_FILE_REFACTOR, ONE_LINE_CHANGE, class_ceiling, first_turn_ceiling
-from ctxlib.course.examples import SEED_FILES, SEED_QUERY
+from ctxlib.course.examples import LESSON1_FILES, LESSON1_QUERY
 from ctxlib.course.exercises import Case, Exercise, ceiling_cases, exercise, run_cases, scorer_cases, starter_name
 from ctxlib.course.progress import read_progress
 from ctxlib.course.quiz import load_quiz
@@ -43,9 +43,9 @@ def starter_of(q):
 
 # --- the cases: expected values are ctxlib's -------------------------------------------
 
-def test_scorer_cases_use_the_seed_and_score_file():
+def test_scorer_cases_use_lesson1_files_and_score_file():
     cases = scorer_cases()
-    assert cases[0].args == ("shop/pricing.py", SEED_FILES["shop/pricing.py"], SEED_QUERY)
+    assert cases[0].args == ("shop/pricing.py", LESSON1_FILES["shop/pricing.py"], LESSON1_QUERY)
     seed = [(c.args[0], c.expected) for c in cases[:4]]
     assert seed == [("shop/pricing.py", 18), ("shop/cart.py", 4), ("docs/history.md", 0), ("tests/test_pricing.py", 15)]
     assert all(c.expected == score_file(*c.args) for c in cases)
@@ -214,8 +214,8 @@ def test_solution_is_shown_only_on_request_and_recorded(progress_file, capsys):
 
 
 def test_only_code_questions_are_exercises():
-    with pytest.raises(ValueError, match="'whole_repo' is single_choice, not a code exercise"):
-        exercise(LESSON, "whole_repo", "en")
+    with pytest.raises(ValueError, match="'fits_but_not_all' is single_choice, not a code exercise"):
+        exercise(LESSON, "fits_but_not_all", "en")
     with pytest.raises(KeyError, match="no question 'nope'"):
         exercise(LESSON, "nope", "en")
     assert starter_name("x = ...\n") == "x" and starter_name("# nothing\n") is None
@@ -295,3 +295,58 @@ def test_lesson_2_exercise_checkers_compute_their_answers_with_ctxlib():
     assert run_cases(nearest, percentile_cases()).outcome == "passed"
     interpolated = lambda values, p: sorted(values)[len(values) // 2] if p == 50 else max(values)
     assert run_cases(interpolated, percentile_cases()).outcome == "failed"
+
+
+# --- Lessons 1 and 3: the exercises added after their sections ------------------------------
+
+from ctxlib.course import exercises as ex
+
+
+def test_lesson1_value_exercises_have_hand_computed_answers():
+    # At 75 the pricing file (77) does not fit; the test file (46) and the cart (27) do.
+    assert ex.predict_75_cases()[0].expected == ["tests/test_pricing.py", "shop/cart.py"]
+    # Exact o200k_base costs of the three relevant files: 56 + 31 + 21.
+    assert ex.exact_budget_cases()[0].expected == 56 + 31 + 21
+    assert run_cases(..., ex.predict_75_cases()).message.startswith("Not attempted yet: your function is still ...")
+
+
+def test_the_packer_exercise_is_checked_against_pack_context():
+    cases = ex.packer_cases()
+    assert cases[0].expected == ([("shop/pricing.py", 77), ("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 150)
+    assert cases[3].expected == ([("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 73)  # budget 75
+    assert cases[6].expected == ([], 0)  # "history" matches, but 1,300 tokens never fit in 1,000
+
+    def stops_at_first_misfit(files, terms, budget):
+        from ctxlib import estimate_tokens, score_file
+        chosen, used = [], 0
+        for name, text in sorted(files.items(), key=lambda kv: -score_file(kv[0], kv[1], terms)):
+            if score_file(name, text, terms) == 0 or used + estimate_tokens(text) > budget:
+                break
+            chosen.append((name, estimate_tokens(text)))
+            used += estimate_tokens(text)
+        return chosen, used
+    result = run_cases(stops_at_first_misfit, cases)
+    assert result.outcome == "failed" and "budget 120" in result.message
+
+
+def test_the_ranges_and_candidates_exercises():
+    assert ex.ranges_cases()[1].expected == [(8, 14), (198, 202)]
+    assert ex.ranges_cases()[3].expected == [(1, 3), (18, 20)]
+    sample, planted, empty = ex.candidates_cases()
+    assert "deploy/invoice_archive.ini" not in sample.expected and "shop/vat.py" in sample.expected
+    assert "notes/keys.txt" not in planted.expected and empty.expected == []
+
+
+def test_the_capstone_is_checked_by_properties(tmp_path):
+    from ctxlib.course.sample_project import BUDGET, QUERY, build_sample_project
+    root = build_sample_project(tmp_path / "shop")
+    answer = {"root": root, "task": QUERY, "budget": BUDGET, "essential": ["shop/invoice.py", "shop/vat.py"]}
+    untouched = run_cases(answer, ex.capstone_cases(), name="capstone")  # the lesson's own example
+    assert (untouched.outcome, untouched.passed) == ("not attempted", 4)
+    assert "(4 of 4 checks pass on it)" in untouched.message
+    answer["task"] = "vat invoice rounding"  # a task of one's own on the same project is graded
+    assert run_cases(answer, ex.capstone_cases(), name="capstone").outcome == "passed"
+    missing = dict(answer, essential=["docs/changelog.md"])  # 3,916 tokens: never fits in 2,000
+    result = run_cases(missing, ex.capstone_cases(), name="capstone")
+    assert result.outcome == "failed" and "docs/changelog.md not packed" in result.message
+    assert run_cases(dict(answer, essential=[]), ex.capstone_cases(), name="capstone").outcome == "failed"

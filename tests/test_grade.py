@@ -11,7 +11,8 @@ from ctxlib.course.progress import new_progress
 from ctxlib.course.quiz import lesson_question_ids
 
 LESSON = "01_window_as_budget"
-L1 = ["whole_repo", "budget_100", "budget_120_used", "skip_keep_going", "hindi_rough_rule", "name_files", "own_scorer"]
+L1 = ["fits_but_not_all", "budget_100", "budget_120_used", "skip_keep_going", "hindi_rough_rule", "name_files", "own_scorer",
+      "predict_75", "own_packer", "exact_budget"]
 
 
 @pytest.fixture(autouse=True)
@@ -35,11 +36,11 @@ def class_folder(tmp_path, monkeypatch):
     folder = tmp_path / "handed_in"
     folder.mkdir()
     (folder / "asha.json").write_text(progress_json("Asha", [
-        attempt("whole_repo", "failed"), attempt("whole_repo", "passed", 1),
+        attempt("fits_but_not_all", "failed"), attempt("fits_but_not_all", "passed", 1),
         attempt("budget_100", "passed"), attempt("own_scorer", "error", 2),
         attempt("own_scorer", None, 2, True), attempt("own_scorer", "passed", 2, True)]), encoding="utf-8")
     (folder / "ravi_k.json").write_text(progress_json(None, [  # no name set: the file name stands in
-        attempt("whole_repo", "passed"), attempt("budget_120_used", "failed"), attempt("own_scorer", "not attempted")]))
+        attempt("fits_but_not_all", "passed"), attempt("budget_120_used", "failed"), attempt("own_scorer", "not attempted")]))
     (folder / "empty.json").write_text("")
     (folder / "broken.json").write_text('{"format": "ctxlib-progress", "attempts": [{"lesson"')
     (folder / "notes.txt").write_text("not a progress file, not read")
@@ -59,10 +60,10 @@ def test_grade_writes_the_csv_and_names_unreadable_files(class_folder, capsys):
     total = str(len(L1) + len(other))
     missing = ["not attempted"] * len(other)
     assert rows[1] == ["Asha", "asha.json", "3", total, "3", "1",
-                       "passed", "passed", "not attempted", "not attempted", "not attempted", "not attempted", "passed"] + missing
+                       "passed", "passed", "not attempted", "not attempted", "not attempted", "not attempted", "passed"] + ["not attempted"] * 3 + missing
     assert rows[2] == ["ravi_k", "ravi_k.json", "1", total, "0", "0",
                        "passed", "not attempted", "failed", "not attempted", "not attempted", "not attempted",
-                       "not attempted"] + missing
+                       "not attempted"] + ["not attempted"] * 3 + missing
     assert len(rows) == 3
     lines = out.splitlines()
     assert lines[0].split() == ["learner", "passed", "completion"]

@@ -31,31 +31,31 @@ def test_the_path_comes_from_the_environment_or_the_home(progress_file, monkeypa
 
 
 def test_record_appends_attempts_in_the_documented_format(progress_file):
-    assert record_attempt(LESSON, "whole_repo", "failed", time="2025-05-01T09:30:00Z") is None
-    record_attempt(LESSON, "whole_repo", "passed", hints_used=1, time="2025-05-01T09:31:00Z")
+    assert record_attempt(LESSON, "fits_but_not_all", "failed", time="2025-05-01T09:30:00Z") is None
+    record_attempt(LESSON, "fits_but_not_all", "passed", hints_used=1, time="2025-05-01T09:31:00Z")
     data = json.loads(progress_file.read_text(encoding="utf-8"))
     assert data == {"format": "ctxlib-progress", "version": 1, "learner": None, "attempts": [
-        attempt("whole_repo", "failed"), {**attempt("whole_repo", "passed", 1), "time": "2025-05-01T09:31:00Z"}]}
+        attempt("fits_but_not_all", "failed"), {**attempt("fits_but_not_all", "passed", 1), "time": "2025-05-01T09:31:00Z"}]}
     # No temporary file left behind; the lock file stays (filelock keeps it, empty, for the next writer).
     assert sorted(p.name for p in progress_file.parent.iterdir()) == ["progress.json", "progress.json.lock"]
 
 
 def test_the_default_time_is_utc_iso_to_the_second(progress_file):
-    record_attempt(LESSON, "whole_repo", "passed")
+    record_attempt(LESSON, "fits_but_not_all", "passed")
     stamp = read_progress(progress_file)["attempts"][0]["time"]
     assert len(stamp) == 20 and stamp[4] == "-" and stamp[10] == "T" and stamp.endswith("Z")
 
 
 def test_an_unknown_outcome_is_refused_before_anything_is_written(progress_file):
     with pytest.raises(ValueError, match="outcome must be one of .* got 'maybe'"):
-        record_attempt(LESSON, "whole_repo", "maybe")
+        record_attempt(LESSON, "fits_but_not_all", "maybe")
     assert not progress_file.exists()
 
 
 # --- a crash mid-write leaves the old file ----------------------------------------------
 
 def test_a_failed_replace_leaves_the_old_file_intact(progress_file, monkeypatch):
-    record_attempt(LESSON, "whole_repo", "passed")
+    record_attempt(LESSON, "fits_but_not_all", "passed")
     before = progress_file.read_bytes()
 
     def crash(src, dst):
@@ -70,7 +70,7 @@ def test_a_failed_replace_leaves_the_old_file_intact(progress_file, monkeypatch)
 
 
 def test_a_process_killed_mid_write_leaves_the_old_file_intact(progress_file):
-    record_attempt(LESSON, "whole_repo", "passed")
+    record_attempt(LESSON, "fits_but_not_all", "passed")
     before = progress_file.read_bytes()
     # The child writes its temporary file, then dies by SIGKILL where os.replace would run:
     # no cleanup code can run, exactly like a kernel killed mid-save.
@@ -80,7 +80,7 @@ def test_a_process_killed_mid_write_leaves_the_old_file_intact(progress_file):
     done = subprocess.run([sys.executable, "-c", child], env={**os.environ, "CTXLIB_PROGRESS": str(progress_file)})
     assert done.returncode == -9
     assert progress_file.read_bytes() == before
-    assert [a["question"] for a in read_progress(progress_file)["attempts"]] == ["whole_repo"]
+    assert [a["question"] for a in read_progress(progress_file)["attempts"]] == ["fits_but_not_all"]
     record_attempt(LESSON, "budget_100", "passed")  # and the next attempt records normally
     assert len(read_progress(progress_file)["attempts"]) == 2
 
@@ -98,10 +98,10 @@ def test_a_process_killed_mid_write_leaves_the_old_file_intact(progress_file):
 def test_a_corrupted_or_foreign_file_is_moved_aside_and_reported(progress_file, monkeypatch, capsys, content, problem):
     progress_file.write_text(content, encoding="utf-8")
     monkeypatch.setattr(progress, "utc_now", lambda: "2025-05-01T09:30:00Z")
-    record_quietly(LESSON, "whole_repo", "passed", lang="en")
+    record_quietly(LESSON, "fits_but_not_all", "passed", lang="en")
     aside = progress_file.with_name("progress.json.corrupt-20250501T093000Z")
     assert aside.read_text(encoding="utf-8") == content  # kept byte for byte
-    assert [a["question"] for a in read_progress(progress_file)["attempts"]] == ["whole_repo"]
+    assert [a["question"] for a in read_progress(progress_file)["attempts"]] == ["fits_but_not_all"]
     err = capsys.readouterr().err
     assert err.startswith(f"ctxlib: your progress file could not be read ({problem}")
     assert err.endswith("it is kept as progress.json.corrupt-20250501T093000Z and a new one is started.\n")
@@ -120,7 +120,7 @@ def test_two_corruptions_in_one_second_keep_both(progress_file, monkeypatch):
 
 def test_the_moved_aside_note_is_in_hindi_too(progress_file, capsys):
     progress_file.write_text("{", encoding="utf-8")
-    record_quietly(LESSON, "whole_repo", "passed", lang="hi")
+    record_quietly(LESSON, "fits_but_not_all", "passed", lang="hi")
     assert capsys.readouterr().err.startswith("ctxlib: आपकी progress file पढ़ी नहीं जा सकी (not JSON")
 
 
@@ -158,7 +158,7 @@ def test_parse_progress_accepts_what_record_writes(progress_file):
 # --- ctxlib progress -------------------------------------------------------------------------
 
 def test_cli_progress_prints_the_score_per_lesson(progress_file, capsys):
-    for question, outcome, hints in (("whole_repo", "passed", 0), ("budget_120_used", "failed", 2),
+    for question, outcome, hints in (("fits_but_not_all", "passed", 0), ("budget_120_used", "failed", 2),
                                      ("budget_120_used", "passed", 2), ("own_scorer", "error", 1)):
         record_attempt(LESSON, question, outcome, hints_used=hints)
     record_attempt(LESSON, "own_scorer", None, hints_used=1, solution_viewed=True)
@@ -166,7 +166,7 @@ def test_cli_progress_prints_the_score_per_lesson(progress_file, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Progress of Asha"
     assert out[1].split() == ["lesson", "correct", "hints", "solutions"]
-    assert out[2].split() == [LESSON, "2", "of", "7", "3", "1"]
+    assert out[2].split() == [LESSON, "2", "of", "10", "3", "1"]
     assert out[-1] == f"(progress file: {progress_file})"
     assert read_progress(progress_file)["learner"] == "Asha"
     assert len(read_progress(progress_file)["attempts"]) == 5  # naming keeps every attempt
@@ -176,7 +176,7 @@ def test_cli_progress_with_no_file_yet(progress_file, capsys):
     assert main(["progress"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == 'Progress (no name set: ctxlib progress --name "Your Name")'
-    assert out[2].split() == [LESSON, "0", "of", "7", "0", "0"]
+    assert out[2].split() == [LESSON, "0", "of", "10", "0", "0"]
     assert not progress_file.exists()  # only looking does not create the file
 
 
@@ -195,12 +195,12 @@ def test_cli_progress_blank_name_is_a_one_line_error(capsys):
 
 
 def test_an_invalid_attempt_is_refused_and_the_history_kept(progress_file):
-    record_attempt(LESSON, "whole_repo", "passed", time="2025-05-01T09:30:00Z")
+    record_attempt(LESSON, "fits_but_not_all", "passed", time="2025-05-01T09:30:00Z")
     before = progress_file.read_text(encoding="utf-8")
     with pytest.raises(ValueError, match="not a valid attempt, nothing recorded: field attempts/0/hints_used"):
-        record_attempt(LESSON, "whole_repo", "failed", hints_used=-1)
+        record_attempt(LESSON, "fits_but_not_all", "failed", hints_used=-1)
     assert progress_file.read_text(encoding="utf-8") == before
-    record_attempt(LESSON, "whole_repo", "failed")
+    record_attempt(LESSON, "fits_but_not_all", "failed")
     assert len(read_progress(progress_file)["attempts"]) == 2
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ctxlib import count_tokens, estimate_tokens, pack_context
-from ctxlib.course.examples import SEED_FILES, SEED_QUERY, SENTENCE_EN, SENTENCE_HI
+from ctxlib.course.examples import LESSON1_FILES, LESSON1_QUERY, SENTENCE_EN, SENTENCE_HI
 from ctxlib.course.exercises import Exercise
 from ctxlib.course.progress import read_progress
 from ctxlib.course.quiz import (LANGS, QuizError, answer_hash, check_twins, correct_option_ids, grade, lesson_question_ids,
@@ -25,7 +25,7 @@ CHOICE_IDS = [f"{lesson}-{lang}-{q.id}" for (lesson, lang), q in CHOICE]
 # The first word of a right option's feedback, per language: the files mark right options this way.
 RIGHT_WORD = {"en": "Right", "hi": "सही"}
 # Lesson 1's keys written down by hand from the quiz's design, so a wrong key in the files fails here.
-RIGHT = {"whole_repo": {"c"}, "budget_100": {"b"}, "skip_keep_going": {"d"},
+RIGHT = {"fits_but_not_all": {"a"}, "budget_100": {"b"}, "skip_keep_going": {"d"},
          "hindi_rough_rule": {"a", "b"}, "name_files": {"c"}}
 
 
@@ -92,8 +92,8 @@ def test_both_languages_ask_the_same_questions(lesson):
 def test_lesson_1_questions_and_their_keys():
     en = QUIZZES[(LESSON, "en")]
     assert [q.id for q in en.questions] == [
-        "whole_repo", "budget_100", "budget_120_used", "skip_keep_going", "hindi_rough_rule", "name_files",
-        "own_scorer"]
+        "fits_but_not_all", "budget_100", "budget_120_used", "skip_keep_going", "hindi_rough_rule", "name_files",
+        "own_scorer", "predict_75", "own_packer", "exact_budget"]
     assert {q.type for q in en.questions} == {"single_choice", "multiple_choice", "numeric", "code"}
     for lang in LANGS:
         for qid, right in RIGHT.items():
@@ -109,13 +109,12 @@ def test_no_file_holds_a_choice_answer_in_the_clear():
                 assert not {"answer", "correct", "right"} & set(q), f"{path}: {q['id']}"
 
 
-def test_the_seed_question_keeps_its_four_options_and_right_answer():
-    q = QUIZZES[(LESSON, "en")].question("whole_repo")
-    assert q.prompt == "Why not always put the whole repository in the context?"
-    assert [o.text for o in q.options] == [
-        "Because context is free", "Repositories cannot be read",
-        "It rarely fits, costs more, is slower and buries the relevant parts", "Because models dislike code"]
-    assert QUIZZES[(LESSON, "hi")].question("whole_repo").prompt == "पूरा repository हमेशा context में क्यों न रखें?"
+def test_the_first_question_needs_the_lessons_reasoning_and_gives_no_length_cue():
+    q = QUIZZES[(LESSON, "en")].question("fits_but_not_all")
+    assert q.prompt.startswith("A repository is 150,000 tokens and the model's window is 200,000")
+    lengths = [len(o.text) for o in q.options]
+    assert correct_option_ids(q) == {"a"} and lengths[0] <= max(lengths[1:])  # the right one is not the longest
+    assert QUIZZES[(LESSON, "hi")].question("fits_but_not_all").prompt.startswith("एक repository 150,000 tokens का है")
 
 
 def test_multiple_choice_says_when_right_options_are_missing():
@@ -125,9 +124,9 @@ def test_multiple_choice_says_when_right_options_are_missing():
 
 
 def test_the_packing_questions_match_what_the_packer_does():
-    assert pack_context(SEED_FILES, SEED_QUERY, 100).chosen == [("shop/pricing.py", 77)]
+    assert pack_context(LESSON1_FILES, LESSON1_QUERY, 100).chosen == [("shop/pricing.py", 77)]
     assert QUIZZES[(LESSON, "en")].question("budget_100").options[1].text == "shop/pricing.py only: 77 tokens used"
-    packed = pack_context(SEED_FILES, SEED_QUERY, 120)
+    packed = pack_context(LESSON1_FILES, LESSON1_QUERY, 120)
     assert packed.chosen == [("shop/pricing.py", 77), ("shop/cart.py", 27)]
     for lang in LANGS:
         assert QUIZZES[(LESSON, lang)].question("budget_120_used").answer == {"value": packed.used, "abs_tol": 0}
@@ -153,7 +152,7 @@ def test_the_hindi_sentence_figures_are_what_ctxlib_counts():
 
 
 def test_grade_refuses_option_ids_the_question_lacks_and_code():
-    q = QUIZZES[(LESSON, "en")].question("whole_repo")
+    q = QUIZZES[(LESSON, "en")].question("fits_but_not_all")
     with pytest.raises(ValueError, match="has no option"):
         grade(q, "z")
     with pytest.raises(ValueError, match="takes one option"):
@@ -163,12 +162,13 @@ def test_grade_refuses_option_ids_the_question_lacks_and_code():
 
 
 def test_question_text_reads_as_plain_text():
-    assert question_text(QUIZZES[(LESSON, "en")].question("whole_repo")) == (
-        "Why not always put the whole repository in the context?\n"
-        "  A) Because context is free\n  B) Repositories cannot be read\n"
-        "  C) It rarely fits, costs more, is slower and buries the relevant parts\n"
-        "  D) Because models dislike code\nChoose one.")
-    assert question_text(QUIZZES[(LESSON, "hi")].question("budget_120_used")).endswith("उत्तर एक संख्या में दें (tokens)।")
+    assert question_text(QUIZZES[(LESSON, "en")].question("fits_but_not_all")) == (
+        QUIZZES[(LESSON, "en")].question("fits_but_not_all").prompt + "\n"
+        "  A) It is re-sent every turn: paid again, slower, relevant lines buried\n"
+        "  B) The tokenizer keeps about half of the window for its own vocabulary\n"
+        "  C) It leaves no room at all for the instructions, tools or reply\n"
+        "  D) Models read only the first 100,000 tokens of any input they get\nChoose one.")
+    assert question_text(QUIZZES[(LESSON, "hi")].question("budget_120_used")).endswith("जवाब एक संख्या में दें (tokens)।")
     code = question_text(QUIZZES[(LESSON, "en")].question("own_scorer"))
     assert code.startswith("Write the lesson's scorer yourself: my_score(name, text, terms)")
     assert "\n\ndef my_score(name, text, terms):\n" in code and "    ...\n\n" in code
@@ -198,8 +198,8 @@ def _break(data, question_id, change):
     (lambda q: q.pop("explanation"), "budget_100", "questions/1", "'explanation' is a required property"),
     (lambda q: q.update(type="essay"), "skip_keep_going", "questions/3/type", "'essay' is not one of"),
     (lambda q: q.update(answer_sha256="0" * 64), "name_files", "questions/5/answer_sha256", "matches no set of options"),
-    (lambda q: q.update(id="whole_repo"), "whole_repo", "questions/1/id", "same id"),
-    (lambda q: q["options"].__delitem__(slice(1, None)), "whole_repo", "questions/0/options", "too short"),
+    (lambda q: q.update(id="fits_but_not_all"), "fits_but_not_all", "questions/1/id", "same id"),
+    (lambda q: q["options"].__delitem__(slice(1, None)), "fits_but_not_all", "questions/0/options", "too short"),
     (lambda q: q["options"][2].pop("feedback"), "hindi_rough_rule", "questions/4/options/2", "'feedback' is a required"),
     (lambda q: q.update(answer={"min": 110, "max": 100}), "budget_120_used", "questions/2/answer", "above max"),
     (lambda q: q.update(answer={"value": 104}), "budget_120_used", "questions/2/answer", "is not valid under any"),
@@ -209,7 +209,7 @@ def _break(data, question_id, change):
 ], ids=["missing-field", "unknown-type", "wrong-hash", "duplicate-id", "one-option", "option-feedback", "bad-range",
         "no-tolerance", "code-no-starter", "checker-outside-ctxlib", "checker-missing"])
 def test_a_malformed_file_names_the_file_question_and_field(tmp_path, change, question_id, field, problem):
-    target = "budget_100" if question_id == "whole_repo" and field.endswith("/id") else question_id
+    target = "budget_100" if question_id == "fits_but_not_all" and field.endswith("/id") else question_id
     path = _write(tmp_path, _break(_english(), target, change))
     with pytest.raises(QuizError) as caught:
         load_quiz_file(path)
@@ -244,7 +244,7 @@ def test_maintainer_hash_command_reproduces_the_stored_key(capsys):
     main(["hash", q.id, "b,a", "--salt", q.salt])
     assert json.loads(capsys.readouterr().out) == {"salt": q.salt, "answer_sha256": q.answer_sha256}
     main(["check"])
-    assert f"ok: {LESSON} (7 questions, en, hi)" in capsys.readouterr().out
+    assert f"ok: {LESSON} (10 questions, en, hi)" in capsys.readouterr().out
 
 
 def test_every_numeric_key_form_grades_at_its_edges(tmp_path):
@@ -266,20 +266,20 @@ def _click_check(box):
 
 
 def test_check_button_shows_the_verdict_and_option_feedback():
-    q = QUIZZES[(LESSON, "en")].question("whole_repo")
+    q = QUIZZES[(LESSON, "en")].question("fits_but_not_all")
     box = quiz_widget(q, "en")
-    box.children[0].value = "a"
-    shown = _click_check(box)
-    assert "Not quite. Try again." in shown and "A) Not so: every token" in shown and "Explanation" not in shown
     box.children[0].value = "c"
-    assert check_answer(q, "c", "en").startswith("Correct!\nC) Right: a real repository")
-    assert "Correct!" in _click_check(box) and "Explanation: The window must also hold" in box.children[2].value
+    shown = _click_check(box)
+    assert "Not quite. Try again." in shown and "C) 200,000 − 150,000 leaves 50,000" in shown and "Explanation" not in shown
+    box.children[0].value = "a"
+    assert check_answer(q, "a", "en").startswith("Correct!\nA) Right: the agent re-sends its context")
+    assert "Correct!" in _click_check(box) and "Explanation: Fitting is necessary, not sufficient" in box.children[2].value
 
 
 def test_check_button_in_hindi_for_multiple_choice_and_numbers():
     multiple = quiz_widget(QUIZZES[(LESSON, "hi")].question("hindi_rough_rule"), "hi")
     label, *boxes = multiple.children[0].children
-    assert label.value == "उत्तर:" and [b.description for b in boxes] == ["A", "B", "C", "D"]
+    assert label.value == "जवाब:" and [b.description for b in boxes] == ["A", "B", "C", "D"]
     boxes[0].value = boxes[1].value = True
     assert _click_check(multiple).startswith("<div") and "सही!\nA) सही: 24, 27 और 80" in multiple.children[2].value
     numeric = quiz_widget(QUIZZES[(LESSON, "hi")].question("budget_120_used"), "hi")
@@ -296,31 +296,31 @@ def test_every_check_click_is_recorded_with_the_hints_seen(progress_file, capsys
         box.children[1].children[1].click()
     box.children[0].value = 104
     _click_check(box)
-    choice = quiz_widget(QUIZZES[(LESSON, "en")].question("whole_repo"), "en")
+    choice = quiz_widget(QUIZZES[(LESSON, "en")].question("fits_but_not_all"), "en")
     _click_check(choice)  # nothing chosen yet
     attempts = read_progress(progress_file)["attempts"]
     assert [(a["lesson"], a["question"], a["outcome"], a["hints_used"], a["solution_viewed"]) for a in attempts] == [
         (LESSON, "budget_120_used", "failed", 0, False), (LESSON, "budget_120_used", "passed", 2, False),
-        (LESSON, "whole_repo", "not attempted", 0, False)]
+        (LESSON, "fits_but_not_all", "not attempted", 0, False)]
     assert all(len(a["time"]) == 20 and a["time"].endswith("Z") for a in attempts)
     assert capsys.readouterr() == ("", "")  # recording says nothing when it works
 
 
 def test_show_quiz_prints_every_question_as_text_and_code_without_a_widget(capsys):
-    for lang, heading in (("en", "Quick check 1 of 7"), ("hi", "त्वरित जाँच 1 (7 में से)")):
+    for lang, heading in (("en", "Quick check 1 of 10"), ("hi", "त्वरित जाँच 1 (10 में से)")):
         show_quiz(LESSON, lang)
         out = capsys.readouterr().out
         quiz = QUIZZES[(LESSON, lang)]
         assert out.startswith(heading + "\n" + question_text(quiz.questions[0]))
         assert all(question_text(q) in out for q in quiz.questions)
         stand_in = repr(quiz_widget(quiz.questions[0]))
-        assert out.count(stand_in) == 6  # one per choice or numeric question; the code exercise has none
-        assert out.rstrip().endswith(question_text(quiz.question("own_scorer")))
+        assert out.count(stand_in) == 6  # one per choice or numeric question; the code exercises have none
+        assert out.rstrip().endswith(question_text(quiz.question("exact_budget")))
 
 
 def test_a_choice_answer_of_the_wrong_type_is_named():
-    question = load_quiz("01_window_as_budget", "en").question("whole_repo")
-    with pytest.raises(ValueError, match=r"question 'whole_repo' takes option ids such as 'a' or \['a', 'c'\], got 3.5"):
+    question = load_quiz("01_window_as_budget", "en").question("fits_but_not_all")
+    with pytest.raises(ValueError, match=r"question 'fits_but_not_all' takes option ids such as 'a' or \['a', 'c'\], got 3.5"):
         grade(question, 3.5)
 
 

@@ -1,6 +1,7 @@
 """Lesson 3's repository explorer: its callback is a plain function, checked without a browser."""
 import pytest
 
+from ctxlib.i18n import message
 from ctxlib.fit import pack_files
 from ctxlib.repo import read_repo
 from ctxlib.course.sample_project import BUDGET, QUERY, build_sample_project
@@ -140,7 +141,55 @@ def test_many_files_left_out_for_one_reason_become_one_line():
     not_reached = [s.path for s in pack.skipped if s.reason.startswith("not reached")]
     assert len(not_reached) > 12
     text = describe_repo_pack(pack)
-    assert (f"  {len(not_reached)} files: not reached: the budget was full "
-            f"(e.g. {', '.join(not_reached[:3])})") in text
+    assert (f"  {len(not_reached)} files: not reached: the walk stopped after 10 files in a row that did not fit "
+            f"(36 tokens were left) (e.g. {', '.join(not_reached[:3])})") in text
     assert not any(line.startswith(f"  {not_reached[-1]} ") for line in text.splitlines())
-    assert f"  {len(not_reached)} files: बारी ही नहीं आई: बजट भर चुका था (जैसे " in describe_repo_pack(pack, "hi")
+    walk_stopped = message("not reached: the walk stopped after {files} files in a row that did not fit "
+                           "({left:,} tokens were left)", "hi", files=10, left=36)
+    assert walk_stopped.startswith("बारी ही नहीं आई")
+    assert f"  {len(not_reached)} files: {walk_stopped} (जैसे " in describe_repo_pack(pack, "hi")
+
+
+# --- the library's English reasons, in the learner's language (one mapping) --------------
+
+from ctxlib.bm25 import FileScore, TermScore
+from ctxlib.course.widgets.lesson3 import explain_table, localized_reason, skipped_table
+
+
+@pytest.mark.parametrize("reason, hindi", [
+    ("ignored by .gitignore", ".gitignore में लिखा है"),
+    ("looks like a credential file (.env)", "credential file लगती है (.env)"),
+    ("holds a secret (gitleaks: generic-api-key)", "इसमें secret है (gitleaks: generic-api-key)"),
+    ("not chosen by the knapsack strategy", "knapsack strategy ने नहीं चुनी"),
+    ("dropped: the rendered pack was 5 tokens over budget", "हटाई गई: rendered pack बजट से 5 tokens ऊपर था"),
+    ("larger than the size cap (2,000,000 bytes > 1,000,000)", "आकार की सीमा से बड़ी (2,000,000 bytes > 1,000,000)"),
+])
+def test_localized_reason_keeps_the_details(reason, hindi):
+    assert localized_reason(reason, "en") == reason
+    assert localized_reason(reason, "hi") == hindi
+
+
+def test_an_unknown_reason_is_shown_as_the_library_wrote_it():
+    assert localized_reason("a reason the course does not know yet", "hi") == "a reason the course does not know yet"
+    with pytest.raises(ValueError, match="lang must be one of"):
+        localized_reason("ignored by .gitignore", "fr")
+
+
+def test_every_reason_of_the_sample_project_is_localized(files, tmp_path):
+    root = build_sample_project(tmp_path / "shop")
+    repo = read_repo(root)
+    pack = pack_files({f.path: f.text for f in repo.files}, QUERY, 1_000, skipped=repo.skipped)
+    reasons = {s.reason for s in repo.skipped + repo.notes + pack.skipped}
+    assert reasons and all(localized_reason(r, "hi") != r for r in reasons), sorted(
+        r for r in reasons if localized_reason(r, "hi") == r)
+
+
+def test_skipped_and_explain_tables_in_hindi(tmp_path):
+    repo = read_repo(build_sample_project(tmp_path / "shop"))
+    table = skipped_table(repo.skipped, "hi", kept=repo.notes)
+    assert ["छोड़ी गई", "vendor/", ".gitignore में लिखा है"] in table.rows
+    score = FileScore("shop/vat.py", 3.5, (TermScore("vat", 13, True, False, 0.5, 2.0, 2.0),
+                                           TermScore("invoice", 1, False, False, 1.5, 1.0, 1.5)))
+    shown = explain_table(score, "hi")
+    assert shown.title == "shop/vat.py: BM25 3.500"
+    assert shown.rows[0] == ["vat", "13", "हाँ", "-", "0.500", "2.000", "2.000"]

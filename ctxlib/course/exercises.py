@@ -29,7 +29,7 @@ import numbers
 import reprlib
 import sysconfig
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .progress import record_quietly
@@ -43,6 +43,11 @@ MESSAGES = {
            "not_callable": "Not yet: this exercise wants a function, e.g. q.check({name}); got {got}.",
            "starter": "Not attempted yet: your {name} still {does}, as the starter does. Write its body, "
                       "run that cell, then check again.",
+           "starter_value": "Not attempted yet: {name} is still ..., as in the starter. Put your answer in it, run "
+                            "that cell, then check again.",
+           "untouched": "Not attempted yet: {name} still packs the lesson's own example, the sample project for the "
+                        "lesson's query ({passed} of {total} checks pass on it). Make it yours, run that cell, then "
+                        "check again.",
            "returns": "returns {got}", "raises": "raises NotImplementedError",
            "undefined": "Not attempted yet: there is no {name} in the notebook. Run the starter cell, or pass "
                         "your answer: q.check({name}).",
@@ -57,8 +62,13 @@ MESSAGES = {
            "not_callable": "अभी नहीं: इस अभ्यास को एक function चाहिए, जैसे q.check({name}); मिला {got}।",
            "starter": "अभी कोशिश नहीं हुई: आपका {name} अब भी starter की तरह {does}। उसका body लिखें, वह cell "
                       "चलाएँ, फिर दोबारा जाँचें।",
+           "starter_value": "अभी कोशिश नहीं हुई: {name} अब भी starter की तरह ... है। उसमें अपना जवाब लिखें, वह cell "
+                            "चलाएँ, फिर दोबारा जाँचें।",
+           "untouched": "अभी कोशिश नहीं हुई: {name} अब भी पाठ का अपना उदाहरण, यानी पाठ की query के लिए नमूना project, "
+                        "pack करता है (उस पर {total} में से {passed} जाँचें सफल)। इसे अपना बनाइए, वह cell चलाइए, फिर "
+                        "दोबारा जाँचिए।",
            "returns": "{got} लौटाता है", "raises": "NotImplementedError उठाता है",
-           "undefined": "अभी कोशिश नहीं हुई: notebook में {name} नहीं है। Starter वाला cell चलाएँ, या अपना उत्तर "
+           "undefined": "अभी कोशिश नहीं हुई: notebook में {name} नहीं है। Starter वाली cell चलाएँ, या अपना जवाब "
                         "दें: q.check({name})।",
            "error": "{about} आपके code में error आया: {error}",
            "line": "  {function} में, line {lineno}: {line}",
@@ -88,7 +98,25 @@ class CheckResult:
     message: str
 
 
+@dataclass(frozen=True)
+class Property:
+    """An expected value that is a rule, not a value: ``holds(answer)`` says whether the answer keeps it.
+
+    For exercises with more than one right answer (a capstone checked by properties); ``shown``
+    words what the answer gave for the failure message, e.g. ``"2,114 tokens"``.
+    """
+
+    holds: object
+    shown: object = reprlib.repr
+    untouched: object = None  # answer -> True while it is still the lesson's own default (not attempted)
+
+
 def _same(got, expected) -> bool:
+    if isinstance(expected, Property):
+        try:
+            return bool(expected.holds(got))
+        except Exception:  # a malformed answer breaks the rule; it is not the checker's error
+            return False
     # Numbers compare by value (5 == 5.0) but a bool is not a count, even though True == 1.
     if isinstance(got, numbers.Real) and isinstance(expected, numbers.Real) and not isinstance(got, bool):
         return math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9)
@@ -120,10 +148,19 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         nothing from the learner's code: its exceptions become the "error" outcome.
     """
     msgs, total = MESSAGES[lang], len(cases)
-    if answer is None or answer is Ellipsis:
+    if answer is Ellipsis:  # a value exercise's starter: ``predicted = ...``
+        return CheckResult("not attempted", 0, total, msgs["starter_value"].format(name=name))
+    if answer is None:
         return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=answer)))
     if not callable(answer) and any(c.args is not None for c in cases):
         return CheckResult("failed", 0, total, msgs["not_callable"].format(name=name, got=reprlib.repr(answer)))
+    rules = [c.expected for c in cases if isinstance(c.expected, Property) and c.expected.untouched is not None]
+    if rules and any(_holds(rule.untouched, answer) for rule in rules):
+        plain = [Case(c.args, replace(c.expected, untouched=None) if isinstance(c.expected, Property) else c.expected,
+                      c.about) for c in cases]
+        checked = run_cases(answer, plain, lang, name)
+        return CheckResult("not attempted", checked.passed, total,
+                           msgs["untouched"].format(name=name, passed=checked.passed, total=total))
     passed, first_failure = 0, None
     for i, case in enumerate(cases):
         try:
@@ -140,7 +177,8 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         if _same(got, case.expected):
             passed += 1
         elif first_failure is None:
-            shown = "NotImplementedError" if got is NotImplementedError else reprlib.repr(got)
+            shown = ("NotImplementedError" if got is NotImplementedError
+                     else _shown(case.expected, got) if isinstance(case.expected, Property) else reprlib.repr(got))
             first_failure = (case, shown)
     if first_failure is None:
         return CheckResult("passed", passed, total, msgs["passed"].format(total=total))
@@ -148,6 +186,20 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     template = msgs["failed_value" if case.args is None else "failed"]
     return CheckResult("failed", passed, total, template.format(
         passed=passed, total=total, about=_capital(case.about[lang]), name=name, got=got))
+
+
+def _holds(test, answer) -> bool:
+    try:
+        return bool(test(answer))
+    except Exception:
+        return False
+
+
+def _shown(rule: Property, got) -> str:
+    try:
+        return str(rule.shown(got))
+    except Exception:
+        return reprlib.repr(got)
 
 
 def _capital(text: str) -> str:
@@ -248,19 +300,69 @@ def _about_scoring(name: str, text: str, terms: list) -> dict:
 def scorer_cases() -> list[Case]:
     """Lesson 1, "own_scorer": ``my_score(name, text, terms)`` against ``ctxlib.scoring.score_file``.
 
-    The seed's four files for the seed's query, then one slip each: case in the name and the
+    Lesson 1's four files for its query, then one slip each: case in the name and the
     text, a term twice in the name, a term inside longer words with the query in capitals, no match.
     """
-    from .examples import SEED_FILES, SEED_QUERY
+    from .examples import LESSON1_FILES, LESSON1_QUERY
     from ctxlib.scoring import score_file
 
-    calls = [(name, text, list(SEED_QUERY)) for name, text in SEED_FILES.items()]
+    calls = [(name, text, list(LESSON1_QUERY)) for name, text in LESSON1_FILES.items()]
     calls += [("Shop/Pricing.py", "PRICING rules, pricing table", ["pricing"]),
               ("pricing/pricing.py", "", ["pricing"]),
               ("notes.txt", "apply_discount() and discounted()", ["Discount"]),
-              ("shop/cart.py", SEED_FILES["shop/cart.py"], ["tax", "refund"])]
+              ("shop/cart.py", LESSON1_FILES["shop/cart.py"], ["tax", "refund"])]
     return [Case((name, text, terms), score_file(name, text, terms), _about_scoring(name, text, terms))
             for name, text, terms in calls]
+
+
+def predict_75_cases() -> list[Case]:
+    """Lesson 1, "predict_75": the learner's prediction of the files ``pack_context`` keeps at 75 tokens.
+
+    One value case: the names, in packing order, of ``pack_context(LESSON1_FILES, LESSON1_QUERY, 75)``
+    (rough counts). With 75 the best file (77 tokens) does not fit, and the next two do.
+    """
+    from .examples import LESSON1_FILES, LESSON1_QUERY
+    from ctxlib.packing import pack_context
+
+    chosen = [name for name, _ in pack_context(LESSON1_FILES, LESSON1_QUERY, 75).chosen]
+    return [Case(None, chosen, {"en": "for the files kept at a budget of 75 tokens, in packing order",
+                                "hi": "75 tokens के बजट पर रखी गई files (packing के क्रम में) के लिए"})]
+
+
+def packer_cases() -> list[Case]:
+    """Lesson 1, "own_packer": ``my_pack(files, terms, budget)`` against ``ctxlib.packing.pack_context``.
+
+    Expected values are ``(packed.chosen, packed.used)`` with the rough rule: Lesson 1's files at the
+    budgets the lesson uses (300, 120, 100, 75), one so small that nothing fits, and two one-term queries:
+    one file that is the only match, one that matches but never fits.
+    """
+    from .examples import LESSON1_FILES, LESSON1_QUERY
+    from ctxlib.packing import pack_context
+
+    calls = [(list(LESSON1_QUERY), budget) for budget in (300, 120, 100, 75, 10)]
+    calls += [(["cart"], 300), (["history"], 1_000), (["history"], 2_000)]
+    cases = []
+    for terms, budget in calls:
+        packed = pack_context(LESSON1_FILES, terms, budget)
+        cases.append(Case((dict(LESSON1_FILES), terms, budget), (list(packed.chosen), packed.used),
+                          {"en": f"for Lesson 1's files, terms {terms!r}, budget {budget:,}",
+                           "hi": f"पाठ 1 की files, terms {terms!r}, बजट {budget:,} के लिए"}))
+    return cases
+
+
+def exact_budget_cases() -> list[Case]:
+    """Lesson 1, "exact_budget": the smallest budget, in exact ``o200k_base`` tokens, that keeps all
+    three relevant files of Lesson 1's example (found by trying every budget from 1 up with ``pack_context``)."""
+    from .examples import LESSON1_FILES, LESSON1_QUERY
+    from ctxlib.packing import pack_context
+    from ctxlib.tokens import token_counter
+
+    count = token_counter("o200k_base")
+    relevant = sum(1 for name, text in LESSON1_FILES.items() if pack_context({name: text}, LESSON1_QUERY, 10**6).chosen)
+    budget = next(b for b in range(1, 10_000)
+                  if len(pack_context(LESSON1_FILES, LESSON1_QUERY, b, count=count).chosen) == relevant)
+    return [Case(None, budget, {"en": "for the smallest budget that keeps all three relevant files",
+                                "hi": "तीनों प्रासंगिक files रखने वाले सबसे छोटे बजट के लिए"})]
 
 
 def ceiling_cases() -> list[Case]:
@@ -466,3 +568,144 @@ def percentile_cases() -> list[Case]:
     return [Case((values, p), percentile(values, p),
                  {"en": f"for values {values!r} and p={p}", "hi": f"values {values!r} और p={p} के लिए"})
             for values, p in calls]
+
+
+def _sample_repo():
+    """Lesson 3's sample project, read with ``ctxlib.repo.read_repo``, from a fresh temporary copy."""
+    import tempfile
+    from pathlib import Path
+
+    from ctxlib.repo import read_repo
+    from .sample_project import build_sample_project
+
+    with tempfile.TemporaryDirectory() as folder:
+        return read_repo(build_sample_project(Path(folder) / "shop"))
+
+
+def _is_sample_project(root) -> bool:
+    """Whether the folder ``root`` holds exactly the sample project's files, byte for byte."""
+    from pathlib import Path
+
+    from .sample_project import sample_files
+
+    root = Path(root)
+    if not root.is_dir():
+        return False
+    found = {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+    expected = sample_files()
+    return found.keys() == expected.keys() and all(found[k].read_bytes() == v for k, v in expected.items())
+
+
+def candidates_cases() -> list[Case]:
+    """Lesson 3, "own_candidates": ``my_candidates(files)``, the paths a packer may consider.
+
+    ``files`` is ``{path: text}`` as the reader kept them; a path is a candidate unless
+    ``ctxlib.repo.credential_in_text`` finds a secret in its text. Cases: the sample project, the
+    sample project with a private key planted in a file with an ordinary name, and no files.
+    """
+    from ctxlib.repo import credential_in_text
+
+    files = {f.path: f.text for f in _sample_repo().files}
+    planted = dict(files)
+    planted["notes/keys.txt"] = ("-----BEGIN RSA PRIVATE KEY-----\n"  # fake: random base64, no real key
+                                 "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw\n"
+                                 "7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFc\n"
+                                 "-----END RSA PRIVATE KEY-----\n")
+    cases = []
+    for about, given in ((("the sample project's files", "नमूना project की files"), files),
+                         (("the sample project plus notes/keys.txt", "नमूना project और notes/keys.txt"), planted),
+                         (("no files at all", "बिना किसी file"), {})):
+        expected = [path for path, text in given.items() if credential_in_text(text) is None]
+        cases.append(Case((given,), expected, {"en": f"for {about[0]}", "hi": f"{about[1]} के लिए"}))
+    return cases
+
+
+def ranges_cases() -> list[Case]:
+    """Lesson 3, "own_ranges": ``my_ranges(hits, n_lines, context)`` against ``ctxlib.views.line_ranges``.
+
+    One hit; hits close enough to merge; ranges that only touch (merged too); hits at the first and
+    the last line (clipped to the file); unsorted hits; context 0; no hits.
+    """
+    from ctxlib.views import line_ranges
+
+    calls = [([10], 100, 2), ([10, 12, 200], 300, 2), ([3, 8], 20, 2), ([1, 20], 20, 2),
+             ([50, 5, 7], 60, 1), ([4, 5, 9], 12, 0), ([], 30, 2)]
+    return [Case((hits, n, context), line_ranges(hits, n, context),
+                 {"en": f"for hits {hits!r} in {n} lines, context {context}",
+                  "hi": f"{n} lines में hits {hits!r}, context {context} के लिए"})
+            for hits, n, context in calls]
+
+
+def lesson3_small_case():
+    """Lesson 3's small case: ``(options, cost)`` for the four best-ranked Python files of the sample
+    project for its query (``ctxlib.fit.rank``), each whole, priced at its exact ``o200k_base`` tokens."""
+    from ctxlib.fit import rank
+    from ctxlib.strategies import Option
+    from ctxlib.tokens import count_tokens
+    from .sample_project import QUERY
+
+    files = {f.path: f.text for f in _sample_repo().files}
+    four = [(path, score) for path, score in rank(files, QUERY) if path.endswith(".py")][:4]
+    return [[Option.of(path, "whole", files[path], score)] for path, score in four], \
+        (lambda option, limit: count_tokens(files[option.path]))
+
+
+def predict_knapsack_cases() -> list[Case]:
+    """Lesson 3, "predict_knapsack": which files the exact knapsack packs, whole, in 1,000 tokens,
+    for ``lesson3_small_case()``. The answer is compared as a set of paths, in any order."""
+    from ctxlib.strategies import knapsack
+
+    options, cost = lesson3_small_case()
+    chosen = {option.path for option, _ in knapsack(options, 1_000, cost)}
+    return [Case(None, Property(lambda got: set(got) == chosen and len(list(got)) == len(chosen)),
+                 {"en": "for the files the exact knapsack packs at 1,000 tokens",
+                  "hi": "1,000 tokens पर exact knapsack जो files pack करता है, उनके लिए"})]
+
+
+def capstone_cases() -> list[Case]:
+    """Lesson 3, "capstone": a pack of the learner's repository for their task, checked by properties.
+
+    The answer is ``{"root": folder, "task": words, "budget": tokens, "essential": [paths]}``; the
+    check packs it with ``ctxlib.fit.pack_repository`` (defaults). The lesson's own default, the sample
+    project for the lesson's query, is "not attempted" (with how many checks pass on it), so running
+    the lesson top to bottom records nothing. Properties: the rendered text holds
+    the budget in exact tokens (counted again here, not read from the pack); no secret is in it
+    (``credential_in_text``); at least one essential file is named; every one of them is packed.
+    """
+    from ctxlib.fit import pack_repository
+    from ctxlib.repo import credential_in_text
+    from ctxlib.tokens import count_tokens
+    from .sample_project import QUERY
+
+    packs = {}
+
+    def pack(a):
+        key = (str(a["root"]), a["task"], a["budget"])
+        if key not in packs:
+            packs[key] = pack_repository(a["root"], a["task"], a["budget"])
+        return packs[key]
+
+    def used(a):
+        return count_tokens(pack(a).text, pack(a).encoding)
+
+    def packed(a):
+        return {c.path for c in pack(a).chosen}
+
+    def untouched(a):
+        return a["task"] == QUERY and _is_sample_project(a["root"])
+
+    return [
+        Case(None, Property(lambda a: used(a) <= a["budget"], lambda a: f"{used(a):,} > {a['budget']!r}", untouched),
+             {"en": "for the budget: the rendered pack, counted again in exact tokens, must be at most the budget",
+              "hi": "बजट के लिए: rendered pack, असली tokens में दोबारा गिनकर, बजट से ज़्यादा नहीं होना चाहिए"}),
+        Case(None, Property(lambda a: credential_in_text(pack(a).text) is None,
+                            lambda a: credential_in_text(pack(a).text)),
+             {"en": "for secrets: no secret may be in the rendered pack",
+              "hi": "secrets के लिए: rendered pack में कोई secret नहीं होना चाहिए"}),
+        Case(None, Property(lambda a: len(list(a["essential"])) > 0, lambda a: repr(a["essential"])),
+             {"en": "for the essential files: name at least one", "hi": "ज़रूरी files के लिए: कम से कम एक का नाम दें"}),
+        Case(None, Property(lambda a: set(a["essential"]) <= packed(a),
+                            lambda a: ", ".join(sorted(set(a["essential"]) - packed(a))) + " not packed"),
+             {"en": "for the essential files: every one must be in the pack",
+              "hi": "ज़रूरी files के लिए: हर एक pack में होनी चाहिए"}),
+    ]

@@ -42,8 +42,8 @@ MESSAGES = {
            "not_a_number": "Enter a number.", "right_number": "{answer} is right.",
            "wrong_number": "{answer} is not right."},
     "hi": {"single_choice": "एक विकल्प चुनें।", "multiple_choice": "हर सही विकल्प चुनें।",
-           "numeric": "उत्तर एक संख्या में दें{unit}।",
-           "code": "उत्तर code में दें: q = exercise(\"{lesson}\", \"{id}\", LANG), फिर q.check(your_answer); "
+           "numeric": "जवाब एक संख्या में दें{unit}।",
+           "code": "जवाब code में दें: q = exercise(\"{lesson}\", \"{id}\", LANG), फिर q.check(your_answer); "
                    "q.hint() और q.solution() मदद करते हैं।",
            "choose": "पहले कोई विकल्प चुनें।", "missing": "कुछ सही विकल्प अभी चुने नहीं गए हैं।",
            "not_a_number": "एक संख्या लिखें।", "right_number": "{answer} सही है।",

@@ -6,9 +6,11 @@ see a real number. Functions that show a control return None: nbval runs cells w
 ``store_history=False``, where a trailing ``;`` does not hide a returned widget.
 
     quickchecks   show_quiz, quiz_widget, check_answer, hint_text, answer_outcome
-    lesson1       describe_pack, repack, make_pack_explorer, pack_explorer
+    lesson1       describe_pack, repack, make_pack_explorer, pack_explorer, token_pieces, request_table,
+                  tokenizer_table
     lesson2       describe_ceiling, ledger_table, occupant_table, describe_loop, rerun_loop, make_loop_explorer, loop_explorer
-    lesson3       describe_repo_pack, repack_repository, make_repo_explorer, repo_explorer
+    lesson3       describe_repo_pack, repack_repository, make_repo_explorer, repo_explorer, localized_reason,
+                  skipped_table, explain_table
     lesson4       compare_rules, describe_turns, cost_table, runs_table, rerun_removal, make_removal_explorer,
                   removal_explorer, show_checks (quick checks placed after the section they practise)
     explorer      Explorer, the ``interactive`` whose plain-text form is a short note

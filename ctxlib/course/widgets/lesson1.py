@@ -1,11 +1,93 @@
-"""Lesson 1's control: re-pack the lesson's four files under a budget and query the learner picks."""
+"""Lesson 1's controls and printed tables: the pack explorer (re-pack the lesson's four files under
+a budget and query the learner picks), a text's tokens, the pieces of a request, and the rough rule
+beside the exact counts of two tokenizers."""
 from __future__ import annotations
 
 import ipywidgets as widgets
 
 from ctxlib.i18n import check_lang, message
 
+from ..tables import Table
 from .explorer import Explorer
+
+
+def token_pieces(text: str, encoding: str = "o200k_base", lang: str = "en") -> str:
+    """How a tokenizer cuts ``text``: the count, then the pieces between ``|`` marks.
+
+    Args:
+        text: any string; encoding: ``"o200k_base"`` or ``"cl100k_base"``; lang: "en" or "hi".
+    Returns:
+        two lines, e.g. ``"7 tokens in o200k_base:"`` and ``"|apply|_discount|(price|..."``.
+        A piece that is not whole UTF-8 on its own (part of a Devanagari character) shows as
+        its bytes in hex, ``<e0a4>``.
+    Raises:
+        ValueError: for an unknown encoding or language.
+    """
+    from ctxlib.tokens import get_encoding
+
+    check_lang(lang)
+    enc = get_encoding(encoding)
+    pieces = []
+    for token in enc.encode(text, disallowed_special=()):
+        raw = enc.decode_single_token_bytes(token)
+        try:
+            pieces.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            pieces.append("<" + raw.hex() + ">")
+    head = message("{n:,} tokens in {encoding}:", lang, n=len(pieces), encoding=encoding)
+    return head + "\n|" + "|".join(pieces) + "|"
+
+
+def request_table(parts: dict, window_tokens: int, lang: str = "en", encoding: str = "o200k_base") -> Table:
+    """One request's parts with their exact token counts, and the room left for the reply.
+
+    Args:
+        parts: ``{label: text}`` in the order the harness sends them (labels already in ``lang``).
+        window_tokens: the context window in tokens.
+        lang: "en" or "hi"; encoding: the tokenizer that counts.
+    Returns:
+        a ``Table`` (part, tokens, share of the window in percent), with two last rows: the
+        whole input, and the reply room (window minus input; negative when the input overflows).
+    Raises:
+        ValueError: for an unknown language or encoding, or a window that is not positive.
+    """
+    from ctxlib.tokens import count_tokens
+
+    check_lang(lang)
+    if isinstance(window_tokens, bool) or not isinstance(window_tokens, int) or window_tokens <= 0:
+        raise ValueError(f"window_tokens must be a positive number of tokens, got {window_tokens!r}")
+    counts = [(label, count_tokens(text, encoding)) for label, text in parts.items()]
+    used = sum(n for _, n in counts)
+    rows = [[label, n, 100 * n / window_tokens] for label, n in counts]
+    rows.append([message("the whole input", lang), used, 100 * used / window_tokens])
+    rows.append([message("room for the reply", lang), window_tokens - used, 100 * (window_tokens - used) / window_tokens])
+    title = message("one request, counted in {encoding}, window {window:,} tokens", lang,
+                    encoding=encoding, window=window_tokens)
+    return Table([message("part", lang), message("tokens", lang), message("share of the window", lang)], rows,
+                 title=title, number_format=".1f")
+
+
+def tokenizer_table(texts: dict, lang: str = "en") -> Table:
+    """The rough rule beside the exact counts of ``o200k_base`` and ``cl100k_base``, one row per text.
+
+    Args:
+        texts: ``{label: text}`` (labels already in ``lang``).
+        lang: "en" or "hi".
+    Returns:
+        a ``Table``: characters, ``len // 4``, the two exact counts, and cl100k_base / o200k_base
+        (how many times the older tokenizer's count is the newer one's).
+    Raises:
+        ValueError: for an unknown language.
+    """
+    from ctxlib.tokens import count_tokens, estimate_tokens
+
+    check_lang(lang)
+    rows = []
+    for label, text in texts.items():
+        o200k, cl100k = count_tokens(text, "o200k_base"), count_tokens(text, "cl100k_base")
+        rows.append([label, len(text), estimate_tokens(text), o200k, cl100k, cl100k / o200k])
+    return Table([message("text", lang), message("characters", lang), "chars/4", "o200k_base", "cl100k_base",
+                  "cl100k/o200k"], rows, number_format=".2f")
 
 def describe_pack(packed, lang: str = "en") -> str:
     """A packer result as the lesson prints it, in ``lang`` ("en" or "hi").

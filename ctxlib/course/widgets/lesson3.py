@@ -2,7 +2,10 @@
 strategy the learner picks.
 
 Ranking, views, strategies and the exact budget check are ``ctxlib.fit``; this module only
-words a ``Pack`` in the notebook's language and wires the controls.
+words a ``Pack`` in the notebook's language and wires the controls. The library writes its
+reasons (why the reader skipped a file, why the packer left one out) in English;
+``localized_reason`` is the one place that maps them to the learner's language, until the
+library words them itself.
 """
 from __future__ import annotations
 
@@ -10,52 +13,119 @@ import re
 
 import ipywidgets as widgets
 
+from ctxlib.i18n import LANGS, N_, check_lang, message
+
+from ..tables import Table
 from .explorer import Explorer
 
-REPO_TEXT = {
-    "en": {
-        "chosen": "packed (in rank order):",
-        "none": "  (nothing)",
-        "row": "{view} {tokens} tokens  score {score}",
-        "left_out": "relevant files left out:",
-        "does not fit": "does not fit in what was left, in any view",
-        "not chosen": "not chosen by the {strategy} strategy",
-        "not reached": "not reached: the budget was full",
-        "holds a secret": "holds a secret ({detector}): never packed",
-        "dropped": "dropped: the rendered pack was over budget",
-        "many": "  {n} files: {reason} (e.g. {examples})",
-        "zero": "score 0 for the query: {n} files",
-        "reader": "skipped by the reader (ignored, binary, too big, credentials): {n}",
-        "ranges": "{kept} of {total} ranges",
-        "read": "files read: {read}; tokenized: {tokenized} (only those the packer reached)",
-        "total": "rendered pack: {used} of {budget} tokens ({encoding}, counted on the rendered text)",
-        "error": "cannot pack: {error}",
-        "query": "query", "budget": "budget", "scorer": "scorer", "view": "view", "strategy": "strategy",
-        "static": "[repository explorer: in JupyterLab, edit the query or move a control to pack again]",
-    },
-    "hi": {
-        "chosen": "pack हुई files (rank के क्रम में):",
-        "none": "  (कुछ नहीं)",
-        "row": "{view} {tokens} tokens  score {score}",
-        "left_out": "छूट गई प्रासंगिक files:",
-        "does not fit": "बची जगह में किसी भी view में नहीं समाती",
-        "not chosen": "{strategy} strategy ने नहीं चुनी",
-        "not reached": "बारी ही नहीं आई: बजट भर चुका था",
-        "holds a secret": "इसमें secret है ({detector}): कभी pack नहीं होती",
-        "dropped": "हटाई गई: rendered pack बजट से ऊपर था",
-        "many": "  {n} files: {reason} (जैसे {examples})",
-        "zero": "query पर score 0: {n} files",
-        "reader": "reader ने छोड़ीं (ignored, binary, बहुत बड़ी, credentials): {n}",
-        "ranges": "{total} में से {kept} ranges",
-        "read": "पढ़ी गई files: {read}; tokenize हुईं: {tokenized} (सिर्फ़ वे जिन तक packer पहुँचा)",
-        "total": "rendered pack: {budget} में से {used} tokens ({encoding}, rendered text पर गिने गए)",
-        "error": "pack नहीं हो सका: {error}",
-        "query": "query", "budget": "बजट", "scorer": "scorer", "view": "view", "strategy": "strategy",
-        "static": "[repository explorer: JupyterLab में query बदलिए या कोई control खिसकाइए, files फिर से pack होंगी]",
-    },
-}
+# The reasons ctxlib.repo and ctxlib.fit write, as patterns over the library's English text, each
+# with the message id that words it: the library's own text where it is fixed, a template with its
+# details where it is not. A reason that matches none is shown as the library wrote it.
+_REASONS = [
+    (r"ignored by \.gitignore", N_("ignored by .gitignore")),
+    (r"binary \(NUL bytes in the first 8 KiB\)", N_("binary (NUL bytes in the first 8 KiB)")),
+    (r"looks like a credential file \((?P<rule>.*)\)", N_("looks like a credential file ({rule})")),
+    (r"larger than the size cap \((?P<size>[\d,]+) bytes > (?P<cap>[\d,]+)\)",
+     N_("larger than the size cap ({size} bytes > {cap})")),
+    (r"folder cannot be read \((?P<error>.*)\)", N_("folder cannot be read ({error})")),
+    (r"cannot be read \((?P<error>.*)\)", N_("cannot be read ({error})")),
+    (r"not valid UTF-8 \(first bad byte at offset (?P<offset>\d+)\); undecodable bytes replaced with U\+FFFD",
+     N_("not valid UTF-8 (first bad byte at offset {offset}); undecodable bytes replaced with U+FFFD")),
+    (r"excluded by default \(version control data\)", N_("excluded by default (version control data)")),
+    (r"excluded by default \(cache\)", N_("excluded by default (cache)")),
+    (r"excluded by default \(test environments\)", N_("excluded by default (test environments)")),
+    (r"excluded by default \(installed packages\)", N_("excluded by default (installed packages)")),
+    (r"excluded by default \(virtual environment\)", N_("excluded by default (virtual environment)")),
+    (r"symbolic link to inside the root: not followed", N_("symbolic link to inside the root: not followed")),
+    (r"symbolic link to outside the root: not followed", N_("symbolic link to outside the root: not followed")),
+    (r"not a regular file \(a device, socket or pipe\)", N_("not a regular file (a device, socket or pipe)")),
+    (r"line (?P<number>\d+) \((?P<line>.*)\) is not a pattern; left out",
+     N_("line {number} ({line}) is not a pattern; left out")),
+    (r"holds a secret \((?P<detector>.*)\)", N_("holds a secret ({detector})")),
+    (r"scores 0 for the query", N_("scores 0 for the query")),
+    (r"does not fit in what was left, in any view", N_("does not fit in what was left, in any view")),
+    (r"not chosen by the (?P<strategy>\w+) strategy", N_("not chosen by the {strategy} strategy")),
+    (r"not reached: the budget was full", N_("not reached: the budget was full")),
+    (r"dropped: the rendered pack was (?P<over>[\d,]+) tokens over budget",
+     N_("dropped: the rendered pack was {over} tokens over budget")),
+]
+_REASON_PATTERNS = [(re.compile(pattern), msgid) for pattern, msgid in _REASONS]
 
-# What ctxlib.fit writes when the packer leaves a relevant file out; each has its own wording above.
+
+def localized_reason(reason: str, lang: str = "en") -> str:
+    """A reason written by ``ctxlib.repo`` or ``ctxlib.fit`` (a ``Skipped.reason``), in ``lang``.
+
+    ``localized_reason("ignored by .gitignore", "hi")`` -> ``".gitignore में लिखा है"``;
+    ``localized_reason("holds a secret (gitleaks: generic-api-key)", "en")`` returns it unchanged.
+    A reason this function does not know is returned as the library wrote it.
+    Raises ValueError for an unknown language.
+    """
+    check_lang(lang)
+    for pattern, msgid in _REASON_PATTERNS:
+        found = pattern.fullmatch(reason)
+        if found:
+            return message(msgid, lang, **found.groupdict())
+    return reason
+
+
+def reason_text(skipped, lang: str = "en") -> str:
+    """A ``ctxlib.repo.Skipped``'s reason in ``lang``: from its catalog message when the library gave
+    one (``Skipped.text``), else through ``localized_reason``."""
+    return skipped.text(lang) if getattr(skipped, "msgid", "") else localized_reason(skipped.reason, lang)
+
+
+def skipped_table(skipped, lang: str = "en", *, kept=()) -> Table:
+    """What the reader left out (``Repo.skipped``) and kept with a remark (``Repo.notes``), one row each.
+
+    Args:
+        skipped, kept: ``ctxlib.repo.Skipped`` lists; lang: "en" or "hi".
+    Returns:
+        a ``Table`` of (what the reader did, path, why), the reasons in ``lang``.
+    """
+    rows = [[message("skipped", lang), s.path, reason_text(s, lang)] for s in skipped]
+    rows += [[message("kept", lang), s.path, reason_text(s, lang)] for s in kept]
+    return Table([message("reader", lang), message("path", lang), message("why", lang)], rows)
+
+
+def explain_table(score, lang: str = "en") -> Table:
+    """``ctxlib.bm25.explain`` as a table in ``lang``: one row per query term of one file's score.
+
+    Args:
+        score: a ``ctxlib.bm25.FileScore``; lang: "en" or "hi".
+    Returns:
+        a ``Table`` titled with the file and its BM25 score; per term: its count in the body,
+        whether the file's or a folder's name has it, idf, body weight and its share of the score.
+    """
+    yes, no = message("yes", lang), "-"
+    rows = [[t.term, t.body_tf, yes if t.in_name else no, yes if t.in_folders else no,
+             t.idf, t.body_weight, t.score] for t in score.terms]
+    return Table(["term", "body tf", message("name", lang), message("folder", lang), "idf", "body",
+                  message("share", lang)], rows, number_format=".3f",
+                 title=message("{path}: BM25 {score:.3f}", lang, path=score.path, score=score.score))
+
+# The explorer's words, as message ids (translated in the catalogs); REPO_TEXT[lang][key] is the
+# translated str.format template, e.g. REPO_TEXT["hi"]["budget"] == "बजट".
+_REPO_MSGIDS = {
+    "chosen": N_("packed (in rank order):"),
+    "none": N_("  (nothing)"),
+    "row": N_("{view} {tokens} tokens  score {score}"),
+    "left_out": N_("relevant files left out:"),
+    "many": N_("  {n} files: {reason} (e.g. {examples})"),
+    "zero": N_("score 0 for the query: {n} files"),
+    "reader": N_("skipped by the reader (ignored, binary, too big, credentials): {n}"),
+    "ranges": N_("{kept} of {total} ranges"),
+    "read": N_("files read: {read}; tokenized: {tokenized} (only those the packer reached)"),
+    "total": N_("rendered pack: {used} of {budget} tokens ({encoding}, counted on the rendered text)"),
+    "error": N_("cannot pack: {error}"),
+    "budget": N_("budget"),
+    "static": N_("[repository explorer: in JupyterLab, edit the query or move a control to pack again]"),
+}
+# The control labels the glossary keeps in English in every language (the Hindi lessons say them so).
+_KEPT_IN_ENGLISH = {"query": "query", "scorer": "scorer", "view": "view", "strategy": "strategy"}
+REPO_TEXT = {lang: {**{key: message(msgid, lang) for key, msgid in _REPO_MSGIDS.items()}, **_KEPT_IN_ENGLISH}
+             for lang in LANGS}
+
+# What ctxlib.fit writes when the packer leaves a relevant file out (worded by localized_reason).
 _PACKER_REASONS = ("does not fit", "not chosen", "not reached", "holds a secret", "dropped")
 LISTED = 12  # more files than this with one reason (a real repository's "not reached") become one line
 
@@ -71,15 +141,9 @@ def _score(score: float) -> str:
     return f"{score:,.0f}" if float(score).is_integer() else f"{score:.3f}"
 
 
-def _reason(reason: str, t: dict) -> str:
-    kind = next(k for k in _PACKER_REASONS if reason.startswith(k))
-    if kind == "not chosen":
-        found = re.search(r"by the (\w+) strategy", reason)
-        return t[kind].format(strategy=found.group(1) if found else "")
-    if kind == "holds a secret":
-        found = re.search(r"\((.*)\)", reason)
-        return t[kind].format(detector=found.group(1) if found else "detect-secrets")
-    return t[kind]
+def _reason(skipped, lang: str) -> str:
+    text = reason_text(skipped, lang)
+    return message("{reason}: never packed", lang, reason=text) if skipped.reason.startswith("holds a secret") else text
 
 
 def describe_repo_pack(pack, lang: str = "en") -> str:
@@ -105,7 +169,7 @@ def describe_repo_pack(pack, lang: str = "en") -> str:
     left = [s for s in pack.skipped if s.reason.startswith(_PACKER_REASONS)]
     by_reason: dict[str, list[str]] = {}
     for s in left:
-        by_reason.setdefault(_reason(s.reason, t), []).append(s.path)
+        by_reason.setdefault(_reason(s, lang), []).append(s.path)
     listed = sorted((path, reason) for reason, paths in by_reason.items() if len(paths) <= LISTED
                     for path in paths)
     grouped = [t["many"].format(n=f"{len(paths):,}", reason=reason, examples=", ".join(paths[:3]))

@@ -22,10 +22,10 @@ QUIZ_UI = {
            "correct": "Correct!", "wrong": "Not quite. Try again.", "explanation": "Explanation",
            "no_more_hints": "No more hints.",
            "static": "[quick check: choose an answer and press Check in JupyterLab]"},
-    "hi": {"heading": "त्वरित जाँच {n} ({total} में से)", "answer": "उत्तर:", "check": "जाँचें", "hint": "संकेत",
+    "hi": {"heading": "त्वरित जाँच {n} ({total} में से)", "answer": "जवाब:", "check": "जाँचें", "hint": "संकेत",
            "correct": "सही!", "wrong": "अभी पूरी तरह सही नहीं। फिर कोशिश करें।", "explanation": "व्याख्या",
            "no_more_hints": "और संकेत नहीं हैं।",
-           "static": "[त्वरित जाँच: JupyterLab में उत्तर चुनें और जाँचें दबाएँ]"},
+           "static": "[त्वरित जाँच: JupyterLab में जवाब चुनें और जाँचें दबाएँ]"},
 }
 
 
