@@ -9,6 +9,8 @@ Modules, in the order the lessons use them:
     ledger      the per-turn token ledger as JSON Lines; p50/p90 from a run log           (Lesson 2)
     repo        reading a repository safely: .gitignore, binaries, size cap, secrets      (Lesson 3)
     bm25        code-aware BM25 ranking, with explain                                     (Lesson 3)
+    ranking     the ranking pack walks: BM25 plus named signals, each explained           (Lesson 3)
+    evaluate    recall and reciprocal rank on a repository's own git history             (Lesson 3)
     views       a file at different costs: whole, symbol, signatures, line ranges         (Lesson 3)
     strategies  choosing under a budget: greedy, density, exact knapsack                  (Lesson 3)
     render      the packed context as text, Markdown or JSON                              (Lesson 3)

@@ -19,11 +19,21 @@ is how search engines weight a title (Lucene's multi-field queries). ``len`` is 
 length in characters, not terms: only its ratio to the average enters, and it spares
 splitting every file into terms. k1 = 1.2 and b = 0.75 are the usual defaults (Lucene's too).
 
-Not handled: stemming (``invoices`` is not ``invoice``), words glued without a case
-change or underscore (``urlparse`` is one term), non-ASCII identifiers, phrase queries.
+Long queries (a pasted issue with a log) are bounded before scoring: ``select_terms`` keeps
+the distinct terms, drops those that occur in no file and, past ``MAX_QUERY_TERMS``, keeps the
+most informative ones (highest idf), so the cost grows with the terms that can matter, not with
+the query's length. ``plain_bm25_scores`` is textbook BM25 on lower-case words, no fields: the
+baseline ``ctxlib eval`` compares against.
+
+Not handled: stemming (``invoices`` is not ``invoice``; ``ranking.py`` stems file names),
+words glued without a case change or underscore (``urlparse`` is one term), non-ASCII
+identifiers, phrase queries.
 """
 from __future__ import annotations
 
+import bisect
+import collections
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -32,6 +42,7 @@ K1 = 1.2
 B = 0.75
 NAME_WEIGHT = 2.0  # "vat" in vat.py: about what a body saturated with "vat" earns (< 2.2)
 DIR_WEIGHT = 0.5  # "billing" in billing/invoice.py: weaker, a folder holds many files
+MAX_QUERY_TERMS = 24  # a longer query keeps its 24 rarest terms (a 5,000-word pasted issue has ~300)
 
 # One identifier part: an acronym (HTTP in HTTPServer), a word with an optional capital, or digits.
 _PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -60,9 +71,9 @@ def query_terms(query) -> list[str]:
     if not terms:
         if any(ch.isalpha() and not ch.isascii() for ch in text):
             # Code terms are ASCII identifiers; the lesson's term-count scorer matches any script.
-            raise ValueError(f"the query has no words to search for, got {query!r}: BM25 here reads "
+            raise ValueError(f"the query has no words to search for, got {shorten(text)!r}: BM25 here reads "
                              "ASCII identifiers only; for other scripts use the terms scorer")
-        raise ValueError(f"the query has no words to search for, got {query!r}")
+        raise ValueError(f"the query has no words to search for, got {shorten(text)!r}")
     return terms
 
 
@@ -138,25 +149,118 @@ class FileScore:
     terms: tuple[TermScore, ...]
 
 
-def bm25_scores(files: dict[str, str], query) -> dict[str, FileScore]:
+@dataclass(frozen=True)
+class Selected:
+    """The query terms BM25 scores, and the distinct terms it left out and why."""
+
+    terms: tuple[str, ...]
+    absent: tuple[str, ...] = ()  # occur in no file: they cannot change any score
+    capped: tuple[str, ...] = ()  # past MAX_QUERY_TERMS, the commonest (lowest idf) go
+
+    def note(self) -> str:
+        """One line for a report, e.g. ``"24 of 311 distinct query terms scored (...)"``; "" if none left out."""
+        if not self.absent and not self.capped:
+            return ""
+        total = len(self.terms) + len(self.absent) + len(self.capped)
+        return (f"{len(self.terms):,} of {total:,} distinct query terms scored ({len(self.absent):,} occur "
+                f"in no file, {len(self.capped):,} of the commonest left out past {MAX_QUERY_TERMS})")
+
+
+def select_terms(files: dict[str, str], terms, max_terms: int | None = None) -> Selected:
+    """Bound a long query: the distinct ``terms`` that can matter, at most ``max_terms`` of them.
+
+    Args:
+        files: ``{POSIX path: text}``.
+        terms: lower-case code terms, e.g. from ``query_terms``; repeats are dropped.
+        max_terms: how many terms to keep at most (default ``MAX_QUERY_TERMS``).
+    Returns:
+        a ``Selected``. Up to ``max_terms`` distinct terms are kept as they are (no pass over the
+        files). Past that, one pass counts every word of the tree (``vocabulary``: about 1 s for
+        the standard library's 37 MB), terms found nowhere are dropped, and the ``max_terms``
+        that occur least often in the whole tree (the most informative, as idf measures it) are
+        kept, in query order. ``select_terms(files, ["vat"] * 3)`` -> ``Selected(terms=("vat",))``.
+    """
+    terms = list(dict.fromkeys(terms))
+    max_terms = MAX_QUERY_TERMS if max_terms is None else max_terms
+    if len(terms) <= max_terms:
+        return Selected(tuple(terms))
+    counts = vocabulary(files, set(terms))
+    present = [t for t in terms if counts.get(t)]
+    keep = set(sorted(present, key=lambda t: (counts[t], terms.index(t)))[:max_terms])
+    return Selected(tuple(t for t in present if t in keep), tuple(t for t in terms if not counts.get(t)),
+                    tuple(t for t in present if t not in keep))
+
+
+# bytes.translate with this table turns every byte but a letter or digit into a space: C speed.
+_ALNUM = bytes(b if chr(b).isascii() and chr(b).isalnum() else 32 for b in range(256))
+
+
+def vocabulary(files: dict[str, str], wanted: set[str]) -> dict[str, int]:
+    """About how often each term of ``wanted`` occurs in all of ``files`` (paths included); absent terms are left out.
+
+    ``vocabulary({"a.py": "vat_rate = vat(x) computeVatRate"}, {"vat", "rate", "tax", "compute"})``
+    -> ``{"vat": 2, "rate": 1, "compute": 1}`` (``tax`` occurs nowhere). The tree is cut at every byte that is
+    not an ASCII letter or digit and the words are counted by C code (``bytes.translate``,
+    ``Counter``): one pass, not one per term. A term that is no such lower-case word but occurs
+    inside one (``vat`` in ``computeVatRate``) counts 1, so a term is left out only if it occurs
+    nowhere.
+    """
+    whole = "\n".join(itertools.chain(files, files.values())).encode("utf-8", "replace")
+    words = collections.Counter(whole.translate(_ALNUM).split())
+    counts = {t: words[t.encode()] for t in wanted if words.get(t.encode())}
+    missing = [t for t in wanted if t not in counts]
+    if missing:
+        lowered = whole.lower()
+        counts.update({t: 1 for t in missing if t.encode() in lowered})
+    return counts
+
+
+def _files_containing(lowered_texts: list[str], lowered_paths: list[str], terms) -> dict[str, set[int]]:
+    # Which files (by index) hold each term as a substring, text or path. The texts are joined
+    # once and each term is searched through all of them by str.find, jumping to the next file
+    # after a hit: one C-speed pass per term instead of one Python call per file and term.
+    starts, offset = [], 0
+    for text in lowered_texts:
+        starts.append(offset)
+        offset += len(text) + 1
+    joined = "\0".join(lowered_texts)
+    found = {}
+    for t in terms:
+        hits, i = set(), joined.find(t)
+        while i >= 0:
+            k = bisect.bisect_right(starts, i) - 1
+            hits.add(k)
+            nxt = starts[k + 1] if k + 1 < len(starts) else len(joined)
+            i = joined.find(t, nxt)
+        hits.update(k for k, p in enumerate(lowered_paths) if t in p)
+        found[t] = hits
+    return found
+
+
+def bm25_scores(files: dict[str, str], query, *, terms=None) -> dict[str, FileScore]:
     """Score every file against ``query`` with code-aware BM25.
 
     Args:
         files: ``{POSIX path: text}``.
         query: a string (``"vat invoice"``) or a list of strings.
+        terms: the terms to score, if the caller has chosen them already (``ranking.py`` cleans
+            the query first); default: ``select_terms`` of ``query_terms(query)``.
     Returns:
         ``{path: FileScore}``, in the order of ``files``. A file with no query term anywhere
         scores 0.0.
     Raises:
         ValueError: if the query has no terms.
     """
-    terms = query_terms(query)
+    terms = list(select_terms(files, query_terms(query)).terms if terms is None else terms)
     lengths = {path: len(text) for path, text in files.items()}
     avg_len = max(1.0, sum(lengths.values()) / max(1, len(files)))
     counts = {}  # path -> {term: (body_tf, in_name, in_folders)}, only for files with a match
-    for path, text in files.items():
-        lowered, lowered_path = text.lower(), path.lower()
-        found = [t for t in terms if t in lowered or t in lowered_path]
+    paths = list(files)
+    lowered_texts = [files[p].lower() for p in paths]
+    found_in = _files_containing(lowered_texts, [p.lower() for p in paths], terms)
+    for i, path in enumerate(paths):
+        text, lowered = files[path], lowered_texts[i]
+        found = [t for t in terms if i in found_in[t]]
         if found:
             folders, _, name = path.rpartition("/")
             name_terms, folder_terms = set(code_terms(name)), set(code_terms(folders))
@@ -196,3 +300,41 @@ def explain(score: FileScore) -> str:
               f"{'yes' if t.in_folders else '-':>6} {t.idf:>6.3f} {t.body_weight:>6.3f} {t.score:>7.3f}"
               for t in score.terms]
     return "\n".join(lines)
+
+
+_WORD = re.compile(r"\w+")
+
+
+def plain_bm25_scores(files: dict[str, str], query) -> dict[str, float]:
+    """Textbook BM25 on lower-case words (``\\w+``), body only: the baseline ``ctxlib eval`` reports.
+
+    No identifier splitting, no file-name field, no signals: ``"vat_rate"`` is one word and
+    ``vat.py`` earns nothing for its name. Same k1, b and idf as ``bm25_scores``.
+    Returns ``{path: score}`` in the order of ``files``; raises ``ValueError`` for a query with no words.
+    """
+    text = query if isinstance(query, str) else " ".join(query)
+    terms = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
+    if not terms:
+        raise ValueError(f"the query has no words to search for, got {shorten(text)!r}")
+    wanted, tfs, lengths = set(terms), {}, {}
+    for path, body in files.items():
+        words = _WORD.findall(body.lower())
+        lengths[path] = len(words)
+        counts: dict[str, int] = {}
+        for w in words:
+            if w in wanted:
+                counts[w] = counts.get(w, 0) + 1
+        tfs[path] = counts
+    avg_len = max(1.0, sum(lengths.values()) / max(1, len(files)))
+    idf = {t: math.log(1 + (len(files) - df + 0.5) / (df + 0.5))
+           for t in terms for df in [sum(1 for c in tfs.values() if t in c)]}
+    return {path: sum(idf[t] * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[path] / avg_len))
+                      for t, tf in tfs[path].items()) for path in files}
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """``text`` for a one-line report: as it is up to ``limit`` characters, else its start and its length.
+
+    ``shorten("x" * 5000)`` -> ``"xxx...x... (5,000 characters)"``, so a pasted issue is never echoed whole.
+    """
+    return text if len(text) <= limit else f"{text[:limit - 30]}... ({len(text):,} characters)"

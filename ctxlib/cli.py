@@ -2,6 +2,8 @@
 
     ctxlib count [PATH ...] [--tree]            exact tokens and the rough estimate, per file or folder
     ctxlib pack PATH --query Q --budget N       the most relevant files in exactly N tokens or fewer
+    ctxlib rank PATH --query Q [--explain]      the full ranking pack walks, with scores and why
+    ctxlib eval REPO [--every K] [--limit N]    recall and reciprocal rank on the repository's own history
 
 The classroom's commands, ``ctxlib progress`` and ``ctxlib grade``, live in
 ``ctxlib.course.commands``, which adds them to this parser.
@@ -170,8 +172,12 @@ def format_tree(rows, tops=("",)) -> str:
 
 def format_pack_report(pack, query: str, listed: int = 8) -> str:
     """The ``pack`` report for stderr: packed files, skipped files grouped by reason, the total."""
-    lines = [f"ctxlib pack: {pack.files_read:,} files read, {pack.files_tokenized:,} tokenized, query {query!r}",
-             f"  {'tokens':>7}  {'view':<10}  {'score':>7}  file"]
+    from .bm25 import shorten
+
+    lines = [f"ctxlib pack: {pack.files_read:,} files read, {pack.files_tokenized:,} tokenized, "
+             f"query {shorten(query)!r}"]
+    lines += [f"query: {pack.query_note}"] if pack.query_note else []
+    lines.append(f"  {'tokens':>7}  {'view':<10}  {'score':>7}  file")
     lines += [f"  {c.tokens:>7,}  {c.view:<10}  {c.score:>7.2f}  {c.path}" + (f"  ({c.note})" if c.note else "")
               for c in pack.chosen]
     by_kind: dict[str, list] = {}  # "larger than the size cap (2,086,091 bytes > ...)" -> its kind
@@ -287,8 +293,9 @@ def _add_pack_parser(sub) -> None:
                    help="hard limit in tokens for everything printed, headers included")
     p.add_argument("--encoding", default=tokens.DEFAULT_ENCODING, choices=sorted(tokens.ENCODINGS),
                    help="tiktoken encoding the budget is counted in (default: %(default)s)")
-    p.add_argument("--scorer", default="bm25", choices=fit.SCORERS,
-                   help="bm25: code-aware BM25; terms: the lesson's term count (default: %(default)s)")
+    p.add_argument("--scorer", default="signals", choices=fit.SCORERS,
+                   help="signals: BM25 plus the ranking's signals (see 'ctxlib rank'); bm25: code-aware BM25 "
+                        "alone; terms: the lesson's term count; plain: textbook BM25 (default: %(default)s)")
     p.add_argument("--view", default="auto", choices=list(fit.VIEW_LADDERS),
                    help="auto: whole file, else signatures, else hit ranges, whichever fits first; "
                         "signatures: signatures, else hit ranges (non-Python files have no signatures); "
@@ -315,6 +322,153 @@ def _add_glob_options(p) -> None:
                    help="read only files matching this gitignore-style pattern, e.g. '*.py' or 'src/'; repeatable")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                    help="also leave out files matching this gitignore-style pattern, e.g. 'site-packages/'; repeatable")
+
+
+def format_rank_report(ranked, query: str, top: int = 20, explain: bool = False) -> str:
+    """The ``rank`` report: one line per file (place, score, kind, path), best first, and with
+    ``explain`` each file's BM25 part and signals (``ranking.explain_ranked``)."""
+    from .bm25 import shorten
+    from .ranking import explain_ranked
+
+    scored = [r for r in ranked if r.score > 0]
+    lines = [f"ctxlib rank: {len(scored):,} of {len(ranked):,} files score above 0 for {shorten(query)!r}",
+             f"  {'place':>5}  {'score':>7}  {'kind':<9}  file"]
+    for place, r in enumerate(scored[:top], 1):
+        lines.append(f"  {place:>5}  {r.score:>7.2f}  {r.kind:<9}  {r.path}")
+        if explain:
+            lines += ["         " + line for line in explain_ranked(r).splitlines()[1:]]
+    if len(scored) > top:
+        lines.append(f"  ... {len(scored) - top:,} more (--top N shows more)")
+    return "\n".join(lines)
+
+
+def cmd_rank(args) -> int:
+    """``ctxlib rank PATH``: the ranking ``pack`` walks, as a table or JSON; returns 0 (``ValueError`` for a bad query)."""
+    import json
+
+    from . import ranking, repo
+
+    path = Path(args.path)
+    if not path.exists():
+        raise UsageError(f"{args.path}: no such directory")
+    if args.top < 1:
+        raise UsageError(f"--top must be a positive whole number, got {args.top}")
+    files = {f.path: f.text for f in repo.read_repo(path).files}
+    query = ranking.clean_query(args.query, files)
+    ranked = ranking.rank_files(files, query)
+    if args.format == "json":
+        rows = [{"path": r.path, "score": round(r.score, 4), "bm25": round(r.bm25, 4), "kind": r.kind,
+                 "signals": [{"signal": s, "effect": e} for s, e in r.effects]} for r in ranked if r.score > 0]
+        json.dump({"query_terms": list(query.terms), "identifiers": list(query.identifiers),
+                   "dropped": list(query.dropped), "note": query.note, "files": rows[:args.top]},
+                  sys.stdout, indent=1, ensure_ascii=True)
+        print()
+    else:
+        print(format_rank_report(ranked, args.query, args.top, args.explain))
+        if query.note:
+            print(f"query: {query.note}")
+    return 0
+
+
+def _add_rank_parser(sub) -> None:
+    p = sub.add_parser(
+        "rank",
+        help="rank a repository's files for a query, with scores and why",
+        description="Read a repository as 'ctxlib pack' does and print the ranking pack walks: BM25 on the "
+                    "cleaned query plus the ranking's signals (path kind, tests linked to their module, "
+                    "identifiers and definitions, stemmed file names, imports). --explain shows each "
+                    "file's BM25 part and what every signal did.",
+    )
+    p.add_argument("path", metavar="PATH", help="the repository folder to read")
+    p.add_argument("--query", required=True, metavar="TEXT", help="what the task is about")
+    p.add_argument("--top", type=int, default=20, metavar="N", help="show the N best files (default: %(default)s)")
+    p.add_argument("--explain", action="store_true", help="show why each file ranked where it did")
+    p.add_argument("--format", default="text", choices=["text", "json"], help="output format (default: %(default)s)")
+    p.set_defaults(func=cmd_rank)
+
+
+def format_eval_report(run, summary: dict, misses=()) -> str:
+    """The ``eval`` report: the rules, then per system recall at each budget, MRR, top-1 and
+    kind shares, then the worst misses (``misses``: ``(outcome, explanation)`` pairs)."""
+    from .bm25 import shorten
+    from .evaluate import CLEANING_RULES, QUALIFY_RULES
+
+    lines = [f"ctxlib eval: {len(run.instances):,} tasks from the history of {run.repo}"
+             + (f" ({len(run.skipped)} could not be read)" if run.skipped else ""),
+             "a commit qualifies if: " + "; ".join(QUALIFY_RULES),
+             "its message is cleaned: " + "; ".join(CLEANING_RULES)]
+    budgets = run.budgets
+    head = "".join(f"  all@{b // 1000}k  any@{b // 1000}k" if b >= 1000 else f"  all@{b}  any@{b}" for b in budgets)
+    lines += ["", f"  {'system':<26}{head}    MRR  top-1"]
+    for name, s in summary.items():
+        cells = "".join(f"  {s['all_recall'][b]:>6.1%}  {s['any_recall'][b]:>6.1%}" for b in budgets)
+        lines.append(f"  {name:<26}{cells}  {s['mrr']:.3f}  {s['top1']:>5.1%}")
+    for name, s in summary.items():
+        first = ", ".join(f"{k} {v:.0%}" for k, v in s["first_kind"].items())
+        share = ", ".join(f"{k} {v:.0%}" for k, v in s["kind_share"][budgets[0]].items())
+        lines += [f"{name}: file ranked first is {first}", f"{name}: packed tokens at {budgets[0]:,}: {share}"]
+    for outcome, why in misses:
+        i = outcome.instance
+        where = ", ".join(f"{t} (rank {r or 'none'})" for t, r in outcome.ranks.items())
+        lines += ["", f"miss: {i.commit[:10]} {shorten(i.query, 100)!r}", f"  edited: {where}"]
+        lines += ["  " + line for line in why.splitlines()]
+    return "\n".join(lines)
+
+
+def cmd_eval(args) -> int:
+    """``ctxlib eval REPO``: recall and reciprocal rank on the repository's history; returns 0
+    (``EvalError``, a ``ValueError``, for a folder that is not a repository or has too little history)."""
+    import json
+
+    from tqdm import tqdm
+
+    from . import evaluate
+
+    budgets = tuple(args.budget or evaluate.BUDGETS)
+    instances = evaluate.mine_instances(args.path, every=args.every, limit=args.limit)
+    systems = (evaluate.CURRENT,) + (() if args.no_baseline else (evaluate.BASELINE,))
+    with tqdm(total=len(instances), desc="eval", unit=" tasks", file=sys.stderr, leave=False,
+              disable=not sys.stderr.isatty()) as bar:
+        run = evaluate.evaluate_repository(args.path, budgets=budgets, systems=systems, instances=instances,
+                                           progress=bar.update)
+    summary = run.summary()
+    current = run.outcomes[evaluate.CURRENT.name]
+    if args.format == "json":
+        json.dump({"repo": run.repo, "rules": {"qualify": evaluate.QUALIFY_RULES, "clean": evaluate.CLEANING_RULES},
+                   "budgets": list(budgets), "summary": summary,
+                   "outcomes": {name: [evaluate.outcome_json(o) for o in found]
+                                for name, found in run.outcomes.items()},
+                   "skipped": [{"commit": i.commit, "reason": why} for i, why in run.skipped]},
+                  sys.stdout, indent=1, ensure_ascii=True)
+        print()
+    else:
+        misses = [(o, evaluate.explain_miss(args.path, o)) for o in evaluate.worst_misses(current, args.misses)]
+        print(format_eval_report(run, summary, misses))
+    return 0
+
+
+def _add_eval_parser(sub) -> None:
+    from . import evaluate
+
+    p = sub.add_parser(
+        "eval",
+        help="measure the ranking and packing on a git repository's own history",
+        description="Mine the repository's history for tasks (a commit's cleaned message as the query, the "
+                    "code files it edited as the answer), pack each parent commit's tree as 'ctxlib pack' "
+                    "would, and report all-files and any-file recall at each budget, the mean reciprocal "
+                    "rank of the first edited file, top-1, what kinds of file the tokens went to, and the "
+                    "worst misses explained. A plain-BM25 whole-file baseline runs beside it. Needs git.",
+    )
+    p.add_argument("path", metavar="REPO", help="a git working copy or bare repository")
+    p.add_argument("--every", type=int, default=1, metavar="K", help="keep every K-th qualifying commit, "
+                   "newest first (default: %(default)s)")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="at most N tasks (default: all)")
+    p.add_argument("--budget", type=int, action="append", metavar="N",
+                   help=f"a budget in tokens; repeat for several (default: {', '.join(map(str, evaluate.BUDGETS))})")
+    p.add_argument("--misses", type=int, default=3, metavar="N", help="explain the N worst misses (default: 3)")
+    p.add_argument("--no-baseline", action="store_true", help="skip the plain-BM25 baseline")
+    p.add_argument("--format", default="text", choices=["text", "json"], help="output format (default: %(default)s)")
+    p.set_defaults(func=cmd_eval)
 
 
 def _one_line_error(parser: argparse.ArgumentParser, command: str):
@@ -354,6 +508,8 @@ def build_parser(extensions=()) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_count)
 
     _add_pack_parser(sub)
+    _add_rank_parser(sub)
+    _add_eval_parser(sub)
     for add_commands in extensions:
         add_commands(sub)
     for name, p in sub.choices.items():

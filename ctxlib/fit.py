@@ -21,7 +21,7 @@ import functools
 import itertools
 from dataclasses import dataclass, field
 
-from . import bm25, render, repo, scoring, strategies, views
+from . import bm25, ranking, render, repo, scoring, strategies, views
 from .i18n import N_, message_n
 from .packing import check_budget
 from .strategies import Option
@@ -32,7 +32,7 @@ VIEW_LADDERS = {"auto": ("whole", "signatures", "ranges"), "whole": ("whole",),
                 "signatures": ("signatures", "ranges"), "ranges": ("ranges",)}
 STRATEGIES = {"greedy": strategies.greedy_by_score, "density": strategies.greedy_by_density,
               "knapsack": strategies.knapsack}
-SCORERS = ("bm25", "terms")
+SCORERS = ("signals", "bm25", "terms", "plain")
 CHARS_PER_TOKEN_CEILING = 6
 POOL_FILES = 40  # density and knapsack weigh the 40 best-ranked files; greedy walks on
 PATIENCE = 10  # once something is packed, greedy stops after this many files in a row that fit in no view
@@ -65,6 +65,7 @@ class Pack:
     files_read: int = 0
     files_tokenized: int = 0
     encoding: str = DEFAULT_ENCODING
+    query_note: str = ""  # how a long query was bounded (bm25.Selected.note), else ""
 
     @property
     def value(self) -> float:
@@ -72,13 +73,19 @@ class Pack:
         return sum(choice.value for choice in self.chosen)
 
 
-def rank(files: dict[str, str], query, scorer: str = "bm25") -> list[tuple[str, float]]:
-    """``[(path, score), ...]``, highest first, ties by path; ``scorer`` is ``"bm25"`` or ``"terms"``.
+def rank(files: dict[str, str], query, scorer: str = "signals") -> list[tuple[str, float]]:
+    """``[(path, score), ...]``, highest first, ties by path: the order ``pack_files`` walks.
 
-    ``"terms"`` is the lesson's baseline (``scoring.score_file``) on the query's words.
+    ``scorer``: ``"signals"`` is ``ranking.rank_files`` (BM25 plus named signals, the default);
+    ``"bm25"`` is code-aware BM25 alone; ``"terms"`` the lesson's baseline (``scoring.score_file``)
+    on the query's words; ``"plain"`` textbook BM25 on words (``bm25.plain_bm25_scores``).
     Raises ``ValueError`` for an unknown scorer or an empty query.
     """
-    if scorer == "bm25":
+    if scorer == "signals":
+        return [(r.path, r.score) for r in ranking.rank_files(files, query)]
+    if scorer == "plain":
+        scores = bm25.plain_bm25_scores(files, query)
+    elif scorer == "bm25":
         scores = {p: s.score for p, s in bm25.bm25_scores(files, query).items()}
     elif scorer == "terms":
         terms = scoring.clean_terms(query.split() if isinstance(query, str) else query)
@@ -187,8 +194,8 @@ def _choose(candidates, room: int, strategy: str, pricer: _Pricer, stopped: dict
 
 
 def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: str = DEFAULT_ENCODING,
-               scorer: str = "bm25", view: str = "auto", strategy: str = "greedy", fmt: str = "text",
-               include_secrets: bool = False, skipped=()) -> Pack:
+               scorer: str = "signals", view: str = "auto", strategy: str = "greedy", fmt: str = "text",
+               include_secrets: bool = False, skipped=(), signals=ranking.SIGNALS) -> Pack:
     """Pack the files most relevant to ``query`` into ``budget_tokens`` or fewer, exactly counted.
 
     Args:
@@ -196,12 +203,14 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
         query: the task, ``"vat invoice"``; split into code terms.
         budget_tokens: the hard budget in tokens of ``encoding``, for the whole rendered text.
         encoding: ``"o200k_base"`` or ``"cl100k_base"``.
-        scorer: ``"bm25"`` or ``"terms"`` (the lesson's baseline).
+        scorer: ``"signals"`` (``ranking.rank_files``), ``"bm25"``, ``"terms"`` (the lesson's
+            baseline) or ``"plain"`` (textbook BM25); see ``rank``.
         view: ``"auto"`` (whole -> signatures -> ranges), ``"whole"``, ``"signatures"``, ``"ranges"``.
         strategy: ``"greedy"`` (by score), ``"density"`` (score per token) or ``"knapsack"``.
         fmt: ``"text"``, ``"markdown"`` or ``"json"``.
         include_secrets: pack text that looks like it holds a credential (default: never).
         skipped: ``Skipped`` entries from reading, carried into the result's report.
+        signals: the ranking's signals when ``scorer`` is ``"signals"`` (``ranking.SIGNALS``).
     Returns:
         a ``Pack``; ``pack.used_tokens == count_tokens(pack.text, encoding) <= budget_tokens``.
     Raises:
@@ -213,16 +222,21 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
                                ("format", fmt, render.RENDERERS)):
         if value not in known:
             raise ValueError(f"unknown {name} {value!r}: choose one of {', '.join(known)}")
-    ranked = rank(files, query, scorer)
-    try:
-        terms = bm25.query_terms(query)
+    query_note = ""
+    try:  # the terms hit ranges are cut around: the ranker's, so a long query stays bounded
+        selected = ranking.clean_query(query, files, signals if scorer == "signals" else ())
+        terms, query_note = list(selected.terms), selected.note
     except ValueError:
-        if scorer == "bm25":
+        if scorer in ("bm25", "signals"):
             raise
         terms = []  # a query in another script: the terms scorer matched it, but no line ranges
+    if scorer == "signals":  # the query cleaned once: a long one costs one pass over the files
+        ranked = [(r.path, r.score) for r in ranking.rank_files(files, selected, signals)]
+    else:
+        ranked = rank(files, query, scorer)
     relevant = [(path, score) for path, score in ranked if score > 0]
     if not relevant:
-        raise ValueError(f"no file matches the query {query!r} ({len(files):,} files read)")
+        raise ValueError(f"no file matches the query {bm25.shorten(str(query))!r} ({len(files):,} files read)")
     pricer = _Pricer(fmt, encoding, include_secrets)
     considered: list[str] = []
     candidates = _candidates(relevant, files, terms, view, considered)
@@ -257,7 +271,7 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
                 chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.note, o.text)
                         for o, tokens in chosen],
                 skipped=sorted(report, key=lambda s: s.path), files_read=len(files),
-                files_tokenized=len(pricer.tokenized), encoding=encoding)
+                files_tokenized=len(pricer.tokenized), encoding=encoding, query_note=query_note)
 
 
 def _render_within(chosen: list, pricer: _Pricer, budget_tokens: int, report: list) -> tuple[str, int]:

@@ -94,8 +94,8 @@ def shop(tmp_path_factory):
 def test_sample_project_under_the_lessons_budget(shop):
     pack = pack_repository(shop, QUERY, BUDGET)
     assert [(c.path, c.view) for c in pack.chosen][:4] == [
-        ("shop/invoice.py", "whole"), ("tests/test_invoice.py", "whole"), ("shop/vat.py", "whole"),
-        ("tests/test_vat.py", "whole")]
+        ("shop/invoice.py", "whole"), ("shop/vat.py", "whole"), ("shop/orders.py", "whole"),
+        ("tests/test_invoice.py", "whole")]  # the ranking's signals put the code before its tests
     assert pack.used_tokens == count_tokens(pack.text) <= BUDGET
     skipped = {s.path: s.reason for s in pack.skipped}
     assert skipped["deploy/invoice_archive.ini"] == "holds a secret (gitleaks: generic-api-key)"
@@ -110,9 +110,10 @@ def test_the_whole_sample_does_not_fit_and_the_knapsack_beats_greedy_by_score(sh
     assert sum(count_tokens(text) for text in files.values()) == 10_168  # five times the budget
     greedy = pack_files(files, QUERY, 1200, view="whole")
     exact = pack_files(files, QUERY, 1200, view="whole", strategy="knapsack")
-    assert [c.path for c in greedy.chosen] == ["shop/invoice.py", "tests/test_invoice.py", "shop/__init__.py"]
+    assert [c.path for c in greedy.chosen] == ["shop/invoice.py", "shop/orders.py", "shop/__init__.py",
+                                               "data/legacy_customers.csv"]
     assert greedy.value == pytest.approx(sum(c.score for c in greedy.chosen))
-    assert round(greedy.value, 2) == 13.06 and round(exact.value, 2) == 17.90
+    assert round(greedy.value, 2) == 13.07 and round(exact.value, 2) == 14.08
     assert exact.used_tokens <= 1200 and greedy.used_tokens <= 1200
     auto = {s: pack_files(files, QUERY, 1200, strategy=s) for s in ("greedy", "density", "knapsack")}
     assert auto["greedy"].value < auto["density"].value < auto["knapsack"].value

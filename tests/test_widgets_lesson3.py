@@ -90,7 +90,7 @@ def test_hand_checked_moves(files):
     ({"query": "?!"}, "cannot pack: the query has no words to search for, got '?!'"),
     ({"budget": 0}, "cannot pack: budget must be a positive whole number of tokens, got 0"),
     ({"budget": -5}, "cannot pack: budget must be a positive whole number of tokens, got -5"),
-    ({"scorer": "tfidf"}, "cannot pack: unknown scorer 'tfidf': choose one of bm25, terms"),
+    ({"scorer": "tfidf"}, "cannot pack: unknown scorer 'tfidf': choose one of signals, bm25, terms, plain"),
     ({"view": "diff"}, "cannot pack: unknown view 'diff': choose one of auto, whole, signatures, ranges"),
     ({"query": "zebra"}, "cannot pack: no file matches the query 'zebra' (23 files read)"),
 ])

@@ -10,10 +10,16 @@ documented example key. Every secret in it is fake.
 
 ``build_sample_project(dest)`` copies that folder, the same bytes every time, so the lesson
 can read, rank and pack it without touching the installed package.
+
+``build_sample_git_repository(dest)`` makes the same folder a git repository with a short,
+realistic history (``HISTORY``: a first commit, then seven small fixes and features, each
+with its message), for Lesson 3's "Is the ranking any good?": ``ctxlib eval`` mines it. Author,
+committer and dates are fixed, so the commit hashes are the same on every machine.
 """
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 QUERY = "vat invoice"
@@ -55,4 +61,96 @@ def build_sample_project(dest) -> Path:
         tmp = target.with_name(f".{target.name}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, target)
+    return root
+
+
+# Oldest first after the first commit: (message, [(path, text before, text after), ...]).
+# The first commit holds every file as it was before these edits; the last leaves the folder
+# exactly as ``build_sample_project`` writes it.
+HISTORY = [
+    ("Round VAT to whole cents, half up, as the finance team does",
+     [("shop/vat.py", "from decimal import Decimal\n\n# Rates",
+       "from decimal import Decimal\n\nfrom .money import round_cents\n\n# Rates"),
+      ("shop/vat.py", "    return net * rate\n", "    return round_cents(net * rate)\n")]),
+    ("Restart the invoice numbers every year",
+     [("shop/invoice.py", "    if last_number is None:\n",
+       "    if last_number is None or not last_number.startswith(f\"{year}-\"):\n")]),
+    ("Reverse charge: no VAT on the lines of invoices to EU business buyers",
+     [("shop/invoice.py", "        rate = vat_rate(self.buyer_country, category)\n",
+       "        rate = Decimal(\"0\") if self.reverse_charge else vat_rate(self.buyer_country, category)\n")]),
+    ("Bulk discount: 10% from 50 items, 5% from 10",
+     [("shop/pricing.py", "BULK_TIERS = [(10, Decimal(\"0.05\"))]",
+       "BULK_TIERS = [(50, Decimal(\"0.10\")), (10, Decimal(\"0.05\"))]"),
+      ("shop/pricing.py", "    \"\"\"The bulk discount rate for a quantity: 5% from 10 items.\"\"\"",
+       "    \"\"\"The bulk discount rate for a quantity: 10% from 50 items, 5% from 10.\"\"\"")]),
+    ("Refuse float amounts when parsing money: binary rounding loses cents",
+     [("shop/money.py", "    \"\"\"Parse a price from a str, int or Decimal.\"\"\"\n",
+       "    \"\"\"Parse a price from a str, int or Decimal; floats are refused (binary rounding).\"\"\"\n"
+       "    if isinstance(value, float):\n        raise TypeError(\"use Decimal or str for money, not float\")\n")]),
+    ("Coupon codes ignore case and surrounding spaces",
+     [("shop/pricing.py", "    coupon = COUPONS.get(code)\n", "    coupon = COUPONS.get(code.strip().upper())\n")]),
+    ("Adding a product that is already in the cart increases its quantity",
+     [("shop/cart.py", "        product = find_product(sku)\n        self.lines",
+       "        product = find_product(sku)\n        for line in self.lines:\n"
+       "            if line.product.sku == product.sku:\n                line.quantity += quantity\n"
+       "                return\n        self.lines")]),
+]
+FIRST_MESSAGE = "Shop service: catalog, cart, pricing, VAT, invoices and orders"
+AUTHOR = ("Asha Rao", "asha@shop.example")
+FIRST_DATE = 1_704_103_200  # 2024-01-01 10:00 UTC; each later commit is one day after the last
+
+
+def _git(root: Path, *args: str, when: int) -> None:
+    name, email = AUTHOR
+    date = f"{when} +0000"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(root), "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
+           "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email,
+           "GIT_COMMITTER_DATE": date}
+    done = subprocess.run(["git", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false", *args],
+                          cwd=root, env=env, capture_output=True)
+    if done.returncode:
+        raise OSError(f"git {args[0]} failed in {root}: {done.stderr.decode(errors='replace').strip()}")
+
+
+def build_sample_git_repository(dest) -> Path:
+    """The sample project in ``dest`` as a git repository whose history is ``HISTORY``.
+
+    Args:
+        dest: a folder (str or Path) that does not exist yet or is empty.
+    Returns:
+        ``Path(dest)``: the same files as ``build_sample_project(dest)``, plus ``.git`` with
+        eight commits on ``main`` (files ignored by the project's ``.gitignore`` are on disk but
+        not committed). The hashes are the same every time: author, committer and dates are fixed.
+    Raises:
+        ValueError: if ``dest`` is a non-empty folder.
+        OSError: if ``git`` is missing or fails.
+    """
+    root = Path(dest)
+    if root.exists() and any(root.iterdir()):
+        raise ValueError(f"{root}: not empty; the sample repository needs an empty folder")
+    final = sample_files()
+    texts = dict(final)
+    for _, edits in reversed(HISTORY):  # undo the history, newest edit first
+        for path, before, after in reversed(edits):
+            text = texts[path].decode("utf-8")
+            if text.count(after) != 1:
+                raise AssertionError(f"HISTORY does not match {path}: {after[:40]!r}")
+            texts[path] = text.replace(after, before).encode("utf-8")
+    root.mkdir(parents=True, exist_ok=True)
+    for rel, data in texts.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    when = FIRST_DATE
+    _git(root, "init", "-q", "--template=", "-b", "main", when=when)
+    _git(root, "add", "-A", when=when)
+    _git(root, "commit", "-q", "-m", FIRST_MESSAGE, when=when)
+    for message, edits in HISTORY:
+        when += 86_400
+        for path, before, after in edits:
+            texts[path] = texts[path].decode("utf-8").replace(before, after, 1).encode("utf-8")
+            (root / path).write_bytes(texts[path])
+        _git(root, "add", "-A", when=when)
+        _git(root, "commit", "-q", "-m", message, when=when)
+    assert texts == final, "the history must end at the sample project"
     return root

@@ -1,0 +1,374 @@
+"""Ranking that finds the code: BM25 plus a few small, named signals, each one explained.
+
+Lesson 3, "Is the ranking any good?". Measured on real commits (``ctxlib eval``, numbers in
+``benchmarks/README.md``), plain code-aware BM25 often puts a changelog, a document or a test
+first: they repeat the task's words, while the module to edit says them once. Each signal
+below fixes one measured failure and can be switched off by name (``signals=``), which is
+how ``benchmarks/bench_eval.py`` measures what each one is worth:
+
+- ``clean``: the query loses what names no code: hashes, numbers and URLs (``"Fix #12 in
+  abc1234f"`` -> ``fix in``). Dropping stop words and commit verbs ("fix", "add") as well was
+  measured and made the ranking worse (mean reciprocal rank 0.708 against 0.744): idf already
+  weighs them down, and some are code words (``new``, ``all``, ``test``, ``handle``).
+- ``identifiers``: a query word that is an identifier (``no_proxy``, ``Flask.test_client_class``,
+  ``HTTPServer``) is also matched whole, not only split into parts that lose its identity, and
+  a file that *defines* it (``def``/``class``; a top-level name in other files), or defines
+  two or three adjacent query words joined (``first turn ceiling`` -> ``first_turn_ceiling``), earns
+  ``DEFINES_WEIGHT`` x idf.
+- ``names``: file names match a query word's light stem (``types`` ~ ``type``, ``_types.py``), and
+  a package's ``__init__.py`` is named by its folder (``debug/__init__.py`` is the ``debug`` module).
+- ``kind``: a prior by path kind (``path_kind``): source over config over tests over docs over
+  changelogs over generated or vendored files (``KIND_PRIOR``).
+- ``tests``: a test file is linked to the module it tests (``test_ceiling.py`` ->
+  ``ceiling.py``), which gets ``TEST_SHARE`` of the test's score instead of competing with it.
+- ``imports``: files that import, or are imported by, one of the ``TOP_FILES`` best files get
+  ``IMPORT_SHARE`` of its score (a change often spans a module and its callers); tests take no
+  share, the ``tests`` signal links them.
+
+The signals after BM25 read only the files that hold a query term, so their cost follows the
+query's matches, not the tree's size.
+
+``rank_files`` is what ``ctxlib pack`` walks by default (scorer ``"signals"``).
+Not handled: imports other than Python's; tests named other than ``test_x``/``x_test``.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import re
+from dataclasses import dataclass
+
+from . import bm25
+
+SIGNALS = ("clean", "identifiers", "names", "kind", "tests", "imports")
+KIND_PRIOR = {"source": 1.0, "config": 0.5, "test": 0.4, "docs": 0.3, "changelog": 0.15, "generated": 0.1}
+DEFINES_WEIGHT = 2.0  # like a file-name match (bm25.NAME_WEIGHT): the definition is the thing named
+TEST_SHARE = 0.5
+IMPORT_SHARE = 0.15
+TOP_FILES = 3
+
+_URL = re.compile(r"\b\w+://\S+|\bwww\.\S+")
+_HASH = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_IDENT = re.compile(r"_|[a-z][A-Z]|[A-Z]{2,}[a-z]|\.")  # snake_case, camelCase, HTTPServer, a.b
+_HASHED = re.compile(r"[.-][0-9a-f]{8,}\.")  # bundle names: 718.a7a3f80ef4813fab.js
+# A literal first ("def", "class", "from", "import") lets the regex engine skip ahead fast: 14x
+# quicker on the standard library than one anchored pattern; a match inside a word is dropped.
+_PY_DEFS = (re.compile(r"def[ \t]+([A-Za-z_]\w*)"), re.compile(r"class[ \t]+([A-Za-z_]\w*)"))
+_TOP_NAME = re.compile(r"^(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?(?:function|class|const|let|var|def|"
+                       r"fn|func|type|interface|struct|enum)[ \t]+([A-Za-z_$][\w$]*)|^([A-Za-z_][\w.-]*)[ \t]*(?:=|\(|:(?!//))",
+                       re.M)
+_PY_FROM = re.compile(r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)")
+_PY_IMPORT = re.compile(r"import[ \t]+([\w., \t]+)")
+
+
+@dataclass(frozen=True)
+class Query:
+    """A cleaned query: the ``terms`` BM25 scores, the ``identifiers`` as written, and what was dropped."""
+
+    terms: tuple[str, ...]
+    identifiers: tuple[str, ...]
+    dropped: tuple[str, ...]
+    note: str = ""  # bm25.Selected.note() when a long query was bounded
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One file's place: its final ``score``, BM25's part, its kind and each signal's effect, in order."""
+
+    path: str
+    score: float
+    bm25: float
+    kind: str
+    effects: tuple[tuple[str, str], ...]  # (signal, what it did), e.g. ("kind", "test: x 0.4")
+
+
+def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> Query:
+    """The terms and identifiers of ``query`` worth searching for.
+
+    Args:
+        query: the task text, a string or a list of strings.
+        files: ``{path: text}``; when given, a long query is bounded by ``bm25.select_terms``.
+        signals: with ``"clean"``, hashes, numbers and URLs go.
+    Returns:
+        a ``Query``. ``clean_query("Fix NO_PROXY in abc1234f").terms`` -> ``('fix', 'no', 'proxy', 'in')``
+        and ``.identifiers`` -> ``('NO_PROXY',)``, as written.
+    Raises:
+        ValueError: if nothing is left to search for.
+    """
+    text = query if isinstance(query, str) else " ".join(query)
+    dropped: list[str] = []
+    if "clean" in signals:
+        dropped += _URL.findall(text) + _HASH.findall(text)
+        text = _HASH.sub(" ", _URL.sub(" ", text))
+    words = _WORD.findall(text)
+    identifiers: dict[str, str] = {}  # lower case -> as written: Flask.test_client_class, test_client_class
+    for whole in words:
+        if _IDENT.search(whole):
+            for w in (whole, whole.rsplit(".", 1)[-1]):
+                if w == whole or _IDENT.search(w):
+                    identifiers.setdefault(w.lower(), w)
+    terms = []
+    for t in bm25.code_terms(text):
+        (dropped if "clean" in signals and t.isdigit() else terms).append(t)
+    if not terms and not identifiers:
+        bm25.query_terms(query)  # its one-line error for an empty or other-script query
+        raise ValueError(f"the query has only numbers, hashes or URLs: {bm25.shorten(text)!r}")
+    selected = bm25.select_terms(files or {}, terms) if files is not None else bm25.Selected(tuple(dict.fromkeys(terms)))
+    return Query(selected.terms, tuple(identifiers.values())[:bm25.MAX_QUERY_TERMS], tuple(dict.fromkeys(dropped)),
+                 selected.note())
+
+
+def path_kind(path: str) -> str:
+    """What a file is, by its path: ``source``, ``test``, ``docs``, ``changelog``, ``generated`` or ``config``.
+
+    ``path_kind("tests/test_ceiling.py")`` -> ``"test"``; ``path_kind("CHANGES.rst")`` ->
+    ``"changelog"``; ``path_kind("src/_vendor/six.py")`` -> ``"generated"``.
+    """
+    lower = path.lower()
+    folders, _, name = lower.rpartition("/")
+    parts = set(folders.split("/")) if folders else set()
+    stem, _, ext = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
+    if parts & {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "node_modules", "dist",
+                "build", "generated", "_generated"} or name.endswith((".min.js", ".min.css", "_pb2.py", ".lock")) \
+            or name in {"package-lock.json", "yarn.lock", "poetry.lock", "uv.lock"} or _HASHED.search(name):
+        return "generated"
+    if stem.split(".")[0] in {"changelog", "changes", "history", "news", "release-notes", "releasenotes",
+                              "release_notes", "whatsnew", "authors", "contributors"} \
+            or parts & {"changelog.d", "changes", "newsfragments", "changelog", "whatsnew", "release-notes"}:
+        return "changelog"
+    if parts & {"test", "tests", "testing", "spec", "__tests__"} or name.startswith("test_") \
+            or any(p.startswith("test") or p.endswith(("_tests", "_test")) for p in parts) \
+            or stem.endswith(("_test", "_tests", ".test", ".spec")) or name == "conftest.py":
+        return "test"
+    if ext in {"md", "rst", "txt", "adoc", "ipynb"} or parts & {"docs", "doc", "documentation"} \
+            or stem in {"readme", "license", "copying", "notice"}:
+        return "docs"
+    if ext in {"toml", "cfg", "ini", "yaml", "yml", "json", "lock", "csv", "xml", "in"} or not ext \
+            or name.startswith(".") or name in {"setup.py", "noxfile.py", "fabfile.py", "conf.py"}:
+        return "config"
+    return "source"
+
+
+def stem(term: str) -> str:
+    """A light plural stem for names: ``types`` -> ``type``, ``classes`` -> ``class``, ``entries`` -> ``entry``.
+
+    Only plurals, and only words of four letters or more, so ``class`` and ``is`` stay themselves.
+    """
+    if len(term) < 4 or term.endswith("ss"):
+        return term
+    if term.endswith("ies"):
+        return term[:-3] + "y"
+    if term.endswith(("ses", "xes", "ches", "shes", "zes")):
+        return term[:-2]
+    return term[:-1] if term.endswith("s") else term
+
+
+@functools.lru_cache(maxsize=8192)
+def definitions(path: str, text: str) -> frozenset[str]:
+    """Names a file defines, lower case, underscores removed: ``def first_turn_ceiling`` -> ``firstturnceiling``.
+
+    Python: every ``def`` and ``class``. Other files: top-level ``function``/``class``/``const``...
+    names and top-level keys (``name =``, ``name:``). Names are folded so ``TestClient`` and
+    ``test_client`` are one.
+    """
+    if path.endswith((".py", ".pyi")):
+        names = [m.group(1) for pattern in _PY_DEFS for m in pattern.finditer(text)
+                 if _line_starts(text, m.start())]
+    elif path_kind(path) in ("docs", "changelog"):
+        return frozenset()  # prose: "Note: ..." at a line's start defines nothing
+    else:
+        names = [a or b for a, b in _TOP_NAME.findall(text)]
+    return frozenset(_fold(n) for n in names)
+
+
+def _line_starts(text: str, i: int) -> bool:
+    # True when only spaces (or "async ") stand between the line's start and offset i.
+    head = text[text.rfind("\n", 0, i) + 1:i].strip()
+    return head == "" or head == "async"
+
+
+def _fold(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
+
+
+@functools.lru_cache(maxsize=8192)
+def imported_modules(path: str, text: str) -> tuple[str, ...]:
+    """Dotted names a Python file imports, relative ones resolved against its own path.
+
+    ``imported_modules("pkg/a.py", "from .b import c")`` -> ``("pkg.b", "pkg.b.c")``.
+    """
+    if not path.endswith(".py"):
+        return ()
+    package = path[:-3].split("/")[:-1]
+    found = []
+    for m in _PY_IMPORT.finditer(text):
+        if _line_starts(text, m.start()):
+            found += [n.strip().split(" ")[0] for n in m.group(1).split(",") if n.strip()]
+    for m in _PY_FROM.finditer(text):
+        if not _line_starts(text, m.start()):
+            continue
+        source, names = m.groups()
+        dots = len(source) - len(source.lstrip("."))
+        base = source.lstrip(".")
+        if dots:
+            up = package[:len(package) - (dots - 1)] if dots - 1 <= len(package) else []
+            base = ".".join(up + ([base] if base else []))
+        found += [base] + [f"{base}.{n.strip().split(' ')[0]}".lstrip(".") for n in names.split(",") if n.strip()]
+    return tuple(m for m in dict.fromkeys(found) if m)
+
+
+def _module_index(paths) -> dict[str, str]:
+    # "src/jinja2/lexer.py" answers to "lexer", "jinja2.lexer" and "src.jinja2.lexer", when unique.
+    index: dict[str, set] = {}
+    for path in paths:
+        if path.endswith(".py"):
+            parts = path[:-3].split("/")
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            for i in range(len(parts)):
+                index.setdefault(".".join(parts[i:]), set()).add(path)
+    return {name: next(iter(found)) for name, found in index.items() if len(found) == 1}
+
+
+def _tested_module(path: str, sources: dict[str, list[str]]) -> str | None:
+    name = path.rsplit("/", 1)[-1]
+    if not name.endswith(".py"):
+        return None
+    base = name[:-3]
+    base = base[5:] if base.startswith("test_") else base[:-5] if base.endswith("_test") else None
+    candidates = sources.get(base or "", [])
+    if not candidates:
+        return None
+    parts = set(path.split("/"))  # tests/http/test_cookies.py -> prefer http/cookies.py
+    return max(candidates, key=lambda c: (len(parts & set(c.split("/"))), -len(c), c))
+
+
+def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
+    """Rank ``files`` for ``query``: BM25 on the cleaned query, then each signal in ``signals``, in order.
+
+    Args:
+        files: ``{POSIX path: text}``.
+        query: the task text (a string or a list of strings), or a ``Query`` already cleaned
+            by ``clean_query``.
+        signals: names from ``SIGNALS`` to apply; ``()`` is code-aware BM25 alone.
+    Returns:
+        every file as a ``Ranked``, highest score first, ties by path; files scoring 0 last.
+    Raises:
+        ValueError: an unknown signal, or a query with nothing to search for.
+    """
+    unknown = [s for s in signals if s not in SIGNALS]
+    if unknown:
+        raise ValueError(f"unknown signal {unknown[0]!r}: choose from {', '.join(SIGNALS)}")
+    q = query if isinstance(query, Query) else clean_query(query, files, signals)
+    scores = bm25.bm25_scores(files, query, terms=q.terms) if q.terms else {}
+    score = {p: scores[p].score if p in scores else 0.0 for p in files}
+    effects: dict[str, list] = {p: [] for p in files}
+    kinds = {p: path_kind(p) for p in files}
+    # Files with no query term cannot define or say the query's names: signals read only these.
+    matched = [p for p in files if score[p] > 0] if q.terms else list(files)
+    if "identifiers" in signals:
+        _add_identifiers(files, matched, scores, q, score, effects)
+    if "names" in signals and q.terms:
+        for path, s in scores.items():
+            folders, _, name = path.rpartition("/")
+            if name in ("__init__.py", "__init__.pyi") and folders:
+                name = folders.rsplit("/", 1)[-1]
+            names = {stem(t) for t in bm25.code_terms(name)}
+            naming = [t for t in s.terms if not t.in_name and stem(t.term) in names]
+            bonus = sum(t.idf * bm25.NAME_WEIGHT for t in naming)
+            if bonus:
+                score[path] += bonus
+                effects[path].append(("names", f"{name} is named by {', '.join(t.term for t in naming)}: "
+                                               f"+{bonus:.2f}"))
+    if "kind" in signals:
+        for path in files:
+            prior = KIND_PRIOR[kinds[path]]
+            if prior != 1.0 and score[path] > 0:
+                score[path] *= prior
+                effects[path].append(("kind", f"{kinds[path]}: x {prior}"))
+    if "tests" in signals:
+        sources: dict[str, list[str]] = {}
+        for path in files:
+            if kinds[path] == "source" and path.endswith(".py"):
+                sources.setdefault(path.rsplit("/", 1)[-1][:-3], []).append(path)
+        for path in [p for p in files if kinds[p] == "test" and score[p] > 0]:
+            module = _tested_module(path, sources)
+            if module:
+                share = TEST_SHARE * score[path]
+                score[module] += share
+                effects[module].append(("tests", f"tested by {path}: +{share:.2f}"))
+                effects[path].append(("tests", f"tests {module}, which gets {TEST_SHARE} of this score"))
+    if "imports" in signals:
+        _add_imports(files, matched, score, effects)
+    base = {p: scores[p].score if p in scores else 0.0 for p in files}
+    ranked = [Ranked(p, score[p], base[p], kinds[p], tuple(effects[p])) for p in files]
+    return sorted(ranked, key=lambda r: (-r.score, r.path))
+
+
+def _add_identifiers(files, matched, scores, q: Query, score, effects) -> None:
+    words = [t for t in q.terms if not t.isdigit()]
+    parts = {"".join(words[i:j]): set(words[i:j])  # name -> the query terms it is made of
+             for i in range(len(words)) for j in range(i + 2, min(i + 4, len(words) + 1))}
+    parts.update({_fold(i): set(bm25.code_terms(i)) & set(q.terms) for i in q.identifiers if "." not in i})
+    if not parts:
+        return
+    wanted, df = set(parts), dict.fromkeys(parts, 0)
+    defined = {}
+    for path in matched:
+        found = {t.term for t in scores[path].terms if t.body_tf} if path in scores else set(q.terms)
+        if not any(need <= found for need in parts.values()):
+            continue  # defining first_turn_ceiling takes the words first, turn and ceiling
+        names = definitions(path, files[path]) & wanted
+        if names:
+            defined[path] = names
+            for name in names:
+                df[name] += 1
+    for path, names in defined.items():
+        bonus = sum(DEFINES_WEIGHT * math.log(1 + (len(files) - df[n] + 0.5) / (df[n] + 0.5)) for n in names)
+        score[path] += bonus
+        effects[path].append(("identifiers", f"defines {', '.join(sorted(names))}: +{bonus:.2f}"))
+    for ident in q.identifiers:  # the identifier itself, whole, as one more BM25 term
+        whole = ident.rsplit(".", 1)[-1]
+        if "_" in whole.strip("_"):  # snake_case loses its identity when split; a.b's parts are terms
+            forms = {whole, whole.lower(), whole.upper()}
+            hits = {p: sum(files[p].count(f) for f in forms) for p in matched if any(f in files[p] for f in forms)}
+            idf = math.log(1 + (len(files) - len(hits) + 0.5) / (len(hits) + 0.5))
+            for path, tf in hits.items():
+                bonus = idf * tf * (bm25.K1 + 1) / (tf + bm25.K1)
+                score[path] += bonus
+                effects[path].append(("identifiers", f"says {whole} whole {tf} times: +{bonus:.2f}"))
+
+
+def _add_imports(files, matched, score, effects) -> None:
+    top = [p for p in sorted(score, key=lambda p: (-score[p], p))[:TOP_FILES] if score[p] > 0]
+    if not top:
+        return
+    index = _module_index(files)
+    neighbours: dict[str, list[str]] = {}
+    for path in matched:
+        for module in imported_modules(path, files[path]):
+            target = index.get(module)
+            # A test imports what it tests: the tests signal links it already; it takes no share here.
+            if target and target != path and "test" not in (path_kind(path), path_kind(target)):
+                if target in top:
+                    neighbours.setdefault(path, []).append(target)
+                if path in top:
+                    neighbours.setdefault(target, []).append(path)
+    before = {p: score[p] for p in top}  # shares come from the scores before any share is added
+    for path, tops in neighbours.items():
+        best = max(tops, key=lambda p: (before[p], p))
+        share = IMPORT_SHARE * before[best]
+        score[path] += share
+        effects[path].append(("imports", f"imports or is imported by {best}: +{share:.2f}"))
+
+
+def explain_ranked(ranked: Ranked) -> str:
+    """Why one file ranked where it did: BM25's part, then each signal's effect, one per line.
+
+    ``print(explain_ranked(rank_files(files, "first turn ceiling")[0]))`` ->
+    ``ctxlib/ceiling.py (source): 19.32`` then ``  bm25: 7.10`` and a line per signal.
+    """
+    lines = [f"{ranked.path} ({ranked.kind}): {ranked.score:.2f}", f"  bm25: {ranked.bm25:.2f}"]
+    lines += [f"  {signal}: {what}" for signal, what in ranked.effects]
+    return "\n".join(lines)

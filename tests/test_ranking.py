@@ -1,0 +1,122 @@
+"""The ranking's signals, each on a case small enough to check by hand, and the long-query bound."""
+import math
+from pathlib import Path
+
+import pytest
+
+from ctxlib import bm25, ranking
+from ctxlib.ranking import clean_query, path_kind, rank_files, stem
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("path, kind", [
+    ("ctxlib/ceiling.py", "source"), ("tests/test_ceiling.py", "test"), ("pkg/x_test.py", "test"),
+    ("typing_tests/mypy.py", "test"), ("conftest.py", "test"), ("CHANGES.rst", "changelog"),
+    ("docs/changelog.md", "changelog"), ("changes/123.bugfix.rst", "changelog"), ("README.md", "docs"),
+    ("docs/api.rst", "docs"), ("pyproject.toml", "config"), (".gitignore", "config"), ("setup.py", "config"),
+    ("Makefile", "config"), ("src/_vendor/six.py", "generated"), ("static/718.a7a3f80ef4813fab.js", "generated"),
+    ("web/app.min.js", "generated"), ("src/app.js", "source"),
+])
+def test_path_kind(path, kind):
+    assert path_kind(path) == kind
+
+
+@pytest.mark.parametrize("word, stemmed", [("types", "type"), ("classes", "class"), ("entries", "entry"),
+                                           ("class", "class"), ("is", "is"), ("headers", "header")])
+def test_stem_is_plurals_only(word, stemmed):
+    assert stem(word) == stemmed
+
+
+def test_cleaning_drops_what_names_no_code_and_keeps_identifiers_as_written():
+    q = clean_query("Fix NO_PROXY in abc1234f, see https://example.org/x and #1234")
+    assert q.terms == ("fix", "no", "proxy", "in", "see", "and") and q.identifiers == ("NO_PROXY",)
+    assert q.dropped == ("https://example.org/x", "abc1234f", "1234")
+    assert clean_query("Fix docs for Flask.test_client_class").identifiers == (
+        "Flask.test_client_class", "test_client_class")
+    assert clean_query("fix 12", signals=()).terms == ("fix", "12")
+    with pytest.raises(ValueError, match="only numbers, hashes or URLs"):
+        clean_query("12 deadbeef1 https://example.org")
+
+
+FILES = {
+    "shop/vat.py": "def vat_rate(country):\n    return RATES[country]\n",
+    "tests/test_vat.py": "from shop.vat import vat_rate\n\ndef test_vat_rate():\n    assert vat_rate('DE') == 0.19  # vat rate vat rate\n",
+    "shop/invoice.py": "from .vat import vat_rate\n\ndef total(lines):\n    return sum(lines)\n",
+    "docs/changelog.md": "vat rate vat rate vat rate\n" * 5,
+    "shop/types.py": "Money = int\n",
+    "shop/cart.py": "from shop import vat\n\nLINES = []\n",
+}
+
+
+def test_each_signal_on_a_hand_made_repository():
+    ranked = {r.path: r for r in rank_files(FILES, "vat rate")}
+    plain = {r.path: r for r in rank_files(FILES, "vat rate", signals=())}
+    # kind: the changelog keeps 0.15 of its BM25 score, the test 0.4 of its own
+    assert ranked["docs/changelog.md"].score == pytest.approx(plain["docs/changelog.md"].score * 0.15)
+    test = ranked["tests/test_vat.py"]
+    assert ("kind", "test: x 0.4") in test.effects
+    # tests: the module gets half of the (already scaled) test score; identifiers: it defines vat_rate
+    idf = math.log(1 + (6 - 1 + 0.5) / (1 + 0.5))  # one file defines vat_rate (the test defines test_vat_rate)
+    assert ranked["shop/vat.py"].effects[0] == ("identifiers", f"defines vatrate: +{2 * idf:.2f}")
+    assert ("tests", f"tested by tests/test_vat.py: +{0.5 * test.score:.2f}") in ranked["shop/vat.py"].effects
+    # imports: cart.py and invoice.py import the best file and get IMPORT_SHARE of its score
+    best = max(ranked.values(), key=lambda r: r.score)
+    assert best.path == "shop/vat.py"
+    before = best.score - float(best.effects[-1][1].split("+")[1])  # vat.py's own share from invoice.py
+    for path in ("shop/cart.py", "shop/invoice.py"):
+        share = [e for s, e in ranked[path].effects if s == "imports"]
+        assert share == [f"imports or is imported by shop/vat.py: +{0.15 * before:.2f}"]
+    assert not [e for s, e in test.effects if s == "imports"]  # a test takes no import share
+    # names: "types" in the query names shop/types.py through its stem
+    named = {r.path: r for r in rank_files(FILES, "type hints")}["shop/types.py"]
+    assert named.bm25 == 0 and named.effects[0][0] == "names"
+    assert "bm25: " in ranking.explain_ranked(best) and "tests: tested by" in ranking.explain_ranked(best)
+
+
+def test_first_turn_ceiling_ranks_the_module_above_its_test():
+    files = {p.relative_to(ROOT).as_posix(): p.read_text() for p in (ROOT / "ctxlib").glob("*.py")}
+    files.update({p.relative_to(ROOT).as_posix(): p.read_text() for p in (ROOT / "tests").glob("test_*.py")})
+    order = [r.path for r in rank_files(files, "first turn ceiling")]
+    assert order.index("ctxlib/ceiling.py") < order.index("tests/test_ceiling.py")
+    assert order[0] == "ctxlib/ceiling.py"
+    before = [p for p, _ in sorted(((p, s.score) for p, s in bm25.bm25_scores(files, "first turn ceiling").items()),
+                                   key=lambda kv: -kv[1])]
+    assert before[0] == "tests/test_ceiling.py"  # what plain BM25 did: the test first
+
+
+def test_unknown_signal_is_one_line():
+    with pytest.raises(ValueError, match="unknown signal 'prior': choose from clean, identifiers"):
+        rank_files(FILES, "vat", signals=("prior",))
+
+
+def test_a_long_query_is_bounded_to_the_rarest_terms_that_occur():
+    common = ["w" + chr(97 + j // 26) + chr(97 + j % 26) for j in range(40)]  # waa, wab, ...
+    files = {f"f{i}.py": " ".join(common) + (" rare" if i == 0 else "") for i in range(5)}
+    selected = bm25.select_terms(files, common + ["rare", "nowhere"] * 50)
+    assert len(selected.terms) == bm25.MAX_QUERY_TERMS and "rare" in selected.terms
+    assert selected.absent == ("nowhere",)
+    assert len(selected.capped) == 41 - bm25.MAX_QUERY_TERMS
+    assert selected.note() == ("24 of 42 distinct query terms scored (1 occur in no file, 17 of the commonest "
+                               "left out past 24)")
+    assert bm25.select_terms(files, ["rare", "rare", "nowhere"]).terms == ("rare", "nowhere")  # short: as is
+
+
+def test_vocabulary_counts_words_and_parts_inside_camel_case():
+    assert bm25.vocabulary({"a.py": "vat_rate = vat(x) computeVatRate"}, {"vat", "rate", "tax", "compute"}) == {
+        "vat": 2, "rate": 1, "compute": 1}
+
+
+def test_plain_bm25_by_hand():
+    files = {"a.txt": "vat vat x", "b.txt": "y z w"}
+    idf = math.log(1 + (2 - 1 + 0.5) / (1 + 0.5))
+    norm = 1 - 0.75 + 0.75 * 3 / 3
+    assert bm25.plain_bm25_scores(files, "VAT")["a.txt"] == pytest.approx(idf * 2 * 2.2 / (2 + 1.2 * norm))
+    assert bm25.plain_bm25_scores({"vat.py": "x"}, "vat") == {"vat.py": 0.0}  # no file-name field
+
+
+def test_a_huge_query_is_never_echoed_whole():
+    assert bm25.shorten("x" * 5000) == "x" * 50 + "... (5,000 characters)"
+    with pytest.raises(ValueError) as info:
+        bm25.query_terms("!" * 5000)
+    assert len(str(info.value)) < 200
