@@ -68,9 +68,38 @@ def make_venv() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
 
 
+def write_jupyter_config(config_dir: Path, data_dir: Path) -> None:
+    """Make JupyterLab and Voila show Hindi in the course's bundled font, on a machine with none.
+
+    Writes ``config_dir/jupyter_server_config.d/ctxlib.json`` (turns on the ``ctxlib.course.jupyter_fonts``
+    server extension, which serves the font and ``custom.css``), sets ``LabApp.custom_css`` in
+    ``config_dir/jupyter_lab_config.json`` (JupyterLab then links that CSS into its page; the
+    ``.d`` folders only enable extensions), and copies the same CSS and the font into the static
+    folder of the presenting template, ``data_dir/voila/templates/ctxlib/static`` (its page links
+    them; ``install_present_template`` installs the template itself). ``setup`` writes them into ``.venv``
+    (``etc/jupyter``, ``share/jupyter``), so the learner's own Jupyter folders stay untouched;
+    tests/test_browser.py writes them into its temporary folders.
+    """
+    data = ROOT / "ctxlib" / "course" / "data"
+    server = config_dir / "jupyter_server_config.d"
+    server.mkdir(parents=True, exist_ok=True)
+    (server / "ctxlib.json").write_text(json.dumps(
+        {"ServerApp": {"jpserver_extensions": {"ctxlib.course.jupyter_fonts": True}}}, indent=2) + "\n", encoding="utf-8")
+    lab_config = config_dir / "jupyter_lab_config.json"
+    settings = json.loads(lab_config.read_text(encoding="utf-8")) if lab_config.exists() else {}
+    settings.setdefault("LabApp", {})["custom_css"] = True
+    lab_config.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+    static = data_dir / "voila" / "templates" / PRESENT_TEMPLATE / "static"
+    static.mkdir(parents=True, exist_ok=True)
+    for source in (data / "jupyter" / "custom" / "custom.css", data / "fonts" / "NotoSansDevanagari-Regular.ttf",
+                   data / "fonts" / "OFL.txt"):
+        shutil.copyfile(source, static / source.name)
+
+
 def setup(extra: list[str] | None = None) -> int:
     """Create ``.venv`` and install the course into it, unless pyproject.toml is unchanged since."""
     make_venv()
+    write_jupyter_config(VENV / "etc" / "jupyter", VENV / "share" / "jupyter")
     pyproject = (ROOT / "pyproject.toml").read_bytes()
     if not (STAMP.exists() and STAMP.read_bytes() == pyproject):
         say("installing ctxlib and its dependencies (about a minute the first time)")
@@ -211,6 +240,7 @@ def offline_install(extra: list[str]) -> int:
                     "-e", COURSE], check=True)
     # Mark the set-up as done, so lab and test do not try to reach the index afterwards.
     STAMP.write_bytes((ROOT / "pyproject.toml").read_bytes())
+    write_jupyter_config(VENV / "etc" / "jupyter", VENV / "share" / "jupyter")
     write_lab_settings()
     install_present_template()
     say("ready: python3 run.py lab")

@@ -7,7 +7,14 @@ saved outputs, runs all cells, waits for the kernel to be idle, and asserts that
 - no cell shows an error or a stderr line, and no widget failed to render;
 - moving the lesson's control (a budget or attempts slider) to a new value shows exactly the
   text that the control's own ctxlib callback returns for that value (the ``CONTROLS`` table);
-- a quick check answered wrongly, then rightly, shows ``ctxlib.course.widgets.check_answer``'s text.
+- a quick check's radio buttons are labelled with the options' texts, and answering it wrongly,
+  then rightly, shows ``ctxlib.course.widgets.check_answer``'s text.
+
+With every system Devanagari font hidden from Chromium (a fontconfig that lists only DejaVu), a
+Hindi lesson still renders its prose, widgets and tables in the course's own Noto Sans Devanagari,
+in JupyterLab and in Voila: the font comes from the course's server (``run.py``'s
+``write_jupyter_config``), and Chromium reports that face as the one it drew the text with.
+A lesson table (``ctxlib.course.tables.Table``) is an HTML table in the page.
 
 One lesson is also shown with Voila the way ``python3 run.py present`` shows it, in both
 languages: its slider is moved there too, the tab's title is the lesson's title, no cell tagged
@@ -49,8 +56,9 @@ from ctxlib.course.examples import LESSON1_FILES
 from ctxlib.course.quiz import correct_option_ids, load_quiz
 from ctxlib.repo import read_repo
 from ctxlib.course.sample_project import QUERY, build_sample_project
-from ctxlib.course.widgets import (QUIZ_UI, REPO_TEXT, check_answer, repack, repack_repository,
-                            rerun_loop, rerun_removal)
+from ctxlib.course.jupyter_fonts import FONT_FAMILY
+from ctxlib.course.widgets import (REPO_TEXT, check_answer, option_label, repack, repack_repository,
+                            rerun_loop, rerun_removal, ui_text)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -79,6 +87,15 @@ class Control:
     step: int
     expected: Callable[[str], str]
     chart: bool = False
+
+
+@functools.cache
+def run_module():
+    """``run.py`` loaded as a module: the Voila command and the Jupyter configuration come from it."""
+    spec = importlib.util.spec_from_file_location("run", ROOT / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    return run
 
 
 @functools.cache
@@ -155,6 +172,8 @@ def server(command: list[str], port: int, home: Path, name: str):
         (home / sub).mkdir(parents=True, exist_ok=True)
     # Quick checks record attempts; keep them out of the user's ~/.ctxlib/progress.json.
     env["CTXLIB_PROGRESS"] = str(home / "progress.json")
+    # The course's own Jupyter setup (the bundled font for JupyterLab and Voila), as run.py setup writes it.
+    run_module().write_jupyter_config(home / "config", home / "data")
     for file, text in LAB_SETTINGS.items():
         (home / "settings" / file).parent.mkdir(parents=True, exist_ok=True)
         (home / "settings" / file).write_text(text, encoding="utf-8")
@@ -199,16 +218,22 @@ def home(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser():
+def driver():
+    """Playwright itself, once per module: both browsers below are launched from it."""
     skip_or_fail(missing("playwright"))
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        yield playwright
+
+
+@pytest.fixture(scope="module")
+def browser(driver):
+    chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
 
 
 @pytest.fixture(scope="module")
@@ -303,20 +328,25 @@ def slider(page, label: str):
 def answer_quick_check(page, lesson: str, lang: str, progress: Path) -> None:
     """Answer the lesson's first single-choice quick check wrongly, then rightly.
 
-    Checks the feedback shown each time, and that both attempts reached the progress file.
+    Checks that its radio buttons carry the options' texts, the feedback shown each time, and
+    that both attempts reached the progress file.
     """
     quiz = load_quiz(lesson, lang)
     n, question = next((n, q) for n, q in enumerate(quiz.questions, 1) if q.type == "single_choice")
     right = sorted(correct_option_ids(question))[0]
     wrong = next(o.id for o in question.options if o.id != right)
-    heading = QUIZ_UI[lang]["heading"].format(n=n, total=len(quiz.questions))
-    printed = page.locator(".jp-OutputArea-child").filter(has_text=re.compile("^" + re.escape(heading) + "$", re.M))
-    box = printed.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")
+    heading = ui_text("heading", lang, n=n, total=len(quiz.questions))
+    shown = page.locator(".jp-OutputArea-child").filter(
+        has=page.locator(".ctxlib-question-heading").get_by_text(heading, exact=True))
+    box = shown.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")
+    labels = box.locator(".widget-radio-box label")
+    labels.first.wait_for(timeout=60_000)
+    box.scroll_into_view_if_needed()  # JupyterLab lays out only the cells near the window
+    assert [t.strip() for t in labels.all_text_contents()] == [option_label(question, o.id) for o in question.options]
     for option_id in (wrong, right):
-        letter = chr(ord("A") + [o.id for o in question.options].index(option_id))
-        box.locator(f'.widget-radio-box input[data-value="{letter}"]').check()
-        box.get_by_role("button", name=QUIZ_UI[lang]["check"], exact=True).click()
-        wait_for_text(box.locator(".widget-html-content"), check_answer(question, option_id, lang))
+        labels.nth([o.id for o in question.options].index(option_id)).locator("input").check()
+        box.get_by_role("button", name=ui_text("check", lang), exact=True).click()
+        wait_for_text(box.locator(".ctxlib-feedback"), check_answer(question, option_id, lang))
     attempts = json.loads(progress.read_text(encoding="utf-8"))["attempts"]
     outcomes = [a["outcome"] for a in attempts if (a["lesson"], a["question"]) == (lesson, question.id)]
     assert outcomes[-2:] == ["failed", "passed"], f"progress file for {lesson}/{question.id}: {outcomes}"
@@ -402,9 +432,7 @@ def test_present_with_voila(browser, home, lang):
     cell shows (its text is nowhere on the page); and nothing was asked of another machine.
     """
     skip_or_fail(missing("voila"))
-    spec = importlib.util.spec_from_file_location("run", ROOT / "run.py")
-    run = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run)
+    run = run_module()
     lesson = LESSONS[0]
     control = CONTROLS[lesson]
     notebook = home / "lessons" / lang / f"{lesson}.ipynb"
@@ -423,7 +451,7 @@ def test_present_with_voila(browser, home, lang):
             page.goto(url, wait_until="commit", timeout=60_000)
             found, box = slider(page, control.label(lang))
             assert_no_errors(page, f"voila {lang}/{lesson}")
-            start = int(found.locator(".widget-readout").inner_text())
+            start = int(found.locator(".widget-readout").inner_text().replace(",", ""))  # "2,000"
             key = "ArrowRight" if control.value > start else "ArrowLeft"
             for _ in range(abs(control.value - start) // control.step):
                 found.locator(".noUi-handle").press(key)
@@ -441,3 +469,138 @@ def test_present_with_voila(browser, home, lang):
                 save_screenshot(page, box, f"present_{lang}_{lesson}")
         finally:
             page.close()
+
+
+# --- Hindi with no Devanagari font on the machine ---------------------------------------
+
+# A fontconfig that knows one Latin family and nothing else: Chromium then has no system font
+# for Devanagari, as on a fresh Debian, whatever this machine has installed.
+LATIN_FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+LATIN_ONLY_FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig><dir>{fonts}</dir><cachedir>{cache}</cachedir></fontconfig>
+"""
+# Marks the first element of each kind whose own text has Devanagari, so the browser can be asked
+# which fonts drew it: markdown prose, a printed line (code font), a quick check's option label.
+MARK_HINDI = """() => {
+  const kinds = {prose: '.jp-RenderedMarkdown p, .jp-RenderedMarkdown li',
+                 printed: '.jp-OutputArea-output pre', option: '.widget-radio-box label'};
+  const found = {};
+  for (const [kind, selector] of Object.entries(kinds)) {
+    const el = [...document.querySelectorAll(selector)].find(e =>
+      [...e.childNodes].some(n => n.nodeType === Node.TEXT_NODE && /[\\u0900-\\u097F]/.test(n.textContent)));
+    if (el) { el.setAttribute('data-ctxlib-hindi', kind); found[kind] = el.textContent.trim().slice(0, 60); }
+  }
+  return found;
+}"""
+BUNDLED_FACE_LOADED = """family => [...document.fonts].some(f => f.family.replace(/["']/g, '') === family && f.status === 'loaded')"""
+
+
+@pytest.fixture(scope="module")
+def browser_without_devanagari(driver, tmp_path_factory):
+    """Chromium that sees only DejaVu: every system Devanagari font is hidden from it."""
+    if not LATIN_FONT_DIR.is_dir():
+        skip_or_fail(f"{LATIN_FONT_DIR} not found (Debian: apt-get install fonts-dejavu-core)")
+    folder = tmp_path_factory.mktemp("fontconfig")
+    (folder / "fonts.conf").write_text(LATIN_ONLY_FONTCONFIG.format(fonts=LATIN_FONT_DIR, cache=folder / "cache"))
+    env = {**os.environ, "FONTCONFIG_FILE": str(folder / "fonts.conf")}
+    if shutil.which("fc-list"):
+        hindi = subprocess.run(["fc-list", ":lang=hi"], env=env, capture_output=True, text=True, check=True).stdout
+        assert hindi.strip() == "", f"the test's fontconfig still offers Devanagari fonts:\n{hindi}"
+    chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, env=env)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+
+
+def fonts_that_drew(page, kind: str) -> list[dict]:
+    """The fonts Chromium drew the text of the element marked ``kind`` with (DevTools' CSS.getPlatformFontsForNode)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": f'[data-ctxlib-hindi="{kind}"]'})["nodeId"]
+        return cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    finally:
+        cdp.detach()
+
+
+def assert_hindi_in_the_bundled_font(page, kinds: tuple[str, ...], where: str) -> None:
+    """The bundled face is loaded, and each kind of Hindi text was drawn with it and no system Devanagari font."""
+    page.wait_for_function(BUNDLED_FACE_LOADED, arg=FONT_FAMILY, timeout=30_000)
+    found = page.evaluate(MARK_HINDI)
+    assert set(kinds) <= set(found), f"{where}: no Hindi text found for {set(kinds) - set(found)}; found {found}"
+    for kind in kinds:
+        # JupyterLab lays out only the cells near the window; a text that is not laid out has no fonts yet.
+        page.locator(f'[data-ctxlib-hindi="{kind}"]').scroll_into_view_if_needed()
+        time.sleep(0.5)
+        fonts = fonts_that_drew(page, kind)
+        bundled = [f for f in fonts if f["isCustomFont"] and "Devanagari" in f["familyName"] and f["glyphCount"] > 0]
+        system = [f for f in fonts if not f["isCustomFont"] and "Devanagari" in f["familyName"]]
+        assert bundled and not system, f"{where}: {kind} {found[kind]!r} was drawn with {fonts}"
+
+
+def test_hindi_renders_with_the_bundled_font_and_no_system_font(browser_without_devanagari, lab, home):
+    """Hindi lesson 1 in JupyterLab and in Voila, on a Chromium that has no Devanagari font of its own."""
+    lesson = LESSONS[0]
+    page, refused = open_page(browser_without_devanagari)
+    try:
+        page.goto(f"{lab}/lab/tree/hi/{lesson}.ipynb?reset")
+        page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=60_000)
+        menu(page, "Edit", "Clear Outputs of All Cells")
+        menu(page, "Run", "Run All Cells")
+        page.wait_for_function(RUN_FINISHED, timeout=120_000)
+        assert_no_errors(page, f"hi/{lesson} without system fonts")
+        page.locator(".widget-radio-box label").first.wait_for(timeout=60_000)
+        assert_hindi_in_the_bundled_font(page, ("prose", "printed", "option"), f"JupyterLab hi/{lesson}")
+        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
+        quiz = page.locator(".jp-OutputArea-child").filter(has=page.locator(".ctxlib-question-heading")).first
+        save_screenshot(page, quiz, f"hi_{lesson}_no_system_font")
+        assert refused == [], f"the lesson asked for something outside this machine: {refused}"
+    finally:
+        with contextlib.suppress(Exception):
+            page.evaluate(SHUT_DOWN_KERNELS)
+        page.close()
+
+    skip_or_fail(missing("voila"))
+    port = free_port()
+    command = run_module().voila_command(home / "lessons" / "hi" / f"{lesson}.ipynb",
+                                         ["--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}"], python=sys.executable)
+    with server(command, port, home / "voila-hi-no-system-font", "voila") as url:
+        page, refused = open_page(browser_without_devanagari)
+        try:
+            page.goto(url, wait_until="commit", timeout=60_000)
+            found, box = slider(page, CONTROLS[lesson].label("hi"))
+            assert_no_errors(page, f"voila hi/{lesson} without system fonts")
+            assert_hindi_in_the_bundled_font(page, ("prose", "printed"), f"Voila hi/{lesson}")
+            save_screenshot(page, box, f"present_hi_{lesson}_no_system_font")
+        finally:
+            page.close()
+
+
+def test_a_lesson_table_is_an_html_table_in_jupyterlab(browser, lab, home):
+    """``ctxlib.course.tables.Table`` shows as an HTML table (its plain text is what nbval reads)."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'from ctxlib.course.tables import Table\n'
+        'Table(["file", "tokens"], [["shop/vat.py", 1234], ["docs/इतिहास.md", 56]], title="इस्तेमाल हुए tokens")')],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}})
+    nbformat.write(notebook, home / "lessons" / "hi" / "table_check.ipynb")
+    page, refused = open_page(browser)
+    try:
+        page.goto(f"{lab}/lab/tree/hi/table_check.ipynb?reset")
+        page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=60_000)
+        menu(page, "Run", "Run All Cells")
+        table = page.locator(".jp-OutputArea-output table.ctxlib-table")
+        table.wait_for(timeout=60_000)
+        assert table.locator("caption").inner_text() == "इस्तेमाल हुए tokens"
+        assert table.locator("th").all_inner_texts() == ["file", "tokens"]
+        assert table.locator("tbody tr").first.locator("td").all_inner_texts() == ["shop/vat.py", "1,234"]
+        assert table.locator("tbody td").nth(1).evaluate("td => getComputedStyle(td).textAlign") == "right"
+    finally:
+        with contextlib.suppress(Exception):
+            page.evaluate(SHUT_DOWN_KERNELS)
+        page.close()

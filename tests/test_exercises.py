@@ -253,10 +253,10 @@ def test_the_ceiling_exercise_four_outcomes():
 
     assert en.run(forgets_the_patch).message == (
         "Not yet: 0 of 6 checks passed. For window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
-        "diagnostics 18,000, 4 attempts, my_ceiling returned 118000.")
+        "diagnostics 18,000, 4 attempts, forgets_the_patch returned 118000.")
     assert hi.run(forgets_the_patch).message == (
         "अभी नहीं: 6 में से 0 जाँचें सफल रहीं। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
-        "diagnostics 18,000, 4 attempts के लिए my_ceiling ने 118000 लौटाया।")
+        "diagnostics 18,000, 4 attempts के लिए forgets_the_patch ने 118000 लौटाया।")
     assert en.run(starter_of(en)).outcome == "not attempted"
 
     def clamps_at_zero(window, fixed_prefix, task, patch, diagnostics, attempts):
@@ -350,3 +350,16 @@ def test_the_capstone_is_checked_by_properties(tmp_path):
     result = run_cases(missing, ex.capstone_cases(), name="capstone")
     assert result.outcome == "failed" and "docs/changelog.md not packed" in result.message
     assert run_cases(dict(answer, essential=[]), ex.capstone_cases(), name="capstone").outcome == "failed"
+
+
+def test_not_yet_names_the_function_the_learner_passed():
+    q = exercise("01_window_as_budget", "own_scorer", "en")
+
+    def score_v2(name, text, terms):
+        return 0
+
+    assert ", score_v2 returned 0." in q.run(score_v2).message
+    # A lambda has no name of its own: it is called by the starter's name.
+    assert ", my_score returned 0." in q.run(lambda name, text, terms: 0).message
+    hi = exercise("01_window_as_budget", "own_scorer", "hi").run(score_v2).message
+    assert hi.startswith("अभी नहीं: ") and " score_v2 ने 0 लौटाया।" in hi

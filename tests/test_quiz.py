@@ -13,7 +13,8 @@ from ctxlib.course.exercises import Exercise
 from ctxlib.course.progress import read_progress
 from ctxlib.course.quiz import (LANGS, QuizError, answer_hash, check_twins, correct_option_ids, grade, lesson_question_ids,
                          load_quiz, load_quiz_file, main, question_text, quizzes_dir)
-from ctxlib.course.widgets import answer_outcome, check_answer, quiz_widget, show_quiz
+from ctxlib.course.widgets import QuestionView, QuizBox, answer_outcome, check_answer, quiz_widget, show_quiz, ui_text
+from ctxlib.course.widgets.quickchecks import feedback_html, prompt_html
 
 LESSON = "01_window_as_budget"
 LESSONS = sorted(p.stem for p in (quizzes_dir() / "en").glob("*.json"))
@@ -268,54 +269,98 @@ def _click_check(box):
 def test_check_button_shows_the_verdict_and_option_feedback():
     q = QUIZZES[(LESSON, "en")].question("fits_but_not_all")
     box = quiz_widget(q, "en")
+    # Each radio button is labelled with its letter and the option's whole text, not a bare letter.
+    assert [label for label, _ in box.children[0].options] == [f"{chr(65 + i)}) {o.text}" for i, o in enumerate(q.options)]
     box.children[0].value = "c"
     shown = _click_check(box)
     assert "Not quite. Try again." in shown and "C) 200,000 − 150,000 leaves 50,000" in shown and "Explanation" not in shown
+    assert "#c62828" in shown and "white-space: pre-wrap" not in shown  # a red box; prose wraps between words
     box.children[0].value = "a"
     assert check_answer(q, "a", "en").startswith("Correct!\nA) Right: the agent re-sends its context")
-    assert "Correct!" in _click_check(box) and "Explanation: Fitting is necessary, not sufficient" in box.children[2].value
+    shown = _click_check(box)
+    assert "#2e7d32" in shown and shown.count("<div>") == len(check_answer(q, "a", "en").splitlines())
+    assert "Explanation: Fitting is necessary, not sufficient" in shown
+
+
+def test_feedback_box_has_one_div_per_line_escaped():
+    assert feedback_html(["Correct!", "a < b"], "right") == (
+        '<div class="ctxlib-feedback" style="margin: 0.4em 0; padding: 0.5em 0.8em; border-left: 4px solid #2e7d32; '
+        'border-radius: 3px; background: #edf7ed; white-space: normal; word-break: normal; overflow-wrap: break-word; '
+        'line-height: 1.5"><div><b>Correct!</b></div><div>a &lt; b</div></div>')
 
 
 def test_check_button_in_hindi_for_multiple_choice_and_numbers():
-    multiple = quiz_widget(QUIZZES[(LESSON, "hi")].question("hindi_rough_rule"), "hi")
-    label, *boxes = multiple.children[0].children
-    assert label.value == "जवाब:" and [b.description for b in boxes] == ["A", "B", "C", "D"]
+    question = QUIZZES[(LESSON, "hi")].question("hindi_rough_rule")
+    multiple = quiz_widget(question, "hi")
+    boxes = multiple.children[0].children
+    assert [b.description for b in boxes] == [f"{chr(65 + i)}) {o.text}" for i, o in enumerate(question.options)]
     boxes[0].value = boxes[1].value = True
-    assert _click_check(multiple).startswith("<div") and "सही!\nA) सही: 24, 27 और 80" in multiple.children[2].value
+    assert "सही!</b></div><div>A) सही: 24, 27 और 80" in _click_check(multiple)
     numeric = quiz_widget(QUIZZES[(LESSON, "hi")].question("budget_120_used"), "hi")
-    numeric.children[0].value = 123
-    assert "अभी पूरी तरह सही नहीं।" in _click_check(numeric) and "123 सही नहीं है।" in numeric.children[2].value
+    assert numeric.children[0].description == "जवाब:"
+    numeric.children[0].value = "1,230"  # typed with a thousands separator
+    assert "अभी पूरी तरह सही नहीं।" in _click_check(numeric) and "1230 सही नहीं है।" in numeric.children[2].value
     numeric.children[1].children[1].click()
     assert "संकेत 1: सबसे ऊँचे score से शुरू करें" in numeric.children[2].value
 
 
 def test_every_check_click_is_recorded_with_the_hints_seen(progress_file, capsys):
     box = quiz_widget(QUIZZES[(LESSON, "en")].question("budget_120_used"), "en")
-    _click_check(box)  # FloatText starts at 0: a wrong number
+    box.children[0].value = "0"
+    _click_check(box)  # a wrong number
     for _ in range(3):  # one click past the last of the two hints
         box.children[1].children[1].click()
-    box.children[0].value = 104
+    box.children[0].value = "104"
     _click_check(box)
     choice = quiz_widget(QUIZZES[(LESSON, "en")].question("fits_but_not_all"), "en")
     _click_check(choice)  # nothing chosen yet
+    empty = quiz_widget(QUIZZES[(LESSON, "en")].question("budget_120_used"), "en")
+    assert "Enter a number." in _click_check(empty)  # an empty box is not an attempt either
     attempts = read_progress(progress_file)["attempts"]
     assert [(a["lesson"], a["question"], a["outcome"], a["hints_used"], a["solution_viewed"]) for a in attempts] == [
         (LESSON, "budget_120_used", "failed", 0, False), (LESSON, "budget_120_used", "passed", 2, False),
-        (LESSON, "fits_but_not_all", "not attempted", 0, False)]
+        (LESSON, "fits_but_not_all", "not attempted", 0, False), (LESSON, "budget_120_used", "not attempted", 0, False)]
     assert all(len(a["time"]) == 20 and a["time"].endswith("Z") for a in attempts)
     assert capsys.readouterr() == ("", "")  # recording says nothing when it works
 
 
-def test_show_quiz_prints_every_question_as_text_and_code_without_a_widget(capsys):
-    for lang, heading in (("en", "Quick check 1 of 10"), ("hi", "त्वरित जाँच 1 (10 में से)")):
+def test_show_quiz_shows_every_question_as_html_and_plain_text_and_code_without_a_widget(monkeypatch):
+    import IPython.display
+
+    total = len(QUIZZES[(LESSON, "en")].questions)
+    for lang, heading in (("en", f"Quick check 1 of {total}"), ("hi", f"त्वरित जाँच 1 ({total} में से)")):
+        shown = []
+        monkeypatch.setattr(IPython.display, "display", shown.append)
         show_quiz(LESSON, lang)
-        out = capsys.readouterr().out
         quiz = QUIZZES[(LESSON, lang)]
-        assert out.startswith(heading + "\n" + question_text(quiz.questions[0]))
-        assert all(question_text(q) in out for q in quiz.questions)
-        stand_in = repr(quiz_widget(quiz.questions[0]))
-        assert out.count(stand_in) == 6  # one per choice or numeric question; the code exercises have none
-        assert out.rstrip().endswith(question_text(quiz.question("exact_budget")))
+        assert sum(isinstance(s, QuestionView) for s in shown) == total
+        # One widget per choice or numeric question, none for code.
+        assert sum(isinstance(s, QuizBox) for s in shown) == sum(q.type != "code" for q in quiz.questions)
+        # Read as plain text, one after the other, the outputs hold each question's every line once.
+        plain = "\n".join(repr(s) for s in shown)
+        assert plain.startswith(heading + "\n" + quiz.questions[0].prompt + "\n")
+        for q in quiz.questions:
+            assert all(plain.count(line) >= 1 for line in question_text(q).splitlines())
+        assert plain.count(quiz.questions[0].options[2].text) == 1
+        assert repr(shown[1]).endswith(ui_text("static", lang)) and repr(shown[1]).startswith("  A) ")
+        last = quiz.questions[-1]
+        assert last.type == "code" and isinstance(shown[-1], QuestionView) and repr(shown[-1]).endswith(question_text(last))
+        html_form = shown[2]._repr_html_()
+        assert "<code>pack_context</code>" in html_form and "white-space: normal" in html_form
+
+
+def test_prompt_html_formats_code_and_bold_and_escapes():
+    assert prompt_html("Does pack_context use **all** of shop/vat.py? a<b `x + 1`\nnext") == (
+        "Does <code>pack_context</code> use <b>all</b> of <code>shop/vat.py</code>? a&lt;b <code>x + 1</code><br>next")
+    assert prompt_html("See ctxlib.course.examples.SENTENCE_HI, e.g. q.check(f).") == (
+        "See <code>ctxlib.course.examples.SENTENCE_HI</code>, e.g. <code>q.check(f)</code>.")
+
+
+def test_ui_text_comes_from_the_catalogs():
+    assert [ui_text("check", lang) for lang in ("en", "hi")] == ["Check", "जाँचें"]
+    assert ui_text("answer", "hi") == "जवाब:"  # the glossary's word for "answer", not उत्तर
+    with pytest.raises(ValueError, match="got 'fr'"):
+        ui_text("check", "fr")
 
 
 def test_a_choice_answer_of_the_wrong_type_is_named():

@@ -32,50 +32,32 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ctxlib.i18n import LANGS, N_, message
+
 from .progress import record_quietly
 from .quiz import Question, load_quiz, question_text, resolve_checker
 
 OUTCOMES = ("passed", "failed", "not attempted", "error")
-MESSAGES = {
-    "en": {"passed": "All {total} checks passed.",
-           "failed": "Not yet: {passed} of {total} checks passed. {about}, {name} returned {got}.",
-           "failed_value": "Not yet: {about}, {name} is {got}.",
-           "not_callable": "Not yet: this exercise wants a function, e.g. q.check({name}); got {got}.",
-           "starter": "Not attempted yet: your {name} still {does}, as the starter does. Write its body, "
-                      "run that cell, then check again.",
-           "starter_value": "Not attempted yet: {name} is still ..., as in the starter. Put your answer in it, run "
-                            "that cell, then check again.",
-           "untouched": "Not attempted yet: {name} still packs the lesson's own example, the sample project for the "
-                        "lesson's query ({passed} of {total} checks pass on it). Make it yours, run that cell, then "
-                        "check again.",
-           "returns": "returns {got}", "raises": "raises NotImplementedError",
-           "undefined": "Not attempted yet: there is no {name} in the notebook. Run the starter cell, or pass "
-                        "your answer: q.check({name}).",
-           "error": "{about}, your code raised {error}",
-           "line": "  in {function}, line {lineno}: {line}",
-           "hint": "Hint {n} of {total}: {hint}", "no_hint": "There are {total} hints; ask for 1 to {total}.",
-           "no_more": "No more hints: you have seen all {total}. q.solution() shows the solution.",
-           "solution": "Solution:"},
-    "hi": {"passed": "सभी {total} जाँचें सफल रहीं।",
-           "failed": "अभी नहीं: {total} में से {passed} जाँचें सफल रहीं। {about} {name} ने {got} लौटाया।",
-           "failed_value": "अभी नहीं: {about} {name} {got} है।",
-           "not_callable": "अभी नहीं: इस अभ्यास को एक function चाहिए, जैसे q.check({name}); मिला {got}।",
-           "starter": "अभी कोशिश नहीं हुई: आपका {name} अब भी starter की तरह {does}। उसका body लिखें, वह cell "
-                      "चलाएँ, फिर दोबारा जाँचें।",
-           "starter_value": "अभी कोशिश नहीं हुई: {name} अब भी starter की तरह ... है। उसमें अपना जवाब लिखें, वह cell "
-                            "चलाएँ, फिर दोबारा जाँचें।",
-           "untouched": "अभी कोशिश नहीं हुई: {name} अब भी पाठ का अपना उदाहरण, यानी पाठ की query के लिए नमूना project, "
-                        "pack करता है (उस पर {total} में से {passed} जाँचें सफल)। इसे अपना बनाइए, वह cell चलाइए, फिर "
-                        "दोबारा जाँचिए।",
-           "returns": "{got} लौटाता है", "raises": "NotImplementedError उठाता है",
-           "undefined": "अभी कोशिश नहीं हुई: notebook में {name} नहीं है। Starter वाली cell चलाएँ, या अपना जवाब "
-                        "दें: q.check({name})।",
-           "error": "{about} आपके code में error आया: {error}",
-           "line": "  {function} में, line {lineno}: {line}",
-           "hint": "संकेत {n} ({total} में से): {hint}", "no_hint": "कुल {total} संकेत हैं; 1 से {total} तक माँगें।",
-           "no_more": "और संकेत नहीं हैं: आप सभी {total} देख चुके हैं। q.solution() हल दिखाता है।",
-           "solution": "हल:"},
+# What check(), hint() and solution() print, as message ids; MESSAGES holds them translated (ctxlib.i18n).
+MESSAGE_IDS = {
+    "passed": N_("All {total} checks passed."),
+    "failed": N_("Not yet: {passed} of {total} checks passed. {about}, {name} returned {got}."),
+    "failed_value": N_("Not yet: {about}, {name} is {got}."),
+    "not_callable": N_("Not yet: this exercise wants a function, e.g. q.check({name}); got {got}."),
+    "starter": N_("Not attempted yet: your {name} still {does}, as the starter does. Write its body, run that cell, then check again."),
+    "starter_value": N_("Not attempted yet: {name} is still ..., as in the starter. Put your answer in it, run that cell, then check again."),
+    "untouched": N_("Not attempted yet: {name} still packs the lesson's own example, the sample project for the lesson's query ({passed} of {total} checks pass on it). Make it yours, run that cell, then check again."),
+    "returns": N_("returns {got}"),
+    "raises": N_("raises NotImplementedError"),
+    "undefined": N_("Not attempted yet: there is no {name} in the notebook. Run the starter cell, or pass your answer: q.check({name})."),
+    "error": N_("{about}, your code raised {error}"),
+    "line": N_("  in {function}, line {lineno}: {line}"),
+    "hint": N_("Hint {n} of {total}: {hint}"),
+    "no_hint": N_("There are {total} hints; ask for 1 to {total}."),
+    "no_more": N_("No more hints: you have seen all {total}. q.solution() shows the solution."),
+    "solution": N_("Solution:"),
 }
+MESSAGES = {lang: {key: message(msgid, lang) for key, msgid in MESSAGE_IDS.items()} for lang in LANGS}
 _LIBRARY_DIRS = tuple({str(Path(__file__).parents[1])} | {sysconfig.get_path(k) for k in ("stdlib", "purelib", "platlib")})
 
 
@@ -148,6 +130,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         nothing from the learner's code: its exceptions become the "error" outcome.
     """
     msgs, total = MESSAGES[lang], len(cases)
+    name = _answer_name(answer, name)
     if answer is Ellipsis:  # a value exercise's starter: ``predicted = ...``
         return CheckResult("not attempted", 0, total, msgs["starter_value"].format(name=name))
     if answer is None:
@@ -200,6 +183,15 @@ def _shown(rule: Property, got) -> str:
         return str(rule.shown(got))
     except Exception:
         return reprlib.repr(got)
+
+
+def _answer_name(answer, default: str) -> str:
+    """What to call the learner's answer: the name of the function they passed (``my_score2``), else ``default``.
+
+    A lambda or a callable object has no name worth showing, so it is called by ``default``.
+    """
+    name = getattr(answer, "__name__", None)
+    return name if isinstance(name, str) and name.isidentifier() and callable(answer) else default
 
 
 def _capital(text: str) -> str:

@@ -35,6 +35,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ctxlib import safefile
+from ctxlib.i18n import LANGS, N_, message
 
 FORMAT, VERSION = "ctxlib-progress", 1
 OUTCOMES = ("passed", "failed", "not attempted", "error")
@@ -49,13 +50,11 @@ SCHEMA = {
                            "solution_viewed": {"type": "boolean"}, "time": {"type": "string"}}}},
     },
 }
+# What a notebook says when the progress file is in trouble; translated by ctxlib.i18n.
 NOTES = {
-    "en": {"moved": "ctxlib: your progress file could not be read ({problem}); it is kept as {name} "
-                    "and a new one is started.",
-           "not_saved": "ctxlib: this attempt was not saved to your progress file ({problem})."},
-    "hi": {"moved": "ctxlib: आपकी progress file पढ़ी नहीं जा सकी ({problem}); वह {name} नाम से सुरक्षित रखी "
-                    "गई है और नई file शुरू की गई है।",
-           "not_saved": "ctxlib: यह कोशिश आपकी progress file में सहेजी नहीं जा सकी ({problem})।"},
+    "moved": N_("ctxlib: your progress file could not be read ({problem}); it is kept as {name} "
+                "and a new one is started."),
+    "not_saved": N_("ctxlib: this attempt was not saved to your progress file ({problem})."),
 }
 
 
@@ -282,14 +281,14 @@ def record_quietly(lesson: str, question_id: str, outcome: str | None, *, lang: 
     but not its folder, so that a notebook's saved output does not depend on the machine.
     Any failure at all (a bad ``CTXLIB_PROGRESS``, a FIFO, a lock that times out) is that one line.
     """
-    notes = NOTES.get(lang, NOTES["en"])
+    lang = lang if lang in LANGS else "en"
     try:
         moved = record_attempt(lesson, question_id, outcome, **details)
     except Exception as exc:  # noqa: BLE001: a notebook's check must never fail because of its record
-        print(notes["not_saved"].format(problem=_problem(exc)), file=sys.stderr)
+        print(message(NOTES["not_saved"], lang, problem=_problem(exc)), file=sys.stderr)
         return
     if moved is not None:
-        print(notes["moved"].format(problem=moved[1], name=moved[0].name), file=sys.stderr)
+        print(message(NOTES["moved"], lang, problem=moved[1], name=moved[0].name), file=sys.stderr)
 
 
 def _problem(exc: Exception) -> str:

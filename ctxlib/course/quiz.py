@@ -30,24 +30,19 @@ from functools import lru_cache
 from pathlib import Path
 
 from ctxlib import safefile
+from ctxlib.i18n import N_, message
 
 LANGS = ("en", "hi")
 CHOICE_TYPES = ("single_choice", "multiple_choice")
+# What kind of answer each question type wants, and the grader's notes; translated by ctxlib.i18n.
 MESSAGES = {
-    "en": {"single_choice": "Choose one.", "multiple_choice": "Choose every option that is true.",
-           "numeric": "Answer with a number{unit}.",
-           "code": "Answer in code: q = exercise(\"{lesson}\", \"{id}\", LANG), then q.check(your_answer); "
-                   "q.hint() and q.solution() help.",
-           "choose": "Choose an option first.", "missing": "Some right options are not chosen yet.",
-           "not_a_number": "Enter a number.", "right_number": "{answer} is right.",
-           "wrong_number": "{answer} is not right."},
-    "hi": {"single_choice": "एक विकल्प चुनें।", "multiple_choice": "हर सही विकल्प चुनें।",
-           "numeric": "जवाब एक संख्या में दें{unit}।",
-           "code": "जवाब code में दें: q = exercise(\"{lesson}\", \"{id}\", LANG), फिर q.check(your_answer); "
-                   "q.hint() और q.solution() मदद करते हैं।",
-           "choose": "पहले कोई विकल्प चुनें।", "missing": "कुछ सही विकल्प अभी चुने नहीं गए हैं।",
-           "not_a_number": "एक संख्या लिखें।", "right_number": "{answer} सही है।",
-           "wrong_number": "{answer} सही नहीं है।"},
+    "single_choice": N_("Choose one."), "multiple_choice": N_("Choose every option that is true."),
+    "numeric": N_("Answer with a number."), "numeric_unit": N_("Answer with a number ({unit})."),
+    "code": N_("Answer in code: q = exercise(\"{lesson}\", \"{id}\", LANG), then q.check(your_answer); "
+               "q.hint() and q.solution() help."),
+    "choose": N_("Choose an option first."), "missing": N_("Some right options are not chosen yet."),
+    "not_a_number": N_("Enter a number."), "right_number": N_("{answer} is right."),
+    "wrong_number": N_("{answer} is not right."),
 }
 
 
@@ -378,24 +373,24 @@ def grade(question: Question, answer) -> Feedback:
         ValueError: an option id the question does not have, or several for single choice.
         NotImplementedError: for code exercises, which ``q.check()`` will run (issue 5).
     """
-    msgs = MESSAGES[question.lang]
+    lang = question.lang
     if question.type in CHOICE_TYPES:
         chosen = _chosen_ids(question, answer)
         if not chosen:
-            return Feedback(False, [], [msgs["choose"]], question.explanation)
+            return Feedback(False, [], [message(MESSAGES["choose"], lang)], question.explanation)
         correct = answer_hash(question.salt, question.id, chosen) == question.answer_sha256
         notes = []
         if not correct and question.type == "multiple_choice" and chosen < (correct_option_ids(question) or set()):
-            notes.append(msgs["missing"])
+            notes.append(message(MESSAGES["missing"], lang))
         said = [(o.id, o.feedback) for o in question.options if o.id in chosen]
         return Feedback(correct, said, notes, question.explanation)
     if question.type == "numeric":
         value = _as_number(answer)
         if value is None:
-            return Feedback(False, [], [msgs["not_a_number"]], question.explanation)
+            return Feedback(False, [], [message(MESSAGES["not_a_number"], lang)], question.explanation)
         correct = numeric_matches(question.answer, value)
         shown = number_text(value)
-        notes = [msgs["right_number" if correct else "wrong_number"].format(answer=shown)]
+        notes = [message(MESSAGES["right_number" if correct else "wrong_number"], lang, answer=shown)]
         if not correct:
             notes += [text for v, text in question.misconceptions if math.isclose(v, value, abs_tol=1e-9)]
         return Feedback(correct, [], notes, question.explanation)
@@ -407,14 +402,21 @@ def question_text(question: Question) -> str:
 
     Reads the same in a static viewer as in a terminal; option letters follow the order in the file.
     """
-    msgs = MESSAGES[question.lang]
     lines = [question.prompt]
     lines += [f"  {chr(ord('A') + i)}) {o.text}" for i, o in enumerate(question.options)]
     if question.type == "code":
         lines += ["", question.starter.rstrip(), ""]
-    lines.append(msgs[question.type].format(unit=f" ({question.unit})" if question.unit else "",
-                                            lesson=question.lesson, id=question.id))
+    lines.append(answer_kind(question))
     return "\n".join(lines)
+
+
+def answer_kind(question: Question) -> str:
+    """What kind of answer ``question`` wants, in its language: "Choose one.", "Answer with a number (tokens)."..."""
+    if question.type == "numeric" and question.unit:
+        return message(MESSAGES["numeric_unit"], question.lang, unit=question.unit)
+    if question.type == "code":
+        return message(MESSAGES["code"], question.lang, lesson=question.lesson, id=question.id)
+    return message(MESSAGES[question.type], question.lang)
 
 
 def lesson_question_ids() -> dict[str, list[str]]:

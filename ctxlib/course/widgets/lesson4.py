@@ -185,24 +185,14 @@ def removal_explorer(lang: str = "en") -> None:
 
 
 def show_checks(lesson: str, lang: str, ids) -> None:
-    """Print and show only the quick checks ``ids`` of ``lesson``, so each follows the section it practises.
+    """Show only the quick checks ``ids`` of ``lesson`` (``show_quiz``), so each follows the section it practises.
 
     Numbered as in the whole quiz ("Quick check 3 of 8"). Raises: KeyError for an unknown id,
     and as ``ctxlib.course.quiz.load_quiz``.
     """
-    from IPython.display import display
+    from .quickchecks import show_quiz
 
-    from ..quiz import load_quiz, question_text
-    from .quickchecks import _ui, quiz_widget
-
-    quiz = load_quiz(lesson, lang)
-    order = [q.id for q in quiz.questions]
-    for question_id in ids:
-        question = quiz.question(question_id)
-        heading = _ui(lang)["heading"].format(n=order.index(question_id) + 1, total=len(order))
-        print(f"{heading}\n{question_text(question)}", flush=True)
-        if question.type != "code":
-            display(quiz_widget(question, lang))
+    show_quiz(lesson, lang, ids=ids)
 
 
 # --- Lines the lesson prints, each through the catalog ------------------------------------------
