@@ -15,6 +15,8 @@ for teaching:
                                            and the room's password and gets a home with the course
     python3 run.py hub-grade [--room DIR] [--csv OUT.csv]
                                            the class's grade table from the hub's homes
+    python3 run.py lite DIR                while online: build the course as a static site in DIR (JupyterLite)
+    python3 run.py lite-serve DIR [--port P]  serve that site; learners open it in a browser, no install
 
 Options after ``lab`` go to JupyterLab (``python3 run.py lab --no-browser --port 8899``),
 options after ``test`` to pytest (``python3 run.py test tests/test_tokens.py`` runs that file only;
@@ -397,9 +399,65 @@ def grade_room(room: Path, csv: Path) -> int:
         return subprocess.call([str(BIN / "ctxlib"), "grade", folder, "--csv", str(Path(csv).resolve())], cwd=ROOT)
 
 
+
+def lite(extra: list[str]) -> int:
+    """Build the whole course as a static JupyterLite site in DIR (needs npm and the package index once)."""
+    if len(extra) != 1:
+        sys.exit("usage: python3 run.py lite DIR   (DIR is replaced by the built site)")
+    setup()
+    if subprocess.call([str(PY), "-c", "import jupyterlite_core, jupyterlite_pyodide_kernel"],
+                       stderr=subprocess.DEVNULL) != 0:
+        say("installing the JupyterLite build tools into .venv")
+        subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,present,lite]"], check=True)
+    return subprocess.call([str(PY), str(ROOT / "tools" / "build_lite.py"), *extra], cwd=ROOT)
+
+
+def lite_server(directory: Path, bind: str = "127.0.0.1", port: int = 8000):
+    """An HTTP server for the built site in ``directory`` (not started); tests/test_lite.py uses it too.
+
+    Static files only; ``.wasm`` and ``.mjs`` get the MIME types browsers insist on for
+    WebAssembly and JavaScript modules. Port 0 picks a free port (``server.server_address[1]``).
+    """
+    import functools
+    import http.server
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+                          ".json": "application/json", ".ipynb": "application/json"}
+
+        def log_message(self, format, *args):  # quiet: a room of learners makes thousands of requests
+            pass
+
+    handler = functools.partial(Handler, directory=str(Path(directory).resolve()))
+    return http.server.ThreadingHTTPServer((bind, port), handler)
+
+
+def lite_serve(extra: list[str]) -> int:
+    """Serve the site built by ``lite`` over HTTP (standard library only), on every interface by default."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="run.py lite-serve")
+    parser.add_argument("dir", type=Path)
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    args = parser.parse_args(extra)
+    if not (args.dir / "jupyter-lite.json").is_file():
+        sys.exit(f"run.py: {args.dir} is not a built site (no jupyter-lite.json); build it: python3 run.py lite {args.dir}")
+    with lite_server(args.dir, args.bind, args.port) as server:
+        say(f"serving {args.dir} on port {args.port}: open http://localhost:{args.port}/ on this machine, "
+            f"http://THIS-MACHINE'S-ADDRESS:{args.port}/ from the room (Ctrl+C to stop)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
 COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
             "offline-install": offline_install, "setup": setup, "notebooks": notebooks,
-            "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade}
+            "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade, "lite": lite,
+            "lite-serve": lite_serve}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -92,9 +92,14 @@ def _compiled(source: str):
             return re.compile(source)
         except (re.error, FutureWarning):
             pass
-    import regex
-
+    try:
+        import regex
+    except ImportError:  # the browser build (Pyodide): regex is compiled; such a rule never matches there
+        return _NEVER
     return regex.compile(source, regex.V1)
+
+
+_NEVER = re.compile(r"(?!)")
 
 
 def _allowlists(entries) -> tuple:

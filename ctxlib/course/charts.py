@@ -10,6 +10,9 @@ without shaping). ctxlib ships Noto Sans Devanagari (SIL Open Font License, see
 ``data/fonts/OFL.txt``); if neither it nor a system Devanagari font can be used, or
 matplotlib is too old, ``turn_chart`` warns once and draws English labels, never boxes.
 
+Where matplotlib cannot be imported (the browser build), ``turn_chart`` returns the same
+chart as SVG (``svg_chart.py``), labels in the language asked for (the browser draws Devanagari).
+
 Not handled: interactive charts (the lesson's widgets redraw this one).
 """
 from __future__ import annotations
@@ -18,10 +21,13 @@ import functools
 import warnings
 from pathlib import Path
 
-import matplotlib
-from matplotlib import font_manager
-from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+try:
+    import matplotlib
+    from matplotlib import font_manager
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
+except ImportError:  # the browser build (Pyodide) has no matplotlib: turn_chart draws SVG (svg_chart.py)
+    matplotlib = None
 
 from ctxlib.ceiling import check_tokens
 from ctxlib.i18n import LANGS, N_, message
@@ -116,7 +122,7 @@ def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None)
         zoom_tokens: if given, a second panel shows only the top ``zoom_tokens`` of the window,
             where the diffs, the trimmed diagnostics and the reply room are visible.
     Returns:
-        a matplotlib ``Figure`` (not attached to pyplot; show it with ``display(fig)`` or save
+        a matplotlib ``Figure`` (an ``svg_chart.SvgChart`` without matplotlib) (not attached to pyplot; show it with ``display(fig)`` or save
         it with ``fig.savefig(path)``). Each bar's tick reads "turn / stop_reason".
     Raises:
         ValueError: ``language`` is neither "en" nor "hi", or ``zoom_tokens`` is not a
@@ -126,6 +132,10 @@ def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None)
         raise ValueError(f"language must be 'en' or 'hi', got {language!r}")
     if zoom_tokens is not None:
         check_tokens("zoom_tokens", zoom_tokens, positive=True)
+    if matplotlib is None:
+        from ctxlib.course.svg_chart import svg_turn_chart
+        return svg_turn_chart(occupancy(simulation), (*KINDS, "reply"), COLORS, _labels(language),
+                              simulation.loop.window_tokens, zoom_tokens)
     family = devanagari_family() if language == "hi" else None
     labels = _labels(language if family or language == "en" else "en")
     # Latin text inside Hindi labels falls back to DejaVu Sans glyph by glyph.
@@ -186,6 +196,15 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
     if language not in LANGS:
         raise ValueError(f"language must be 'en' or 'hi', got {language!r}")
     check_tokens("columns", columns, positive=True)
+    if matplotlib is None:  # the browser build: the same panels as SVG
+        from ctxlib.course.svg_chart import svg_panels_chart
+        window = outcomes[0].run.window_tokens
+        texts = {"title": message("What each request carries under each removal rule", language),
+                 "xlabel": message("turn", language), "ylabel": message("tokens", language),
+                 "window": message("context window ({window:,} tokens)", language, window=window)}
+        return svg_panels_chart([(o.rule, tokens_by_kind(o)) for o in outcomes], (*REMOVAL_KINDS, "reply"),
+                                REMOVAL_COLORS, {k: message(v, language) for k, v in REMOVAL_LABELS.items()},
+                                window, texts, columns)
     family = devanagari_family() if language == "hi" else None
     lang = language if family or language == "en" else "en"
     font = {"fontfamily": [family, "DejaVu Sans"]} if family else {}
@@ -223,3 +242,20 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
     legend_font = font_manager.FontProperties(family=font.get("fontfamily"), size=8)
     fig.legend(handles, labels, loc="outside lower center", ncols=4, frameon=False, prop=legend_font)
     return fig
+
+
+def show(chart) -> None:
+    """Display a ``turn_chart`` result in a notebook, the same call on the desktop and in the browser.
+
+    Desktop: the matplotlib figure as a PNG, as ``%matplotlib inline`` shows it (this registers
+    IPython's PNG formatter for figures, so the notebook needs no ``%matplotlib`` line and no
+    pyplot). Browser build (no matplotlib): the SVG chart. Returns None; raises nothing of its own.
+    """
+    from IPython import get_ipython
+    from IPython.display import display
+
+    if matplotlib is not None and get_ipython() is not None:
+        from IPython.core.pylabtools import select_figure_formats
+
+        select_figure_formats(get_ipython(), {"png"})
+    display(chart)

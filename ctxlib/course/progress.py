@@ -70,14 +70,23 @@ class ProgressPathError(ValueError):
     """``CTXLIB_PROGRESS`` or the home folder names no usable place, e.g. ``~nosuchuser/p.json``."""
 
 
+BROWSER_DRIVE = Path("/drive")  # where JupyterLite's Pyodide kernel mounts the site's files
+
+
 def progress_path() -> Path:
     """The learner's progress file: ``$CTXLIB_PROGRESS`` if set, else ``~/.ctxlib/progress.json``.
 
     The test suite's ``conftest.py`` sets ``CTXLIB_PROGRESS`` to a throwaway file, for the
     tests and for the notebook kernels nbval starts, so no test writes into the real home.
     Raises ``ProgressPathError`` when a ``~user`` in it cannot be expanded (no such user, no home).
+
+    In the browser build (Pyodide in JupyterLite) the home folder lives in memory and is gone
+    on reload, so the file is ``ctxlib-progress.json`` at the top of the file browser
+    (``/drive``, kept in the browser's storage), same format; download it from there to hand it in.
     """
     setting = os.environ.get("CTXLIB_PROGRESS")
+    if not setting and sys.platform == "emscripten" and BROWSER_DRIVE.is_dir():
+        return BROWSER_DRIVE / "ctxlib-progress.json"
     try:
         return Path(setting).expanduser() if setting else Path.home() / ".ctxlib" / "progress.json"
     except (RuntimeError, KeyError, OSError):  # Path.expanduser: "Could not determine home directory."
@@ -175,7 +184,15 @@ def read_progress(path) -> dict:
 
 
 def progress_lock(path):
-    """The lock every writer of ``path`` holds: a ``filelock.FileLock`` on ``<path>.lock``, 30 s timeout."""
+    """The lock every writer of ``path`` holds: a ``filelock.FileLock`` on ``<path>.lock``, 30 s timeout.
+
+    In the browser build (Pyodide) there is no OS file locking, and one kernel per tab writes:
+    no lock there (``contextlib.nullcontext``).
+    """
+    if sys.platform == "emscripten":
+        import contextlib
+
+        return contextlib.nullcontext()
     import filelock
 
     return filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS)

@@ -145,7 +145,15 @@ def quizzes_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def _validator():
-    import jsonschema  # late: its import takes ~2 s (format checkers), and ctxlib progress never needs it
+    """jsonschema's validator for quiz files, or None where jsonschema cannot be imported.
+
+    The browser build (Pyodide) has no jsonschema (its rpds-py is compiled); there the shipped
+    files, schema-checked on the desktop by the tests, keep only the meaning checks.
+    """
+    try:
+        import jsonschema  # late: its import takes ~2 s (format checkers), and ctxlib progress never needs it
+    except ImportError:
+        return None
 
     schema = json.loads((quizzes_dir() / "schema.json").read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
@@ -246,7 +254,8 @@ def load_quiz_file(path) -> Quiz:
     """
     path = Path(path)
     data = _parse(path)
-    errors = list(_validator().iter_errors(data))
+    validator = _validator()
+    errors = list(validator.iter_errors(data)) if validator is not None else []
     if errors:
         # Report the cause, not its echo: an unknown type or a broken option also leaves the
         # question's other fields "unevaluated", so those come last, and deeper paths first.

@@ -1,0 +1,305 @@
+"""The browser build (``python3 run.py lite DIR``): every lesson run inside a browser tab, offline.
+
+The built site is served from 127.0.0.1 by ``run.py``'s own server and opened in headless
+Chromium with every request that leaves 127.0.0.1 refused. For each lesson of ``lessons/en``
+and ``lessons/hi`` the test opens it in JupyterLite, clears the outputs, runs all cells in
+Pyodide and asserts that:
+
+- every cell prints exactly what the desktop run saved in the notebook (the figures nbval
+  checks, e.g. ``tokens used: 150 of 300``); charts are compared by their numbers elsewhere
+  (``tests/test_pyodide_fallbacks.py``), since the desktop saves a PNG and the browser draws SVG;
+- no cell shows an error or a stderr line;
+- moving the lesson's control shows the text its ctxlib callback returns (``CONTROLS`` from
+  ``tests/test_browser.py``), and a quick check answered wrongly, then rightly, shows the
+  feedback and lands in the browser's progress file, which ``ctxlib grade`` then reads;
+- no request left 127.0.0.1.
+
+The site is the folder in ``CTXLIB_LITE_SITE`` (default ``build/lite``); without a built site
+the tests are skipped (``CTXLIB_REQUIRE_LITE=1``, set by CI, makes that a failure). The times
+to first show a lesson and to have Python ready are printed (``pytest -s``) and written to
+``<tmp>/ctxlib-lite-timings.json``.
+"""
+from __future__ import annotations
+
+import contextlib
+import csv
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from ctxlib.course.quiz import correct_option_ids, load_quiz
+from ctxlib.course.widgets import QUIZ_UI, check_answer
+from test_browser import (CHROMIUM, CHROMIUM_FLAGS, CONTROLS, RUN_FINISHED, VIEWPORT, assert_no_errors, menu,
+                          missing, save_screenshot, slider, wait_for_result, wait_for_text)
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = Path(os.environ.get("CTXLIB_LITE_SITE", ROOT / "build" / "lite"))
+LANGS = ("en", "hi")
+LESSONS = sorted(p.stem for p in (ROOT / "lessons" / "en").glob("*.ipynb"))
+PROGRESS_FILE = "ctxlib-progress.json"  # ctxlib.course.progress.progress_path() in the browser build
+TIMINGS = Path(tempfile.gettempdir()) / "ctxlib-lite-timings.json"
+# Lessons that cannot run in the browser build as they are, and why. Their test is expected to
+# fail (strictly: once the lesson is fixed the test passes, and then this entry must go).
+BROWSER_GAPS = {
+    "02_running_total": "the setup cell runs %matplotlib inline and imports matplotlib.pyplot, and three "
+                        "chart cells call plt.close; Pyodide has no matplotlib. With ctxlib.course.charts.show(fig) "
+                        "instead (no %matplotlib, no pyplot) the whole lesson runs in the browser",
+    "04_what_to_remove": "the same as Lesson 2: %matplotlib inline, matplotlib.pyplot and plt.close; with "
+                         "charts.show(fig) the whole lesson runs in the browser (removal_chart draws SVG there)",
+}
+
+# The notebook open in the tab, and Python's readiness, through the app object the test asks
+# JupyterLite to expose (see expose_app); the kernel answering kernel_info means Pyodide,
+# every preloaded wheel and ctxlib are in.
+KERNEL_READY = """async (path) => {
+  const app = window.jupyterapp;
+  const panel = app && app.shell.currentWidget;
+  if (!panel || !panel.sessionContext || panel.context.path !== path) return false;
+  await panel.sessionContext.ready;
+  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+  if (!kernel) return false;
+  await kernel.info;
+  return kernel.status === 'idle';
+}"""
+FONT_LOADED = """async () => (await document.fonts.load('16px "ctxlib Devanagari"', 'हिन्दी'))
+  .filter(f => f.status === 'loaded').map(f => f.family.replace(/"/g, ''))"""
+NOTEBOOK_JSON = "() => window.jupyterapp.shell.currentWidget.content.model.toJSON()"
+READ_FILE = """async (path) => {
+  const model = await window.jupyterapp.serviceManager.contents.get(path, {content: true});
+  if (model.format === 'base64') {  // what the kernel writes through /drive is stored as bytes
+    return new TextDecoder().decode(Uint8Array.from(atob(model.content), c => c.charCodeAt(0)));
+  }
+  return typeof model.content === 'string' ? model.content : JSON.stringify(model.content);
+}"""
+
+
+def skip_or_fail(reason: str | None) -> None:
+    if reason and (os.environ.get("CTXLIB_REQUIRE_LITE") == "1" or os.environ.get("CTXLIB_REQUIRE_BROWSER") == "1"
+                   and (SITE / "jupyter-lite.json").is_file()):
+        pytest.fail(f"the browser build test must run here, but {reason}", pytrace=False)
+    if reason:
+        pytest.skip(reason)
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# Per code cell of the open notebook, per output: the text a widget's Output areas show, or null.
+WIDGET_TEXTS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')].map(cell => {
+  const area = cell.querySelector('.jp-Cell-outputArea');
+  return area ? [...area.children].filter(c => c.classList.contains('jp-OutputArea-child')).map(child => {
+    const outs = child.querySelectorAll('.widget-output');
+    return outs.length ? [...outs].map(o => o.textContent).join('') : null;
+  }) : [];
+})"""
+
+
+def printed(cell: dict, widget_texts: list | None = None) -> str:
+    """What a code cell shows as text: its stdout and stderr, each result's text/html or text/plain
+    (outputs that carry a chart are left out), and for a widget what its Output areas show.
+
+    The saved notebooks hold a control's printed line as stdout (``tools/execute_notebooks.py``);
+    in a live JupyterLab the same line is inside the widget, so ``widget_texts`` gives, per
+    output, the text the page shows inside it (None: not a widget). Line ends are trimmed.
+    """
+    parts = []
+    for n, out in enumerate(cell.get("outputs", [])):
+        data = out.get("data", {})
+        if out["output_type"] == "stream":
+            parts.append("".join(out["text"]))
+        elif out["output_type"] == "error":
+            parts.append(f"error: {out['ename']}: {out['evalue']}\n")
+        elif WIDGET_VIEW in data:
+            if widget_texts is not None and n < len(widget_texts) and widget_texts[n]:
+                parts.append(widget_texts[n])
+        elif not any(kind.startswith("image/") for kind in data):
+            parts.append("".join(data.get("text/html", data.get("text/plain", ""))) + "\n")
+    return "\n".join(line.rstrip() for line in "".join(parts).strip().splitlines())
+
+
+def differences(saved: dict, live: dict, widget_texts: list[list]) -> list[str]:
+    """One block per non-empty code cell whose text in the browser differs from the saved one."""
+    found = []
+    saved_cells = [c for c in saved["cells"] if c["cell_type"] == "code"]
+    live_cells = [c for c in live["cells"] if c["cell_type"] == "code"]
+    assert len(saved_cells) == len(live_cells) == len(widget_texts), "the site's notebook differs from the repository's"
+    for n, (cell, got_cell, texts) in enumerate(zip(saved_cells, live_cells, widget_texts), 1):
+        source = "".join(cell["source"]).strip()
+        if not source or re.search(r"^# NBVAL_(SKIP|IGNORE_OUTPUT)", source, re.M):
+            continue  # nbval does not check these on the desktop either
+        want, got = printed(cell), printed(got_cell, texts)
+        if want != got:
+            found.append(f"code cell {n} ({source.splitlines()[0][:60]!r}):\n--- saved\n{want[:1500]}\n"
+                         f"--- browser\n{got[:1500]}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def site():
+    skip_or_fail(None if (SITE / "jupyter-lite.json").is_file() else
+                 f"the browser build is not built in {SITE} (python3 run.py lite {SITE})")
+    skip_or_fail(missing("playwright"))
+    spec = importlib.util.spec_from_file_location("run", ROOT / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    server = run.lite_server(SITE, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@contextlib.contextmanager
+def tab(browser, site: str):
+    """A fresh browser profile (empty storage) and a tab in it; yields (page, refused requests).
+
+    Every request that is not for the site is refused and listed. The site's own
+    ``jupyter-lite.json`` is served with ``exposeAppInBrowser`` on, so the test can read the
+    notebook's outputs from JupyterLab itself.
+    """
+    context = browser.new_context(viewport=VIEWPORT)
+    refused = []
+
+    def route(route):
+        url = route.request.url
+        if not url.startswith(site + "/"):
+            refused.append(url)
+            return route.abort()
+        if url.split("?")[0] == f"{site}/jupyter-lite.json":
+            response = route.fetch()
+            config = response.json()
+            config["jupyter-config-data"]["exposeAppInBrowser"] = True
+            return route.fulfill(response=response, json=config)
+        return route.continue_()
+
+    context.route(re.compile(r"^(https?|wss?)://"), route)
+    page = context.new_page()
+    try:
+        yield page, refused
+    finally:
+        context.close()
+
+
+def open_lesson(page, site: str, path: str) -> dict:
+    """Open ``path`` in JupyterLite and wait for Python; return the seconds to the notebook and to Python."""
+    started = time.monotonic()
+    page.goto(f"{site}/lab/index.html?path={path}")
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
+    shown = time.monotonic() - started
+    page.wait_for_function(KERNEL_READY, arg=path, timeout=300_000, polling=500)
+    return {"notebook_shown_s": round(shown, 1), "python_ready_s": round(time.monotonic() - started, 1)}
+
+
+def answer_quick_check(page, lesson: str, lang: str) -> tuple[str, str]:
+    """Answer the lesson's first single-choice quick check wrongly, then rightly.
+
+    Returns the question's id and the text of the browser's progress file after the two attempts.
+    """
+    quiz = load_quiz(lesson, lang)
+    n, question = next((n, q) for n, q in enumerate(quiz.questions, 1) if q.type == "single_choice")
+    right = sorted(correct_option_ids(question))[0]
+    wrong = next(o.id for o in question.options if o.id != right)
+    heading = QUIZ_UI[lang]["heading"].format(n=n, total=len(quiz.questions))
+    shown = page.locator(".jp-OutputArea-child").filter(has_text=re.compile("^" + re.escape(heading) + "$", re.M))
+    box = shown.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")
+    for option_id in (wrong, right):
+        letter = chr(ord("A") + [o.id for o in question.options].index(option_id))
+        box.locator(f'.widget-radio-box input[data-value="{letter}"]').check()
+        box.get_by_role("button", name=QUIZ_UI[lang]["check"], exact=True).click()
+        wait_for_text(box.locator(".widget-html-content"), check_answer(question, option_id, lang))
+    # The kernel writes the file through /drive, which reaches the browser's storage a moment later.
+    deadline = time.monotonic() + 30
+    while True:
+        text = page.evaluate(READ_FILE, PROGRESS_FILE)
+        attempts = json.loads(text)["attempts"]
+        outcomes = [a["outcome"] for a in attempts if (a["lesson"], a["question"]) == (lesson, question.id)]
+        if outcomes[-2:] == ["failed", "passed"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert outcomes[-2:] == ["failed", "passed"], f"browser progress file for {lesson}/{question.id}: {outcomes}"
+    return question.id, text
+
+
+def record_timing(name: str, timing: dict) -> None:
+    timings = json.loads(TIMINGS.read_text()) if TIMINGS.is_file() else {}
+    timings[name] = timing
+    TIMINGS.write_text(json.dumps(timings, indent=1) + "\n")
+    print(f"\n{name}: {timing}")
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_lesson_in_browser_build(site, browser, lesson, lang, request):
+    if lesson in BROWSER_GAPS and os.environ.get("CTXLIB_LITE_IGNORE_GAPS") != "1":
+        request.applymarker(pytest.mark.xfail(reason=BROWSER_GAPS[lesson], strict=True))
+    path = f"lessons/{lang}/{lesson}.ipynb"
+    saved = json.loads((ROOT / path).read_text(encoding="utf-8"))
+    with tab(browser, site) as (page, refused):
+        timing = open_lesson(page, site, path)
+        started = time.monotonic()
+        menu(page, "Edit", "Clear Outputs of All Cells")
+        menu(page, "Run", "Run All Cells")
+        page.wait_for_function(RUN_FINISHED, timeout=600_000, polling=1000)
+        timing["run_all_s"] = round(time.monotonic() - started, 1)
+        record_timing(f"{lang}/{lesson}", timing)
+        # Widgets draw a moment after their cell has run: give the page up to a minute to show them.
+        deadline = time.monotonic() + 60
+        while (found := differences(saved, page.evaluate(NOTEBOOK_JSON), page.evaluate(WIDGET_TEXTS))) \
+                and time.monotonic() < deadline:
+            time.sleep(1)
+        if found:
+            report = Path(tempfile.gettempdir()) / f"ctxlib-lite-{lang}-{lesson}.txt"
+            report.write_text("\n\n".join(found), encoding="utf-8")
+        assert not found, f"{len(found)} cells print otherwise in the browser (all in {report}); the first:\n{found[0]}"
+        assert_no_errors(page, f"browser build {lang}/{lesson}")
+        if lang == "hi":  # the site's own Devanagari font, not the machine's, draws the Hindi
+            faces = page.evaluate(FONT_LOADED)
+            assert faces == ["ctxlib Devanagari"], f"the site's Devanagari font did not load: {faces}"
+
+        control = CONTROLS.get(lesson)
+        if control is not None:
+            found, box = slider(page, control.label(lang))
+            found.locator(".widget-readout").click()
+            page.keyboard.press("Control+A")
+            page.keyboard.type(str(control.value))
+            page.keyboard.press("Enter")
+            wait_for_result(box, control, lang)
+            page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
+            save_screenshot(page, box, f"lite_{lang}_{lesson}")
+
+        if any(q.type == "single_choice" for q in load_quiz(lesson, lang).questions):
+            question_id, text = answer_quick_check(page, lesson, lang)
+            # The file a learner downloads from the site is one that ctxlib grade reads.
+            with tempfile.TemporaryDirectory() as folder:
+                (Path(folder) / "class").mkdir()
+                (Path(folder) / "class" / "asha.json").write_text(text, encoding="utf-8")
+                subprocess.run([sys.executable, "-m", "ctxlib.course.commands", "grade", Path(folder) / "class",
+                                "--csv", Path(folder) / "grades.csv"], check=True, capture_output=True)
+                with (Path(folder) / "grades.csv").open(encoding="utf-8") as f:
+                    row = next(csv.DictReader(f))
+            assert (row["learner"], row[f"{lesson}:{question_id}"]) == ("asha", "passed")
+        assert_no_errors(page, f"browser build {lang}/{lesson} after the interactions")
+        assert refused == [], f"the site asked for something outside 127.0.0.1: {refused}"
