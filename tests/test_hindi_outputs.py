@@ -7,7 +7,8 @@ line with two or more of them is English prose and all of them count; a single o
 a term in a Hindi sentence. Words the Hindi lessons keep in English on purpose are never counted:
 every Latin-script word and phrase of the glossary's Hindi column (``lessons/GLOSSARY.md``:
 token, file, window, score, turn, "greedy by score per token", ...). File names, identifiers and numbers never count. Printed source code
-(an output starting with ``def``, ``class``, ``import``...) is code, the same in both twins.
+(an output starting with ``def``, ``class``, ``import``..., or any output of a cell tagged
+``prints-source``, which shows a file's code) is code, the same in both twins.
 
 The course-wide goal is at most ``MAX_ENGLISH_WORDS`` English prose words in the saved outputs
 of all Hindi notebooks, and none in the Hindi quiz files. Run this file as a script to see the
@@ -88,8 +89,8 @@ def output_texts(path: Path):
     """The plain text of each saved output of a notebook's code cells (stdout, stderr, ``text/plain``)."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
     for cell in notebook["cells"]:
-        if cell["cell_type"] != "code":
-            continue
+        if cell["cell_type"] != "code" or "prints-source" in cell.get("metadata", {}).get("tags", []):
+            continue  # a cell tagged prints-source shows a file's code, the same in both twins
         for output in cell.get("outputs", []):
             text = "".join(output.get("text", "")) + "".join(output.get("data", {}).get("text/plain", ""))
             if not PRINTED_SOURCE.match(text):
@@ -156,9 +157,6 @@ def test_there_are_hindi_notebooks_and_quizzes():
     assert [p.name for p in HINDI_QUIZZES] == [p.name for p in sorted((ROOT / "quizzes" / "en").glob("*.json"))]
 
 
-# Until every lesson's printed lines go through the catalogs, the count is above the goal; the lead
-# removes this mark once the lesson branches are merged and the notebooks re-executed.
-@pytest.mark.xfail(strict=False, reason="HINDI_OUTPUTS_PENDING: lesson notebooks still print English (issue 11)")
 def test_hindi_notebook_outputs_have_at_most_10_english_prose_words():
     per_notebook = {p.name: english_lines(output_texts(p)) for p in HINDI_NOTEBOOKS}
     total = sum(len(hits) for found in per_notebook.values() for _, hits in found)
@@ -166,14 +164,7 @@ def test_hindi_notebook_outputs_have_at_most_10_english_prose_words():
     assert total <= MAX_ENGLISH_WORDS, f"{total} English prose words in the Hindi outputs (goal <= {MAX_ENGLISH_WORDS}):\n{shown}"
 
 
-# Quick checks whose Hindi text still has unmarked English (names like "chosen, used", a formula
-# "last - first + 1"); the lesson owners mark them as code or reword them (issue 11).
-QUIZZES_PENDING = {"01_window_as_budget", "03_real_repository"}
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(
-    strict=False, reason="HINDI_QUIZZES_PENDING: English names in the Hindi quiz text (issue 11)")]
-    if p.stem in QUIZZES_PENDING else []) for p in HINDI_QUIZZES])
+@pytest.mark.parametrize("path", HINDI_QUIZZES, ids=[p.stem for p in HINDI_QUIZZES])
 def test_hindi_quick_checks_have_no_english_prose(path):
     found = english_lines(quiz_texts(path))
     assert found == [], f"{path.name}: English prose in the Hindi quick checks:\n{report(found)}"

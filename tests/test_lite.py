@@ -49,13 +49,7 @@ PROGRESS_FILE = "ctxlib-progress.json"  # ctxlib.course.progress.progress_path()
 TIMINGS = Path(tempfile.gettempdir()) / "ctxlib-lite-timings.json"
 # Lessons that cannot run in the browser build as they are, and why. Their test is expected to
 # fail (strictly: once the lesson is fixed the test passes, and then this entry must go).
-BROWSER_GAPS = {
-    "02_running_total": "the setup cell runs %matplotlib inline and imports matplotlib.pyplot, and three "
-                        "chart cells call plt.close; Pyodide has no matplotlib. With ctxlib.course.charts.show(fig) "
-                        "instead (no %matplotlib, no pyplot) the whole lesson runs in the browser",
-    "04_what_to_remove": "the same as Lesson 2: %matplotlib inline, matplotlib.pyplot and plt.close; with "
-                         "charts.show(fig) the whole lesson runs in the browser (removal_chart draws SVG there)",
-}
+BROWSER_GAPS: dict[str, str] = {}
 
 # The notebook open in the tab, and Python's readiness, through the app object the test asks
 # JupyterLite to expose (see expose_app); the kernel answering kernel_info means Pyodide,

@@ -324,29 +324,36 @@ def test_every_check_click_is_recorded_with_the_hints_seen(progress_file, capsys
     assert capsys.readouterr() == ("", "")  # recording says nothing when it works
 
 
-def test_show_quiz_shows_every_question_as_html_and_plain_text_and_code_without_a_widget(monkeypatch):
+def test_show_quiz_shows_every_quick_check_as_html_and_plain_text_and_code_only_when_named(monkeypatch):
     import IPython.display
 
-    total = len(QUIZZES[(LESSON, "en")].questions)
-    for lang, heading in (("en", f"Quick check 1 of {total}"), ("hi", f"त्वरित जाँच 1 ({total} में से)")):
+    for lang in ("en", "hi"):
+        quiz = QUIZZES[(LESSON, lang)]
+        checks = [q for q in quiz.questions if q.type != "code"]
+        assert len(checks) == 6 and len(quiz.questions) == 10  # Lesson 1: 6 quick checks, 4 code exercises
+        heading = "Quick check 1 of 6" if lang == "en" else "त्वरित जाँच 1 (6 में से)"
         shown = []
         monkeypatch.setattr(IPython.display, "display", shown.append)
         show_quiz(LESSON, lang)
-        quiz = QUIZZES[(LESSON, lang)]
-        assert sum(isinstance(s, QuestionView) for s in shown) == total
-        # One widget per choice or numeric question, none for code.
-        assert sum(isinstance(s, QuizBox) for s in shown) == sum(q.type != "code" for q in quiz.questions)
-        # Read as plain text, one after the other, the outputs hold each question's every line once.
+        # By default the quick checks only, each a question and its widget: the code exercises sit
+        # after their own sections in the lesson.
+        assert sum(isinstance(s, QuestionView) for s in shown) == len(checks)
+        assert sum(isinstance(s, QuizBox) for s in shown) == len(checks)
         plain = "\n".join(repr(s) for s in shown)
-        assert plain.startswith(heading + "\n" + quiz.questions[0].prompt + "\n")
-        for q in quiz.questions:
+        assert plain.startswith(heading + "\n" + checks[0].prompt + "\n")
+        for q in checks:
             assert all(plain.count(line) >= 1 for line in question_text(q).splitlines())
-        assert plain.count(quiz.questions[0].options[2].text) == 1
+        assert plain.count(checks[0].options[2].text) == 1
         assert repr(shown[1]).endswith(ui_text("static", lang)) and repr(shown[1]).startswith("  A) ")
-        last = quiz.questions[-1]
-        assert last.type == "code" and isinstance(shown[-1], QuestionView) and repr(shown[-1]).endswith(question_text(last))
         html_form = shown[2]._repr_html_()
         assert "<code>pack_context</code>" in html_form and "white-space: normal" in html_form
+        # Named, a code exercise is shown without a widget, numbered among all the questions.
+        shown.clear()
+        code = [q for q in quiz.questions if q.type == "code"][-1]
+        show_quiz(LESSON, lang, ids=[code.id])
+        assert len(shown) == 1 and isinstance(shown[0], QuestionView)
+        assert repr(shown[0]).endswith(question_text(code))
+        assert repr(shown[0]).startswith("Quick check 10 of 10" if lang == "en" else "त्वरित जाँच 10 (10 में से)")
 
 
 def test_prompt_html_formats_code_and_bold_and_escapes():

@@ -81,7 +81,8 @@ def run_pytest(root, timeout_seconds: float = 300) -> str:
     """Run the real pytest on the project at ``root`` and return its normalized output.
 
     ``sys.executable -m pytest -p no:cacheprovider --color=no -q`` with ``COLUMNS=80`` (so the
-    separator lines have one width), third-party plugins off, no bytecode written.
+    separator lines have one width), third-party plugins off, no bytecode written, and ``CI`` and
+    ``BUILD_NUMBER`` unset (pytest prints untruncated assertion details when either is set).
     Raises: RuntimeError if pytest could not run the tests at all (exit status 2 to 5),
     naming the status and the last line it printed; subprocess.TimeoutExpired after
     ``timeout_seconds``.
@@ -93,7 +94,10 @@ def run_pytest(root, timeout_seconds: float = 300) -> str:
         return normalize(stdout, root)
     env = {**os.environ, "COLUMNS": "80", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "NO_COLOR": "1"}
-    env.pop("PYTEST_ADDOPTS", None)
+    # pytest stops truncating assertion details when CI or BUILD_NUMBER is set, which would
+    # change the counts on a CI machine; the lesson measures what a developer's run prints.
+    for name in ("PYTEST_ADDOPTS", "CI", "BUILD_NUMBER"):
+        env.pop(name, None)
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--color=no",
                            "-q"], cwd=root, env=env, capture_output=True, text=True,
                           timeout=timeout_seconds)

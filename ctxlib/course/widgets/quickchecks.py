@@ -252,15 +252,16 @@ def quiz_widget(question: Question, lang: str | None = None) -> QuizBox:
 def show_quiz(lesson: str, lang: str, ids=None) -> None:
     """Show a lesson's quick checks: each question (``QuestionView``), then its widget.
 
-    A code exercise is shown only (prompt, starter code, how to check it): it is answered
-    in a code cell with ``ctxlib.course.exercises.exercise``, not in a widget.
+    Code exercises are left out by default: each sits after the section it practises, answered in
+    a code cell with ``ctxlib.course.exercises.exercise``. Named in ``ids``, one is shown only
+    (prompt, starter code, how to check it), with no widget.
 
     Args:
         lesson: the lesson's file name stem, e.g. ``"01_window_as_budget"``.
         lang: "en" or "hi"; the questions and the labels are in this language.
         ids: only these question ids, in this order (a lesson that places each check after the
             section it practises); numbered as in the whole quiz ("Quick check 3 of 8").
-            Default: every question, in file order.
+            Default: every question that is not a code exercise, in file order, numbered among those.
     Raises:
         KeyError: an id the quiz does not have.
         as ``ctxlib.course.quiz.load_quiz``: unknown language, no quiz file, a malformed quiz file.
@@ -268,9 +269,13 @@ def show_quiz(lesson: str, lang: str, ids=None) -> None:
     from IPython.display import display
 
     quiz = load_quiz(lesson, lang)
+    checks = [q.id for q in quiz.questions if q.type != "code"]
     order = [q.id for q in quiz.questions]
-    for question in (quiz.questions if ids is None else [quiz.question(i) for i in ids]):
-        heading = ui_text("heading", lang, n=order.index(question.id) + 1, total=len(order))
+    # By default the quick checks only: each code exercise already sits after its own section.
+    shown = [quiz.question(i) for i in checks] if ids is None else [quiz.question(i) for i in ids]
+    for question in shown:
+        numbering = checks if question.id in checks else order
+        heading = ui_text("heading", lang, n=numbering.index(question.id) + 1, total=len(numbering))
         display(QuestionView(question, heading))
         if question.type != "code":
             display(quiz_widget(question, lang))
