@@ -33,3 +33,14 @@ def test_saving_is_one_minus_the_ratio(table):
 def test_unknown_agent_is_refused():
     with pytest.raises(ValueError, match="agent must be one of"):
         load_runs("aider")
+
+
+def test_mean_input_tokens_per_call_of_gemini_flash_raw_runs():
+    from ctxlib.course.runs import mean_input_tokens
+
+    values = sorted(mean_input_tokens())
+    # The data's README: Gemini 2.5 Flash, raw agent, 498 tasks, p50 8,676 (linear interpolation).
+    assert len(values) == 498
+    assert (values[248] + values[249]) / 2 == pytest.approx(8_676, abs=10)
+    with pytest.raises(ValueError, match="no SWE-agent runs for model 'nobody'"):
+        mean_input_tokens("nobody")

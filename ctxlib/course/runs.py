@@ -138,3 +138,24 @@ def saving(rows, model: str, strategy: str = "Observation Masking") -> float:
     """
     by = {(r.model, r.strategy): r for r in rows}
     return 1 - by[(model, strategy)].input_tokens_p50 / by[(model, "Raw Agent")].input_tokens_p50
+
+
+def mean_input_tokens(model: str = "gemini_2.5_flash-agent", strategy: str = "Raw Agent") -> list[int]:
+    """Mean input tokens per model call, one value per task, for the SWE-agent runs of ``model`` under ``strategy``.
+
+    Lesson 2 uses it to show how heavy the tail of what real requests carry is.
+
+    Args:
+        model: the start of the ``experiment`` column, e.g. ``"gemini_2.5_flash-agent"`` (Gemini
+            2.5 Flash without thinking) or ``"local-Qwen3-32B_thinking"``.
+        strategy: ``"Raw Agent"``, ``"Observation Masking"`` or ``"LLM-Summary"``.
+    Returns:
+        the values (tokens, rounded down to whole tokens), in file order.
+    Raises:
+        ValueError: no row matches; the message names the model and the strategy.
+    """
+    values = [i.mean_input_tokens for i in load_runs("swe-agent")
+              if i.experiment.startswith(model) and i.strategy == strategy]
+    if not values:
+        raise ValueError(f"no SWE-agent runs for model {model!r} with strategy {strategy!r}")
+    return values
