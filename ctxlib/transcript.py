@@ -106,12 +106,20 @@ def _per_attempt(name: str, sizes, max_attempts: int) -> tuple:
     return tuple(check_tokens(f"{name}[{i}]", size) for i, size in enumerate(sizes))
 
 
+# Every turn re-sends (and this simulator keeps) the whole transcript, so the work grows with the
+# square of the attempts: 1,000 take about 0.15 s, 20,000 took 78 s. No agent loop runs that long.
+MAX_SIMULATED_ATTEMPTS = 1_000
+
+
 def _check(loop: Loop) -> tuple[tuple, tuple]:
     check_tokens("window_tokens", loop.window_tokens, positive=True)
     for name in ("fixed_prefix_tokens", "task_tokens", "fill_tokens", "reply_reserve_tokens",
                  "keep_tail_tokens"):
         check_tokens(name, getattr(loop, name))
     check_attempts(loop.max_attempts)
+    if loop.max_attempts > MAX_SIMULATED_ATTEMPTS:
+        raise ValueError(f"max_attempts must be at most {MAX_SIMULATED_ATTEMPTS:,} for the simulator "
+                         f"(each turn re-sends the whole transcript), got {loop.max_attempts:,}")
     if loop.output_limit_tokens is not None:
         check_tokens("output_limit_tokens", loop.output_limit_tokens, positive=True)
     unknown = set(loop.evictable_kinds) - set(KINDS)
@@ -189,8 +197,8 @@ def simulate(loop: Loop = Loop()) -> Simulation:
     ``Loop(patch_tokens=(6000, 2412, 6000, 6000))`` (the stated 180,000 fill) the last record
     is attempt 3, input 198,412, max_tokens 1,588, stop_reason "max_tokens"; so it is with
     ``Loop(fill_tokens=176_412)``.
-    Raises: ValueError for a figure that is not a whole number of tokens, attempts < 1, an
-    unknown evictable kind, or too few per-attempt sizes.
+    Raises: ValueError for a figure that is not a whole number of tokens, attempts < 1 or more
+    than ``MAX_SIMULATED_ATTEMPTS`` (1,000), an unknown evictable kind, or too few per-attempt sizes.
     """
     patches, diagnostics = _check(loop)
     shared = loop.output_limit_tokens is None

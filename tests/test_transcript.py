@@ -284,3 +284,11 @@ def test_the_tail_keeping_trim_never_cuts_a_block_below_its_tail(loop, keep):
     for record in run.records:
         assert record.input_tokens == previous + sum(record.appended.values()) - record.trimmed_tokens
         previous = record.input_tokens
+
+
+def test_a_loop_too_long_to_simulate_is_refused_by_name():
+    # 20,000 attempts took 78 s (the work grows with the square of the attempts); the limit is named.
+    with pytest.raises(ValueError, match="max_attempts must be at most 1,000 for the simulator .*got 20,000"):
+        simulate(Loop(max_attempts=20_000))
+    assert len(simulate(Loop(max_attempts=1_000, fill_tokens=10_000, patch_tokens=100,
+                             diagnostics_tokens=100)).records) == 1_000
