@@ -57,6 +57,7 @@ from ctxlib.course.quiz import correct_option_ids, load_quiz
 from ctxlib.repo import read_repo
 from ctxlib.course.sample_project import QUERY, build_sample_project
 from ctxlib.course.jupyter_fonts import FONT_FAMILY
+from ctxlib.course.widgets.quickchecks import question_heading
 from ctxlib.course.widgets import (REPO_TEXT, check_answer, option_label, repack, repack_repository,
                             rerun_loop, rerun_removal, ui_text)
 
@@ -332,10 +333,10 @@ def answer_quick_check(page, lesson: str, lang: str, progress: Path) -> None:
     that both attempts reached the progress file.
     """
     quiz = load_quiz(lesson, lang)
-    n, question = next((n, q) for n, q in enumerate(quiz.questions, 1) if q.type == "single_choice")
+    question = next(q for q in quiz.questions if q.type == "single_choice")
     right = sorted(correct_option_ids(question))[0]
     wrong = next(o.id for o in question.options if o.id != right)
-    heading = ui_text("heading", lang, n=n, total=len(quiz.questions))
+    heading = question_heading(quiz, question.id, lang)
     shown = page.locator(".jp-OutputArea-child").filter(
         has=page.locator(".ctxlib-question-heading").get_by_text(heading, exact=True))
     box = shown.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")

@@ -38,6 +38,7 @@ import pytest
 
 from ctxlib.course.quiz import correct_option_ids, load_quiz
 from ctxlib.course.widgets import QUIZ_UI, check_answer
+from ctxlib.course.widgets.quickchecks import question_heading
 from test_browser import (CHROMIUM, CHROMIUM_FLAGS, CONTROLS, RUN_FINISHED, VIEWPORT, assert_no_errors, menu,
                           missing, save_screenshot, slider, wait_for_result, wait_for_text)
 
@@ -213,10 +214,10 @@ def answer_quick_check(page, lesson: str, lang: str) -> tuple[str, str]:
     Returns the question's id and the text of the browser's progress file after the two attempts.
     """
     quiz = load_quiz(lesson, lang)
-    n, question = next((n, q) for n, q in enumerate(quiz.questions, 1) if q.type == "single_choice")
+    question = next(q for q in quiz.questions if q.type == "single_choice")
     right = sorted(correct_option_ids(question))[0]
     wrong = next(o.id for o in question.options if o.id != right)
-    heading = QUIZ_UI[lang]["heading"].format(n=n, total=len(quiz.questions))
+    heading = question_heading(quiz, question.id, lang)
     shown = page.locator(".jp-OutputArea-child").filter(has_text=re.compile("^" + re.escape(heading) + "$", re.M))
     box = shown.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")
     for option_id in (wrong, right):

@@ -249,6 +249,14 @@ def quiz_widget(question: Question, lang: str | None = None) -> QuizBox:
     return QuizBox([control, widgets.HBox(buttons), result], note="\n".join([*options, ui_text("static", lang)]))
 
 
+def question_heading(quiz, question_id: str, lang: str) -> str:
+    """The heading ``show_quiz`` gives a question: "Quick check 2 of 6", numbered among the quick
+    checks (a code exercise among all the questions), in ``lang``. KeyError for an unknown id."""
+    question = quiz.question(question_id)
+    numbering = [q.id for q in quiz.questions if question.type == "code" or q.type != "code"]
+    return ui_text("heading", lang, n=numbering.index(question_id) + 1, total=len(numbering))
+
+
 def show_quiz(lesson: str, lang: str, ids=None) -> None:
     """Show a lesson's quick checks: each question (``QuestionView``), then its widget.
 
@@ -269,13 +277,10 @@ def show_quiz(lesson: str, lang: str, ids=None) -> None:
     from IPython.display import display
 
     quiz = load_quiz(lesson, lang)
-    checks = [q.id for q in quiz.questions if q.type != "code"]
-    order = [q.id for q in quiz.questions]
     # By default the quick checks only: each code exercise already sits after its own section.
-    shown = [quiz.question(i) for i in checks] if ids is None else [quiz.question(i) for i in ids]
+    shown = ([q for q in quiz.questions if q.type != "code"] if ids is None else [quiz.question(i) for i in ids])
     for question in shown:
-        numbering = checks if question.id in checks else order
-        heading = ui_text("heading", lang, n=numbering.index(question.id) + 1, total=len(numbering))
+        heading = question_heading(quiz, question.id, lang)
         display(QuestionView(question, heading))
         if question.type != "code":
             display(quiz_widget(question, lang))
