@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import collections
+import functools
 import itertools
 import math
 import re
@@ -103,11 +104,15 @@ def term_positions(text: str, term: str, lowered: str | None = None) -> list[int
     Args:
         text: the file's text.
         term: one lower-case term, e.g. ``"vat"``.
-        lowered: ``text.lower()`` if the caller already has it (saves a pass).
+        lowered: ``text.lower()`` if the caller already has it (saves a pass when ``term`` is
+            neither all letters nor all digits; code terms always are one or the other).
     Returns:
         the offsets, ascending; as many as ``code_terms(text).count(term)``.
         ``term_positions("vat_rate = computeVatRate(); private", "vat")`` -> ``[0, 18]``.
     """
+    patterns = _whole_part_patterns(term)
+    if patterns:  # C-speed scans, no Python call per occurrence
+        return sorted(m.start() for p in patterns for m in p.finditer(text))
     lowered = text.lower() if lowered is None else lowered
     if len(lowered) != len(text):  # a few characters (e.g. "İ") lower-case to two
         return [m.start() for m in _PART.finditer(text) if m.group().lower() == term]
@@ -119,11 +124,33 @@ def term_positions(text: str, term: str, lowered: str | None = None) -> list[int
     return found
 
 
+@functools.lru_cache(maxsize=1024)
+def _whole_part_patterns(term: str) -> tuple[re.Pattern, ...]:
+    # _is_whole_part's rules as regexes, one per way of writing the term (none unless it is all
+    # ASCII digits or all lower-case ASCII letters): "vat" finds vat_rate's "vat", computeVatRate's
+    # "Vat" and VATRate's "VAT", never "vat" in private or "VAT" in VATS. Each pattern starts with
+    # its literal, so the regex engine jumps between candidates at C speed; the check of the
+    # character before comes after it, as a lookbehind over the literal.
+    if term.isascii() and term.isdigit():
+        return (re.compile(rf"{term}(?<![0-9]{term})(?![0-9])"),)
+    if not (term.isascii() and term.isalpha() and term.islower()):
+        return ()
+    upper = term.upper()
+    forms = [rf"{term}(?<![A-Za-z]{term})(?![a-z])",  # vat: no letter before, no lower-case letter after
+             rf"{upper}(?<![A-Z]{upper})(?![a-z])(?![A-Z](?![a-z]))"]  # VAT: the acronym ends here
+    if len(term) > 1:
+        forms.append(rf"{term.capitalize()}(?![a-z])")  # Vat: a capital starts a part anywhere
+    return tuple(re.compile(f) for f in forms)
+
+
 def count_term(text: str, term: str, lowered: str | None = None) -> int:
     """How often ``term`` occurs in ``text`` as a whole identifier part (see ``term_positions``).
 
     ``count_term("vat_rate = computeVatRate(); private", "vat")`` -> 2; the baseline counts 3.
     """
+    patterns = _whole_part_patterns(term)
+    if patterns:
+        return sum(len(p.findall(text)) for p in patterns)
     return len(term_positions(text, term, lowered))
 
 
@@ -201,17 +228,18 @@ def vocabulary(files: dict[str, str], wanted: set[str]) -> dict[str, int]:
     ``vocabulary({"a.py": "vat_rate = vat(x) computeVatRate"}, {"vat", "rate", "tax", "compute"})``
     -> ``{"vat": 2, "rate": 1, "compute": 1}`` (``tax`` occurs nowhere). The tree is cut at every byte that is
     not an ASCII letter or digit and the words are counted by C code (``bytes.translate``,
-    ``Counter``): one pass, not one per term. A term that is no such lower-case word but occurs
+    ``filter``, ``Counter``): one pass, not one per term. A term that is no such lower-case word but occurs
     inside one (``vat`` in ``computeVatRate``) counts 1, so a term is left out only if it occurs
     nowhere.
     """
     whole = "\n".join(itertools.chain(files, files.values())).encode("utf-8", "replace")
-    words = collections.Counter(whole.translate(_ALNUM).split())
-    counts = {t: words[t.encode()] for t in wanted if words.get(t.encode())}
+    words, encoded = whole.translate(_ALNUM).split(), {t.encode() for t in wanted}
+    tally = collections.Counter(filter(encoded.__contains__, words))
+    counts = {t: tally[t.encode()] for t in wanted if tally.get(t.encode())}
     missing = [t for t in wanted if t not in counts]
-    if missing:
-        lowered = whole.lower()
-        counts.update({t: 1 for t in missing if t.encode() in lowered})
+    if missing:  # search the distinct words (about 2 MB here), not the whole tree, once per term
+        distinct = b" ".join(set(words)).lower()
+        counts.update({t: 1 for t in missing if t.encode() in distinct})
     return counts
 
 
