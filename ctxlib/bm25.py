@@ -31,7 +31,6 @@ identifiers, phrase queries.
 """
 from __future__ import annotations
 
-import bisect
 import collections
 import functools
 import itertools
@@ -257,25 +256,12 @@ def vocabulary(files: dict[str, str], wanted: set[str]) -> dict[str, int]:
 
 
 def _files_containing(lowered_texts: list[str], lowered_paths: list[str], terms) -> dict[str, set[int]]:
-    # Which files (by index) hold each term as a substring, text or path. The texts are joined
-    # once and each term is searched through all of them by str.find, jumping to the next file
-    # after a hit: one C-speed pass per term instead of one Python call per file and term.
-    starts, offset = [], 0
-    for text in lowered_texts:
-        starts.append(offset)
-        offset += len(text) + 1
-    joined = "\0".join(lowered_texts)
-    found = {}
-    for t in terms:
-        hits, i = set(), joined.find(t)
-        while i >= 0:
-            k = bisect.bisect_right(starts, i) - 1
-            hits.add(k)
-            nxt = starts[k + 1] if k + 1 < len(starts) else len(joined)
-            i = joined.find(t, nxt)
-        hits.update(k for k, p in enumerate(lowered_paths) if t in p)
-        found[t] = hits
-    return found
+    # Which files (by index) hold each term as a substring, text or path: ``in`` per file, a
+    # C-speed scan that stops at the first hit. Per file, not over the texts joined: one
+    # non-ASCII character makes a joined string 2 or 4 bytes a character, while most files stay
+    # 1 (PEP 393), and the scans measured 0.41 s against 0.57 s for 17 terms on the standard library.
+    return {t: {k for k, text in enumerate(lowered_texts) if t in text}
+            | {k for k, path in enumerate(lowered_paths) if t in path} for t in terms}
 
 
 def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None) -> dict[str, FileScore]:
