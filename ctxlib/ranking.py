@@ -36,7 +36,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import bm25
 
@@ -70,6 +70,7 @@ class Query:
     identifiers: tuple[str, ...]
     dropped: tuple[str, ...]
     note: str = ""  # bm25.Selected.note() when a long query was bounded
+    found_in: dict | None = field(default=None, compare=False, repr=False)  # bm25.Selected.found_in
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
         raise ValueError(f"the query has only numbers, hashes or URLs: {bm25.shorten(text)!r}")
     selected = bm25.select_terms(files or {}, terms) if files is not None else bm25.Selected(tuple(dict.fromkeys(terms)))
     return Query(selected.terms, tuple(identifiers.values())[:bm25.MAX_QUERY_TERMS], tuple(dict.fromkeys(dropped)),
-                 selected.note())
+                 selected.note(), selected.found_in)
 
 
 def path_kind(path: str) -> str:
@@ -261,7 +262,7 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
     if unknown:
         raise ValueError(f"unknown signal {unknown[0]!r}: choose from {', '.join(SIGNALS)}")
     q = query if isinstance(query, Query) else clean_query(query, files, signals)
-    scores = bm25.bm25_scores(files, query, terms=q.terms) if q.terms else {}
+    scores = bm25.bm25_scores(files, query, terms=q.terms, found_in=q.found_in) if q.terms else {}
     score = {p: scores[p].score if p in scores else 0.0 for p in files}
     effects: dict[str, list] = {p: [] for p in files}
     kinds = {p: path_kind(p) for p in files}

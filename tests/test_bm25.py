@@ -36,6 +36,14 @@ def test_count_term_counts_whole_parts_only():
     assert count_term("x1 21 1", "1") == 2
 
 
+def test_term_positions_finds_each_way_of_writing_a_part():
+    # VAT|Rate, VATS (one acronym), Vat, vat|2, private (no), HTTP|Vat: offsets 0, 13, 17 and 34.
+    assert term_positions("VATRate VATS Vat vat2 private HTTPVat", "vat") == [0, 13, 17, 34]
+    # One letter: a, A, AB (one acronym), A|Bc, Ab (one word): offsets 0, 2 and 7.
+    assert term_positions("a A AB ABc Ab", "a") == [0, 2, 7]
+    assert term_positions("x1 21 1", "1") == [1, 6]
+
+
 # Letters that stress the rules: case changes, digits, separators, and non-ASCII characters,
 # including ones whose lower case is longer ("İ") or becomes ASCII (the Kelvin sign).
 IDENTIFIERS = st.text(alphabet="vVaAtTbB_1 .éİ\u212a", max_size=16)
@@ -49,6 +57,7 @@ def test_count_term_agrees_with_the_splitter(text):
         expected[term] = expected.get(term, 0) + 1
     for term in set(expected) | {"vat", "v", "ta", "1", "b"}:
         assert count_term(text, term) == expected.get(term, 0), (text, term)
+        assert len(term_positions(text, term)) == expected.get(term, 0), (text, term)
 
 
 def test_bm25_by_hand_on_a_tiny_corpus():

@@ -102,6 +102,19 @@ def test_a_long_query_is_bounded_to_the_rarest_terms_that_occur():
     assert bm25.select_terms(files, ["rare", "rare", "nowhere"]).terms == ("rare", "nowhere")  # short: as is
 
 
+def test_a_query_up_to_twice_the_cap_is_bounded_by_files_holding_each_term():
+    # Files holding each term: rate 3, vat 1 (three times in a.py), tax 1, zip 0. With a cap of 2
+    # the two held by fewest files stay: vat and tax. Counting occurrences instead would rank vat
+    # with rate (3 each) and keep rate, the first in query order.
+    files = {"a.py": "vat vat vat rate", "b.py": "rate tax", "c.py": "rate"}
+    selected = bm25.select_terms(files, ["rate", "vat", "tax", "zip"], max_terms=2)
+    assert (selected.terms, selected.absent, selected.capped) == (("vat", "tax"), ("zip",), ("rate",))
+    assert selected.found_in == {"vat": frozenset({"a.py"}), "tax": frozenset({"b.py"})}
+    assert bm25.select_terms(files, ["rate", "vat", "tax", "zip", "a"], max_terms=2).found_in is None  # past 4
+    scores = bm25.bm25_scores(files, "", terms=selected.terms, found_in=selected.found_in)
+    assert scores == bm25.bm25_scores(files, "", terms=selected.terms)  # the reused scans change nothing
+
+
 def test_vocabulary_counts_words_and_parts_inside_camel_case():
     assert bm25.vocabulary({"a.py": "vat_rate = vat(x) computeVatRate"}, {"vat", "rate", "tax", "compute"}) == {
         "vat": 2, "rate": 1, "compute": 1}
