@@ -15,7 +15,6 @@ Only loopback is used.
 from __future__ import annotations
 
 import csv
-import html
 import importlib.util
 import os
 import signal
@@ -26,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from ctxlib.course.quiz import correct_option_ids, load_quiz
-from ctxlib.course.widgets.quickchecks import check_answer
+from ctxlib.course.widgets.quickchecks import check_answer, feedback_html, ui_text
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "room-test-password"
@@ -136,8 +135,9 @@ print(box.children[2].value)
         kernels[learner.name] = int(pid)
         home = room / "homes" / learner.name
         assert Path(path) == home / ".ctxlib" / "progress.json"
-        assert html.unescape(shown).strip() == (
-            f'<div style="white-space: pre-wrap">{check_answer(question, answer, "en")}</div>')
+        lines = check_answer(question, answer, "en").split("\n")
+        verdict = "right" if lines[0] == ui_text("correct", "en") else "wrong"
+        assert shown.strip() == feedback_html(lines, verdict)
         assert (home / "lessons" / "en" / f"{LESSON}.ipynb").is_file()
         assert (home / "lessons" / "hi" / f"{LESSON}.ipynb").is_file()
     assert len(set(kernels.values())) == len(LEARNERS), f"not one kernel per learner: {kernels}"

@@ -117,6 +117,7 @@ def _pytest_in_process(root) -> tuple[int, str]:
     import pytest
 
     cwd, path, columns = os.getcwd(), list(sys.path), os.environ.get("COLUMNS")
+    ci = {name: os.environ.pop(name) for name in ("CI", "BUILD_NUMBER") if name in os.environ}
     out = io.StringIO()
     os.environ["COLUMNS"] = "80"
     try:
@@ -126,6 +127,7 @@ def _pytest_in_process(root) -> tuple[int, str]:
     finally:
         os.chdir(cwd)
         sys.path[:] = path
+        os.environ.update(ci)  # set back what run_pytest's subprocess never sees either
         if columns is None:
             os.environ.pop("COLUMNS", None)
         else:
