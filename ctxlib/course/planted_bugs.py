@@ -117,9 +117,11 @@ def _pytest_in_process(root) -> tuple[int, str]:
     import pytest
 
     cwd, path, columns = os.getcwd(), list(sys.path), os.environ.get("COLUMNS")
-    ci = {name: os.environ.pop(name) for name in ("CI", "BUILD_NUMBER") if name in os.environ}
+    saved = {name: os.environ.pop(name) for name in ("CI", "BUILD_NUMBER", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+             if name in os.environ}
     out = io.StringIO()
     os.environ["COLUMNS"] = "80"
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # as run_pytest's subprocess: no third-party plugins
     try:
         os.chdir(root)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
@@ -127,7 +129,8 @@ def _pytest_in_process(root) -> tuple[int, str]:
     finally:
         os.chdir(cwd)
         sys.path[:] = path
-        os.environ.update(ci)  # set back what run_pytest's subprocess never sees either
+        os.environ.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
+        os.environ.update(saved)  # set back what run_pytest's subprocess never sees either
         if columns is None:
             os.environ.pop("COLUMNS", None)
         else:
