@@ -37,8 +37,8 @@ from pathlib import Path
 import pytest
 
 from ctxlib.course.quiz import correct_option_ids, load_quiz
-from ctxlib.course.widgets import QUIZ_UI, check_answer
-from ctxlib.course.widgets.quickchecks import question_heading
+from ctxlib.course.widgets import check_answer
+from ctxlib.course.widgets.quickchecks import question_heading, ui_text
 from test_browser import (CHROMIUM, CHROMIUM_FLAGS, CONTROLS, RUN_FINISHED, VIEWPORT, assert_no_errors, menu,
                           missing, save_screenshot, slider, wait_for_result, wait_for_text)
 
@@ -218,13 +218,14 @@ def answer_quick_check(page, lesson: str, lang: str) -> tuple[str, str]:
     right = sorted(correct_option_ids(question))[0]
     wrong = next(o.id for o in question.options if o.id != right)
     heading = question_heading(quiz, question.id, lang)
-    shown = page.locator(".jp-OutputArea-child").filter(has_text=re.compile("^" + re.escape(heading) + "$", re.M))
+    shown = page.locator(".jp-OutputArea-child").filter(
+        has=page.locator(".ctxlib-question-heading").get_by_text(heading, exact=True))
     box = shown.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")
     for option_id in (wrong, right):
-        letter = chr(ord("A") + [o.id for o in question.options].index(option_id))
-        box.locator(f'.widget-radio-box input[data-value="{letter}"]').check()
-        box.get_by_role("button", name=QUIZ_UI[lang]["check"], exact=True).click()
-        wait_for_text(box.locator(".widget-html-content"), check_answer(question, option_id, lang))
+        # Each radio button is labelled with its option's text ("B) ..."), as on the desktop.
+        box.locator(".widget-radio-box label").nth([o.id for o in question.options].index(option_id)).locator("input").check()
+        box.get_by_role("button", name=ui_text("check", lang), exact=True).click()
+        wait_for_text(box.locator(".ctxlib-feedback"), check_answer(question, option_id, lang))
     # The kernel writes the file through /drive, which reaches the browser's storage a moment later.
     deadline = time.monotonic() + 30
     while True:
