@@ -24,13 +24,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from tqdm import tqdm
 
-from ctxlib import evaluate, ranking, repo
+from ctxlib import evaluate, ranking
 
 REPOS = ["pallets/jinja", "pallets/werkzeug", "python-attrs/attrs", "encode/starlette",
          "marshmallow-code/marshmallow"]
@@ -79,9 +78,7 @@ def main() -> int:
     started = time.perf_counter()
     for instance in tqdm(instances, desc="eval", unit=" tasks"):
         git_dir = mirror(args.mirrors, instance.repo)
-        with tempfile.TemporaryDirectory(prefix="ctxlib-bench-") as tmp:
-            evaluate.export_tree(git_dir, instance.parent, Path(tmp))
-            files = {f.path: f.text for f in repo.read_repo(tmp).files}
+        files = evaluate.files_at(git_dir, instance.parent)
         for system, budgets in systems:
             outcomes[system.name].append(evaluate.evaluate_files(files, instance, system, budgets))
     seconds = time.perf_counter() - started

@@ -457,7 +457,8 @@ def _add_eval_parser(sub) -> None:
                     "code files it edited as the answer), pack each parent commit's tree as 'ctxlib pack' "
                     "would, and report all-files and any-file recall at each budget, the mean reciprocal "
                     "rank of the first edited file, top-1, what kinds of file the tokens went to, and the "
-                    "worst misses explained. A plain-BM25 whole-file baseline runs beside it. Needs git.",
+                    "worst misses explained. A plain-BM25 whole-file baseline runs beside it. Uses the git command "
+                    "when it is installed (fast), else reads the history in pure Python (dulwich).",
     )
     p.add_argument("path", metavar="REPO", help="a git working copy or bare repository")
     p.add_argument("--every", type=int, default=1, metavar="K", help="keep every K-th qualifying commit, "

@@ -4,7 +4,8 @@ Lesson 3, "Is the ranking any good?". Every commit is a task someone really did:
 message says what the task was, its diff says which files it needed. Asked at the commit's
 parent, a good context builder packs those files. That is how SWE-bench scores retrieval
 (issue text in, the gold patch's files as the answer); here the history itself is the data,
-so any repository can be measured, offline, with the ``git`` command.
+so any repository can be measured, offline: with the ``git`` command, or without it through
+``ctxlib.history``'s pure-Python reader.
 
 Which commits qualify (``QUALIFY_RULES``, printed by ``ctxlib eval``):
 
@@ -22,7 +23,7 @@ file's path and file name (``src/jinja2/lexer.py``, ``lexer.py``) is removed, so
 is not in the question; the module's name alone (``lexer``) stays, as a real issue says it.
 
 Selection is deterministic: qualifying commits newest first, every k-th one (``every``), at
-most ``limit``. Each parent tree is exported with ``git archive`` into a temporary folder,
+most ``limit``. Each parent tree is written into a temporary folder (``history``),
 read with ``repo.read_repo`` and packed with ``fit.pack_files``.
 
 Measures, per system: all-files recall at a budget (every edited code file packed, in any
@@ -32,12 +33,11 @@ the ranking, top-1 (an edited file ranks first), and the share of packed tokens 
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import fit, ranking, repo
+from . import fit, history, ranking, repo
 from .i18n import N_
 
 BUDGETS = (13_000, 27_000, 50_000)
@@ -114,30 +114,15 @@ class Outcome:
         return min(found) if found else 0
 
 
-def git(git_dir: Path, *args: str, binary: bool = False):
-    """Run ``git --git-dir=GIT_DIR ARGS``; its stdout (text or bytes). Raises ``EvalError`` with git's first line."""
-    done = subprocess.run(["git", f"--git-dir={git_dir}", *args], capture_output=True)
-    if done.returncode:
-        first = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"])[0]
-        raise EvalError(f"git {args[0]}: {first}")
-    return done.stdout if binary else done.stdout.decode("utf-8", "replace")
-
-
-def find_git_dir(path) -> Path:
-    """The git directory of ``path``: a working copy's ``.git`` or a bare repository itself.
-
-    Raises ``EvalError`` ("not a git repository") for anything else, and when ``git`` is missing.
-    """
-    p = Path(path)
-    if not p.is_dir():
-        raise EvalError(f"{path}: no such directory")
+def open_history(path) -> history.GitCommand | history.PureGit:
+    """The history reader for ``path`` (``history.open_history``: the ``git`` command, or dulwich where
+    no process can run). A reader passed in is returned as it is. Raises ``EvalError``."""
+    if isinstance(path, (history.GitCommand, history.PureGit)):
+        return path
     try:
-        done = subprocess.run(["git", "-C", str(p), "rev-parse", "--absolute-git-dir"], capture_output=True)
-    except FileNotFoundError:
-        raise EvalError("the git command is not installed; ctxlib eval needs it") from None
-    if done.returncode:
-        raise EvalError(f"{path}: not a git repository (ctxlib eval reads a repository's history)")
-    return Path(done.stdout.decode().strip())
+        return history.open_history(path)
+    except history.HistoryError as exc:
+        raise EvalError(str(exc)) from None
 
 
 def clean_message(message: str, edited) -> str:
@@ -153,19 +138,8 @@ def clean_message(message: str, edited) -> str:
     return " ".join(text.split())
 
 
-def _log(git_dir: Path) -> list[tuple[str, list[str], str, list[tuple[str, str]]]]:
-    # One pass over history: hash, parents, message, then --name-status lines, newest first.
-    out = git(git_dir, "log", "--no-renames", "--name-status", "--format=%x1e%H%x1f%P%x1f%B%x1f")
-    commits = []
-    for record in out.split("\x1e")[1:]:
-        sha, parents, message, changes = (record.split("\x1f") + ["", "", ""])[:4]
-        status = [tuple(line.split("\t", 1)) for line in changes.strip().splitlines() if "\t" in line]
-        commits.append((sha, parents.split(), message.strip(), status))
-    return commits
-
-
 def qualifying(commit) -> Instance | None:
-    """The ``Instance`` a ``_log`` record gives, or ``None`` if it breaks a rule of ``QUALIFY_RULES``."""
+    """The ``Instance`` a log entry (``history.LogEntry``) gives, or ``None`` if it breaks a rule of ``QUALIFY_RULES``."""
     sha, parents, message, status = commit
     if len(parents) != 1 or not message or _AUTOMATED.match(message.splitlines()[0]):
         return None
@@ -197,45 +171,52 @@ def mine_instances(path, *, every: int = 1, limit: int | None = None, label: str
     for name, value in (("every", every), ("limit", limit)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise EvalError(f"{name} must be a positive whole number, got {value!r}")
-    git_dir = find_git_dir(path)
-    if not _has_head(git_dir):
+    reader = open_history(path)
+    if reader is path:
+        path = reader.git_dir  # messages name the repository, not the reader
+    if not reader.has_head():
         raise EvalError(f"{path}: the repository has no commits yet")
-    found = [i for i in map(qualifying, _log(git_dir)) if i]
+    try:
+        log = reader.log()
+    except history.HistoryError as exc:
+        raise EvalError(str(exc)) from None
+    found = [i for i in map(qualifying, log) if i]
     if len(found) < MIN_QUALIFYING:
         raise EvalError(f"{path}: too little history: {len(found)} qualifying commit(s), at least "
                         f"{MIN_QUALIFYING} needed (a shallow clone? try 'git fetch --unshallow')")
-    label = label or Path(path).resolve().name
+    if not label:  # the repository's folder name: "shop" for shop/.git, "jinja.git" for a bare mirror
+        label = reader.git_dir.parent.name if reader.git_dir.name == ".git" else reader.git_dir.name
     chosen = [Instance(i.commit, i.parent, i.query, i.targets, label) for i in found[::every]]
     return chosen[:limit] if limit else chosen
-
-
-def _has_head(git_dir: Path) -> bool:
-    return subprocess.run(["git", f"--git-dir={git_dir}", "rev-parse", "--verify", "-q", "HEAD"],
-                          capture_output=True).returncode == 0
-
-
-def export_tree(git_dir: Path, commit: str, dest: Path) -> None:
-    """Write the tree of ``commit`` into the folder ``dest``: ``git archive COMMIT | tar -x -C DEST``."""
-    data = git(git_dir, "archive", "--format=tar", commit, binary=True)
-    done = subprocess.run(["tar", "-x", "-C", str(dest)], input=data, capture_output=True)
-    if done.returncode:
-        raise EvalError(f"tar: {done.stderr.decode('utf-8', 'replace').strip()[:200]}")
 
 
 def files_at(path, commit: str) -> dict[str, str]:
     """``{path: text}`` of the repository at ``path`` as it was at ``commit``, read as ``ctxlib pack`` reads a folder.
 
-    The tree is exported into a temporary folder (``export_tree``), read with ``repo.read_repo``
-    (``.gitignore``, binaries, size cap, credentials) and the folder removed. Raises ``EvalError``.
+    Args:
+        path: the repository folder, or a reader from ``open_history``.
+        commit: a full commit hash.
+    Returns:
+        ``{POSIX path: text}``: the tree is written into a temporary folder (the reader's
+        ``write_tree``), read with ``repo.read_repo`` (``.gitignore``, binaries, size cap,
+        credentials) and the folder removed.
+    Raises:
+        EvalError: not a repository, or no such commit.
     """
+    reader = open_history(path)
     with tempfile.TemporaryDirectory(prefix="ctxlib-eval-") as tmp:
-        export_tree(find_git_dir(path), commit, Path(tmp))
+        try:
+            reader.write_tree(commit, Path(tmp))
+        except history.HistoryError as exc:
+            raise EvalError(str(exc)) from None
         return {f.path: f.text for f in repo.read_repo(tmp).files}
 
 
-def run_instance(git_dir: Path, instance: Instance, systems, budgets=BUDGETS, encoding: str = "o200k_base"):
-    """Export ``instance.parent``, read it, and rank and pack it under every system; a list of ``Outcome``."""
-    files = files_at(git_dir, instance.parent)
+def run_instance(reader, instance: Instance, systems, budgets=BUDGETS, encoding: str = "o200k_base"):
+    """Write ``instance.parent``'s tree, read it, and rank and pack it under every system; a list of ``Outcome``.
+
+    ``reader`` is a repository folder or a reader from ``open_history``."""
+    files = files_at(reader, instance.parent)
     return [evaluate_files(files, instance, s, budgets, encoding) for s in systems]
 
 
@@ -361,13 +342,13 @@ def evaluate_repository(path, *, every: int = 1, limit: int | None = None, budge
     for b in budgets:
         if isinstance(b, bool) or not isinstance(b, int) or b < 1:
             raise EvalError(f"a budget must be a positive whole number of tokens, got {b!r}")
-    git_dir = find_git_dir(path)
+    reader = open_history(path)
     if instances is None:
-        instances = mine_instances(path, every=every, limit=limit)
+        instances = mine_instances(reader, every=every, limit=limit)
     run = EvalRun(str(path), [], {s.name: [] for s in systems}, budgets)
     for instance in instances:
         try:
-            outcomes = run_instance(git_dir, instance, systems, budgets, encoding)
+            outcomes = run_instance(reader, instance, systems, budgets, encoding)
         except (EvalError, ValueError, OSError) as exc:
             run.skipped.append((instance, str(exc)))
         else:

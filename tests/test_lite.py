@@ -50,10 +50,7 @@ PROGRESS_FILE = "ctxlib-progress.json"  # ctxlib.course.progress.progress_path()
 TIMINGS = Path(tempfile.gettempdir()) / "ctxlib-lite-timings.json"
 # Lessons that cannot run in the browser build as they are, and why. Their test is expected to
 # fail (strictly: once the lesson is fixed the test passes, and then this entry must go).
-BROWSER_GAPS: dict[str, str] = {
-    "03_real_repository": "section 10 (Is the ranking any good?) builds the sample project's git history and "
-                          "runs ctxlib eval over it, which needs the git command; Pyodide has no subprocesses",
-}
+BROWSER_GAPS: dict[str, str] = {}
 
 # The notebook open in the tab, and Python's readiness, through the app object the test asks
 # JupyterLite to expose (see expose_app); the kernel answering kernel_info means Pyodide,

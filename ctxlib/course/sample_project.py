@@ -19,7 +19,6 @@ committer and dates are fixed, so the commit hashes are the same on every machin
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 QUERY = "vat invoice"
@@ -100,17 +99,27 @@ AUTHOR = ("Asha Rao", "asha@shop.example")
 FIRST_DATE = 1_704_103_200  # 2024-01-01 10:00 UTC; each later commit is one day after the last
 
 
-def _git(root: Path, *args: str, when: int) -> None:
-    name, email = AUTHOR
-    date = f"{when} +0000"
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(root), "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
-           "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email,
-           "GIT_COMMITTER_DATE": date}
-    done = subprocess.run(["git", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false", *args],
-                          cwd=root, env=env, capture_output=True)
-    if done.returncode:
-        raise OSError(f"git {args[0]} failed in {root}: {done.stderr.decode(errors='replace').strip()}")
+def _commit(repo, texts: dict[str, bytes], ignored, message: str, parent: bytes | None, when: int) -> bytes:
+    """One commit of ``texts`` (``{path: bytes}``, the files ``ignored`` leaves out) on top of ``parent``; its id."""
+    from dulwich.index import commit_tree
+    from dulwich.objects import Blob, Commit
+
+    entries = []
+    for rel, data in sorted(texts.items()):
+        if ignored.match_file(rel):
+            continue
+        blob = Blob.from_string(data)
+        repo.object_store.add_object(blob)
+        entries.append((rel.encode("utf-8"), blob.id, 0o100644))
+    commit = Commit()
+    commit.tree = commit_tree(repo.object_store, entries)
+    commit.parents = [parent] if parent else []
+    commit.author = commit.committer = f"{AUTHOR[0]} <{AUTHOR[1]}>".encode("utf-8")
+    commit.author_time = commit.commit_time = when
+    commit.author_timezone = commit.commit_timezone = 0
+    commit.message = (message + "\n").encode("utf-8")  # git commit -m ends the message with a newline
+    repo.object_store.add_object(commit)
+    return commit.id
 
 
 def build_sample_git_repository(dest) -> Path:
@@ -120,12 +129,21 @@ def build_sample_git_repository(dest) -> Path:
         dest: a folder (str or Path) that does not exist yet or is empty.
     Returns:
         ``Path(dest)``: the same files as ``build_sample_project(dest)``, plus ``.git`` with
-        eight commits on ``main`` (files ignored by the project's ``.gitignore`` are on disk but
-        not committed). The hashes are the same every time: author, committer and dates are fixed.
+        eight commits on ``main`` and an index that matches the last one (files ignored by the
+        project's ``.gitignore`` are on disk but not committed). The hashes are the same every
+        time, and the same as ``git add -A; git commit`` would make: author, committer and dates
+        are fixed (``tests/test_history.py`` builds it with the git command too and compares).
     Raises:
         ValueError: if ``dest`` is a non-empty folder.
-        OSError: if ``git`` is missing or fails.
+        OSError: if ``dest`` cannot be written.
+
+    The repository is written with dulwich, in pure Python, so no ``git`` command is needed:
+    the lesson runs the same on a laptop without git and in the browser build.
     """
+    import pathspec
+    from dulwich.index import build_index_from_tree
+    from dulwich.repo import Repo
+
     root = Path(dest)
     if root.exists() and any(root.iterdir()):
         raise ValueError(f"{root}: not empty; the sample repository needs an empty folder")
@@ -141,16 +159,22 @@ def build_sample_git_repository(dest) -> Path:
     for rel, data in texts.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(data)
+    ignored = pathspec.GitIgnoreSpec.from_lines(texts[".gitignore"].decode("utf-8").splitlines())
+    repo = Repo.init(str(root), default_branch=b"main")
+    config = repo.get_config()
+    config.set((b"core",), b"autocrlf", b"false")  # the files' bytes as they are, whatever the machine's git says
+    config.write_to_path()
     when = FIRST_DATE
-    _git(root, "init", "-q", "--template=", "-b", "main", when=when)
-    _git(root, "add", "-A", when=when)
-    _git(root, "commit", "-q", "-m", FIRST_MESSAGE, when=when)
+    head = _commit(repo, texts, ignored, FIRST_MESSAGE, None, when)
     for message, edits in HISTORY:
         when += 86_400
         for path, before, after in edits:
             texts[path] = texts[path].decode("utf-8").replace(before, after, 1).encode("utf-8")
             (root / path).write_bytes(texts[path])
-        _git(root, "add", "-A", when=when)
-        _git(root, "commit", "-q", "-m", message, when=when)
+        head = _commit(repo, texts, ignored, message, head, when)
+    repo.refs[b"refs/heads/main"] = head
+    repo.refs.set_symbolic_ref(b"HEAD", b"refs/heads/main")
+    build_index_from_tree(str(root), repo.index_path(), repo.object_store, repo[head].tree)
+    repo.close()
     assert texts == final, "the history must end at the sample project"
     return root

@@ -1,0 +1,185 @@
+"""Reading history with and without the git command: the same log, the same trees, the same figures.
+
+Lesson 3's "Is the ranking any good?" builds the sample project's history and measures the
+ranking on it. The browser build cannot start processes, so there the history is written and
+read with dulwich (``ctxlib.history.PureGit``); on the desktop ``ctxlib eval`` uses the git
+command (``GitCommand``). These tests hold the two equal, and hold the sample history to the
+hashes git itself makes.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ctxlib import evaluate, history
+from ctxlib.course import sample_project
+from ctxlib.course.sample_project import build_sample_git_repository
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git command is not installed")
+
+# git log --format='%H %T' of the sample history, as git add -A; git commit made it (newest first).
+SAMPLE_LOG = [
+    ("2af2ecf463d0eb3fb7463fa53942b07a2a22b516", "429361595679830d994dac5d333101e9d25afbd8"),
+    ("db96fe3d88397e183d9ef2b3cefab08e4fc452ef", "43541c8f8aec36e88fbc544d60ca3d14f2a8eb86"),
+    ("d982ae88208b91d3e423e5599b3a671be84697eb", "145c5db357dacdea5fa4b4c0f64d551320c9f999"),
+    ("e99aef73488d22161014cb183eff16d5f21d9166", "e65ff50c574e81bafcdef639a6cea4d31a6478f6"),
+    ("dac58a76bfcf00fa39e8a334fa6ab30b514f2974", "ede16bb00ba931b96020e3b13e807f0fd4c58af1"),
+    ("f6d0a2700f713c97705b470b8ab26b77b3ff32b1", "dcd6d9ebd7d6b7d7b3092b2a0b6eafb34bdd34b7"),
+    ("7af3e69c7e0830f1ea89752d7a1f76e13dc873ce", "c2a5f866ca0b29904ebb5243b8b899a88aaa6ed4"),
+    ("1fab69033c80d734f4124ff8059937039fc22510", "85ad22abd39dca9122f416501996e2d9f9aa8666"),
+]
+
+
+def git(root: Path, *args: str, when: int = 1_704_103_200, author=("A", "a@example.org")) -> str:
+    """The git command in ``root`` with a fixed author, date and no user configuration."""
+    date = f"{when} +0000"
+    name, email = author
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(root), "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
+           "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email,
+           "GIT_COMMITTER_DATE": date}
+    done = subprocess.run(["git", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false", *args],
+                          cwd=root, env=env, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_the_sample_history_has_gits_own_hashes(tmp_path):
+    reader = history.PureGit(build_sample_git_repository(tmp_path / "shop"))
+    log = reader.log()
+    assert [sha for sha, *_ in log] == [sha for sha, _ in SAMPLE_LOG]
+    assert reader.repo[log[0][0].encode()].tree.decode() == SAMPLE_LOG[0][1]
+    assert [message for _, _, message, _ in log][::-1] == [sample_project.FIRST_MESSAGE] + [
+        m for m, _ in sample_project.HISTORY]
+
+
+@needs_git
+def test_the_git_command_makes_the_same_history(tmp_path):
+    # The way the sample history was first built: git add -A, git commit, one day apart.
+    root = tmp_path / "by-git"
+    ours = build_sample_git_repository(tmp_path / "ours")
+    files = {p.relative_to(ours).as_posix(): p.read_bytes() for p in ours.rglob("*")
+             if p.is_file() and ".git" not in p.relative_to(ours).parts}
+    texts = dict(sample_project.sample_files())
+    for _, edits in reversed(sample_project.HISTORY):
+        for path, before, after in reversed(edits):
+            texts[path] = texts[path].decode().replace(after, before).encode()
+    for rel, data in texts.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    when = sample_project.FIRST_DATE
+    git(root, "init", "-q", "--template=", "-b", "main")
+    for message, edits in [(sample_project.FIRST_MESSAGE, [])] + sample_project.HISTORY:
+        for path, before, after in edits:
+            texts[path] = texts[path].decode().replace(before, after, 1).encode()
+            (root / path).write_bytes(texts[path])
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", message, when=when, author=sample_project.AUTHOR)
+        when += 86_400
+    assert git(root, "log", "--format=%H %T").split("\n")[:-1] == [f"{c} {t}" for c, t in SAMPLE_LOG]
+    assert files == {rel: data for rel, data in texts.items()}  # the same working tree
+    assert git(ours, "status", "--porcelain") == ""  # and an index that matches it
+
+
+@pytest.fixture
+def odd_repository(tmp_path) -> Path:
+    """A history with what a real one has: a root commit, additions, deletions, a type change,
+    a merge, a file in a folder, a non-ASCII name, a symbolic link."""
+    root = tmp_path / "odd"
+    root.mkdir()
+    git(root, "init", "-q", "--template=", "-b", "main")
+    (root / "a.py").write_text("print('a')\n")
+    (root / "README.md").write_text("# odd\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "First: a and the readme", when=1_704_103_200)
+    (root / "pkg").mkdir()
+    (root / "pkg" / "b.py").write_text("B = 1\n")
+    (root / "pkg" / "ünï.py").write_text("U = 'ü'\n")
+    (root / "a.py").write_text("print('a, changed')\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "Add b and a non-ASCII module; change a", when=1_704_189_600)
+    git(root, "checkout", "-q", "-b", "side")
+    (root / "side.py").write_text("SIDE = True\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "Side branch: one more module", when=1_704_276_000)
+    git(root, "checkout", "-q", "main")
+    (root / "README.md").unlink()
+    os.symlink("a.py", root / "link.py")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "Remove the readme, link to a", when=1_704_362_400)
+    git(root, "merge", "-q", "--no-ff", "-m", "Merge side", "side", when=1_704_448_800)
+    (root / "link.py").unlink()
+    (root / "link.py").write_text("# no longer a link\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "The link becomes a file", when=1_704_535_200)
+    return root
+
+
+@needs_git
+def test_both_readers_give_the_same_log(odd_repository):
+    by_git = history.GitCommand(odd_repository).log()
+    assert by_git == history.PureGit(odd_repository).log()
+    statuses = {message: sorted(status) for _, _, message, status in by_git}
+    assert statuses == {
+        "The link becomes a file": [("T", "link.py")],
+        "Merge side": [],  # git log lists no files for a merge
+        "Remove the readme, link to a": [("A", "link.py"), ("D", "README.md")],
+        "Side branch: one more module": [("A", "side.py")],
+        "Add b and a non-ASCII module; change a": [("A", "pkg/b.py"), ("A", "pkg/ünï.py"), ("M", "a.py")],
+        "First: a and the readme": [("A", "README.md"), ("A", "a.py")],
+    }
+
+
+@needs_git
+def test_both_readers_write_the_same_trees(odd_repository, tmp_path):
+    readers = history.GitCommand(odd_repository), history.PureGit(odd_repository)
+    newest = {}
+    for sha, *_ in readers[0].log():
+        written = []
+        for reader in readers:
+            dest = tmp_path / reader.name / sha
+            dest.mkdir(parents=True)
+            reader.write_tree(sha, dest)
+            written.append({p.relative_to(dest).as_posix(): (p.is_symlink(), os.readlink(p) if p.is_symlink()
+                                                             else p.read_bytes())
+                            for p in sorted(dest.rglob("*")) if not p.is_dir()})
+        assert written[0] == written[1], sha
+        newest = newest or written[0]
+    assert newest == {"a.py": (False, b"print('a, changed')\n"), "link.py": (False, b"# no longer a link\n"),
+                      "pkg/b.py": (False, b"B = 1\n"), "pkg/\u00fcn\u00ef.py": (False, "U = '\u00fc'\n".encode()),
+                      "side.py": (False, b"SIDE = True\n")}
+
+
+@needs_git
+def test_the_lessons_evaluation_is_the_same_without_the_git_command(tmp_path, monkeypatch):
+    repo = build_sample_git_repository(tmp_path / "shop")
+    with_git = evaluate.evaluate_repository(repo, budgets=(500, 1_000, 2_000))
+    assert isinstance(evaluate.open_history(repo), history.GitCommand)
+
+    def no_processes(*args, **kwargs):  # what Pyodide says to subprocess.run
+        raise OSError(138, "emscripten does not support processes.")
+    monkeypatch.setattr(history, "can_run_processes", lambda: False)
+    monkeypatch.setattr(subprocess, "run", no_processes)
+    monkeypatch.setattr(subprocess, "Popen", no_processes)
+    again = build_sample_git_repository(tmp_path / "again")
+    pure = evaluate.evaluate_repository(again, budgets=(500, 1_000, 2_000))
+    assert isinstance(evaluate.open_history(again), history.PureGit)
+    assert pure.instances == [evaluate.Instance(i.commit, i.parent, i.query, i.targets, "again")
+                              for i in with_git.instances]
+    assert len(pure.instances) == 7 and pure.skipped == []
+    assert pure.summary() == with_git.summary()
+
+
+def test_pure_reader_errors_name_the_problem(tmp_path):
+    with pytest.raises(history.HistoryError, match="not a git repository"):
+        history.PureGit(tmp_path)
+    with pytest.raises(history.HistoryError, match="no such directory"):
+        history.PureGit(tmp_path / "missing")
+    reader = history.PureGit(build_sample_git_repository(tmp_path / "shop"))
+    with pytest.raises(history.HistoryError, match="no such commit"):
+        reader.write_tree("0" * 40, tmp_path / "out")
+    with pytest.raises(evaluate.EvalError, match="not a git repository"):
+        evaluate.mine_instances(tmp_path)
