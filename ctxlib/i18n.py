@@ -20,6 +20,7 @@ any such gap, so a learner never meets one. Not handled: plural rules beyond get
 from __future__ import annotations
 
 import gettext
+import os
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +35,27 @@ def check_lang(lang) -> str:
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {sorted(LANGS)}, got {lang!r}")
     return lang
+
+
+def lang_from_environment(environ=None) -> str:
+    """The language a command prints in when it is not given ``--lang``: ``"en"`` or ``"hi"``.
+
+    Args:
+        environ: a mapping of environment variables (default ``os.environ``).
+    Returns:
+        ``CTXLIB_LANG`` if it is one of ``LANGS``; else ``"hi"`` if the locale (``LC_ALL``, then
+        ``LC_MESSAGES``, then ``LANG``, the order gettext reads them in) is Hindi (``hi_IN.UTF-8``,
+        ``hi``); else ``"en"``.
+    """
+    environ = os.environ if environ is None else environ
+    chosen = environ.get("CTXLIB_LANG", "").strip()
+    if chosen in LANGS:
+        return chosen
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if value:
+            return "hi" if value.split("_")[0].split(".")[0] == "hi" else "en"
+    return "en"
 
 
 @lru_cache(maxsize=None)

@@ -326,6 +326,21 @@ def slider(page, label: str):
     return found, found.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
 
 
+def move_control(page, control: Control, lang: str, screenshot: str):
+    """Type the control's new value into its slider, wait for ctxlib's result, and save a screenshot.
+
+    The sidebar is closed first: it would take a fifth of the picture, and a learner reading a
+    lesson closes it too."""
+    found, box = slider(page, control.label(lang))
+    found.locator(".widget-readout").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(str(control.value))
+    page.keyboard.press("Enter")
+    wait_for_result(box, control, lang)
+    page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
+    save_screenshot(page, box, screenshot)
+
+
 def answer_quick_check(page, lesson: str, lang: str, progress: Path) -> None:
     """Answer the lesson's first single-choice quick check wrongly, then rightly.
 
@@ -391,16 +406,7 @@ def test_lesson_in_jupyterlab(lab, browser, home, lesson, lang):
         page.wait_for_function(RUN_FINISHED, timeout=120_000)
         assert_no_errors(page, f"{lang}/{lesson}")
 
-        found, box = slider(page, control.label(lang))
-        found.locator(".widget-readout").click()
-        page.keyboard.press("Control+A")
-        page.keyboard.type(str(control.value))
-        page.keyboard.press("Enter")
-        wait_for_result(box, control, lang)
-
-        # The sidebar would take a fifth of the picture; a learner reading a lesson closes it too.
-        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
-        save_screenshot(page, box, f"{lang}_{lesson}")
+        move_control(page, control, lang, f"{lang}_{lesson}")
 
         answer_quick_check(page, lesson, lang, home / "lab" / "progress.json")
         assert_no_errors(page, f"{lang}/{lesson} after the interactions")

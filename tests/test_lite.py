@@ -40,7 +40,7 @@ from ctxlib.course.quiz import correct_option_ids, load_quiz
 from ctxlib.course.widgets import check_answer
 from ctxlib.course.widgets.quickchecks import question_heading, ui_text
 from test_browser import (CHROMIUM, CHROMIUM_FLAGS, CONTROLS, RUN_FINISHED, VIEWPORT, assert_no_errors, menu,
-                          missing, save_screenshot, slider, wait_for_result, wait_for_text)
+                          missing, move_control, wait_for_text)
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("CTXLIB_LITE_SITE", ROOT / "build" / "lite"))
@@ -277,14 +277,7 @@ def test_lesson_in_browser_build(site, browser, lesson, lang, request):
 
         control = CONTROLS.get(lesson)
         if control is not None:
-            found, box = slider(page, control.label(lang))
-            found.locator(".widget-readout").click()
-            page.keyboard.press("Control+A")
-            page.keyboard.type(str(control.value))
-            page.keyboard.press("Enter")
-            wait_for_result(box, control, lang)
-            page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
-            save_screenshot(page, box, f"lite_{lang}_{lesson}")
+            move_control(page, control, lang, f"lite_{lang}_{lesson}")
 
         if any(q.type == "single_choice" for q in load_quiz(lesson, lang).questions):
             question_id, text = answer_quick_check(page, lesson, lang)

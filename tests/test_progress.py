@@ -8,6 +8,8 @@ import pytest
 
 from ctxlib.course import progress
 from ctxlib.course.commands import main
+from ctxlib.i18n import lang_from_environment
+from wcwidth import wcswidth
 from ctxlib.course.progress import (ProgressError, lesson_scores, new_progress, open_progress, parse_progress,
                              question_summary, read_progress, record_attempt, record_quietly)
 
@@ -208,3 +210,36 @@ def test_progress_on_a_folder_is_one_line(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("CTXLIB_PROGRESS", str(tmp_path))
     assert main(["progress"]) == 2
     assert capsys.readouterr().err.startswith("ctxlib: ")
+
+
+def test_cli_progress_prints_hindi_with_lang_hi(progress_file, capsys):
+    record_attempt(LESSON, "fits_but_not_all", "passed", hints_used=1)
+    assert main(["progress", "--name", "आशा", "--lang", "hi"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "आशा की प्रगति"
+    assert out[1].split() == ["पाठ", "सही", "संकेत", "हल"]
+    assert out[2].split() == [LESSON, "10", "में", "से", "1", "1", "0"]
+    assert out[-1] == f"(progress file यहाँ है: {progress_file})"
+    # The columns line up by display width: the Devanagari vowel signs take no column.
+    assert wcswidth(out[1].split("सही")[0]) == wcswidth(out[2].split("10")[0])
+
+
+@pytest.mark.parametrize("environ, lang", [
+    ({}, "en"), ({"LANG": "hi_IN.UTF-8"}, "hi"), ({"LANG": "en_US.UTF-8"}, "en"), ({"LANG": "hi"}, "hi"),
+    ({"LC_ALL": "C.UTF-8", "LANG": "hi_IN.UTF-8"}, "en"),  # LC_ALL wins, as in gettext
+    ({"CTXLIB_LANG": "hi", "LANG": "en_GB.UTF-8"}, "hi"), ({"CTXLIB_LANG": "fr", "LANG": "hi_IN"}, "hi"),
+])
+def test_the_language_comes_from_ctxlib_lang_then_the_locale(environ, lang):
+    assert lang_from_environment(environ) == lang
+
+
+def test_cli_progress_errors_in_hindi_under_a_hindi_locale(monkeypatch, capsys):
+    monkeypatch.setenv("LANG", "hi_IN.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.delenv("CTXLIB_LANG", raising=False)
+    assert main(["progress", "--name", "  "]) == 2
+    assert capsys.readouterr().err == "ctxlib: --name खाली नहीं हो सकता\n"
+    with pytest.raises(SystemExit):
+        main(["progress", "--lang", "fr"])
+    assert "invalid choice: 'fr'" in capsys.readouterr().err

@@ -1,6 +1,6 @@
 """The classroom's subcommands of the ``ctxlib`` command, and its console-script entry point.
 
-    ctxlib progress [--name NAME]               your quick-check score per lesson
+    ctxlib progress [--name NAME] [--lang hi]   your quick-check score per lesson
     ctxlib grade DIR [--csv OUT.csv]            instructor: a class's progress files as a table
 
 The library's own commands (``count``, ``pack``) are in ``ctxlib.cli``; this module adds these
@@ -13,17 +13,20 @@ from pathlib import Path
 
 from ctxlib import cli
 from ctxlib.cli import UsageError
+from ctxlib.i18n import LANGS, lang_from_environment, message
 
 
 def cmd_progress(args) -> int:
-    """``ctxlib progress``: save ``--name`` if given, print the score per lesson; returns 0 (``UsageError`` if it cannot write)."""
-    from . import progress  # late: jsonschema is slow to import, and count/pack never need it
+    """``ctxlib progress``: save ``--name`` if given, print the score per lesson in ``--lang``; returns 0.
+
+    Raises ``UsageError`` (one line, in that language) for a blank name or a file that cannot be written."""
+    from . import progress  # late: only this command needs it
+    from .grading import terminal_text
     from .quiz import lesson_question_ids
 
-    from .grading import terminal_text
-
+    lang = args.lang or lang_from_environment()
     if args.name is not None and not args.name.strip():
-        raise UsageError("--name must not be blank")
+        raise UsageError(message("--name must not be blank", lang))
     path = progress.progress_path()
     if args.name is None:
         data, moved = progress.open_progress(path)
@@ -37,14 +40,15 @@ def cmd_progress(args) -> int:
         except progress.safefile.Refused:
             raise
         except OSError as exc:
-            raise UsageError(f"{terminal_text(path)}: cannot be written ({exc.strerror or exc})") from None
+            raise UsageError(message("{path}: cannot be written ({problem})", lang, path=terminal_text(path),
+                                     problem=exc.strerror or exc)) from None
     if moved:
-        print(f"ctxlib: {terminal_text(path)} could not be read ({moved[1]}); it is kept as {terminal_text(moved[0])}",
-              file=sys.stderr)
+        print(message("ctxlib: {path} could not be read ({problem}); it is kept as {kept}", lang,
+                      path=terminal_text(path), problem=moved[1], kept=terminal_text(moved[0])), file=sys.stderr)
     learner = data.get("learner")
     print(progress.format_scores(progress.lesson_scores(data, lesson_question_ids()),
-                                 terminal_text(learner) if learner else None))
-    print(f"(progress file: {terminal_text(path)})")
+                                 terminal_text(learner) if learner else None, lang))
+    print(message("(progress file: {path})", lang, path=terminal_text(path)))
     return 0
 
 
@@ -99,6 +103,8 @@ def add_course_commands(sub) -> None:
                     "solutions you used, from your progress file ($CTXLIB_PROGRESS, else ~/.ctxlib/progress.json).",
     )
     p.add_argument("--name", default=None, help="save your name in the progress file, for your instructor's report")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="the language to print in (default: $CTXLIB_LANG, else hi under a Hindi locale, else en)")
     p.set_defaults(func=cmd_progress)
 
     p = sub.add_parser(

@@ -350,10 +350,24 @@ def lesson_scores(data: dict, lessons: dict) -> list[tuple[str, int, int, int, i
     return rows
 
 
-def format_scores(rows, learner: str | None) -> str:
-    """``ctxlib progress``'s table: one line per lesson, e.g. ``01_window_as_budget  5 of 7  hints 2  solutions 1``."""
-    width = max([len("lesson")] + [len(r[0]) for r in rows])
-    lines = [f"Progress of {learner}" if learner else "Progress (no name set: ctxlib progress --name \"Your Name\")",
-             f"{'lesson':<{width}}  {'correct':>9}  {'hints':>5}  {'solutions':>9}"]
-    lines += [f"{lesson:<{width}}  {f'{ok} of {total}':>9}  {hints:>5}  {sols:>9}" for lesson, ok, total, hints, sols in rows]
-    return "\n".join(lines)
+def format_scores(rows, learner: str | None, lang: str = "en") -> str:
+    """``ctxlib progress``'s table: a title line, then one line per lesson.
+
+    Args:
+        rows: ``lesson_scores``'s rows, ``(lesson, correct, questions, hints, solutions)``.
+        learner: the name saved in the progress file, or ``None``.
+        lang: ``"en"`` or ``"hi"``.
+    Returns:
+        the lines, columns aligned by display width, e.g.
+        ``01_window_as_budget  5 of 7  2  1`` under ``lesson  correct  hints  solutions``.
+    Raises:
+        ValueError: for an unknown ``lang``.
+    """
+    from .tables import Table
+
+    title = (message("Progress of {learner}", lang, learner=learner) if learner else
+             message('Progress (no name set: ctxlib progress --name "Your Name")', lang))
+    header = [message("lesson", lang), message("correct", lang), message("hints", lang), message("solutions", lang)]
+    body = [[lesson, message("{correct} of {total}", lang, correct=ok, total=total), hints, sols]
+            for lesson, ok, total, hints, sols in rows]
+    return str(Table(header, body, title=title))
