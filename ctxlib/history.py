@@ -127,17 +127,25 @@ class PureGit:
 
         p = _folder(path)
         try:
-            self.repo = Repo.discover(str(p))
+            with Repo.discover(str(p)) as repo:
+                self.root = repo.path  # the working copy, or the bare repository itself
+                self.git_dir = Path(repo.controldir()).resolve()
         except NotGitRepository:
             raise HistoryError(f"{path}: not a git repository (ctxlib eval reads a repository's history)") from None
-        self.git_dir = Path(self.repo.controldir()).resolve()
+
+    def open(self):
+        """The dulwich ``Repo``, to use in a ``with`` block: closing it closes its pack files."""
+        from dulwich.repo import Repo
+
+        return Repo(self.root)
 
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet)."""
-        try:
-            self.repo.head()
-        except KeyError:
-            return False
+        with self.open() as repo:
+            try:
+                repo.head()
+            except KeyError:
+                return False
         return True
 
     def log(self) -> list[LogEntry]:
@@ -145,15 +153,20 @@ class PureGit:
 
         Like ``git log --name-status``: a merge lists no files, a root commit lists its files as added.
         """
+        with self.open() as repo:
+            return self._log(repo)
+
+    @staticmethod
+    def _log(repo) -> list[LogEntry]:
         from dulwich.diff_tree import tree_changes
 
-        store = self.repo.object_store
+        store = repo.object_store
         letter = {"add": "A", "delete": "D", "modify": "M"}
         commits = []
-        for entry in self.repo.get_walker(include=[self.repo.head()]):
+        for entry in repo.get_walker(include=[repo.head()]):
             c = entry.commit
             parents = [p.decode() for p in c.parents]
-            status: list[tuple[str, str]] = []
+            status: list = []
             if len(c.parents) <= 1:
                 before = store[c.parents[0]].tree if c.parents else None
                 for change in tree_changes(store, before, c.tree, change_type_same=True):
@@ -162,7 +175,9 @@ class PureGit:
                     if kind == "M" and stat.S_IFMT(old.mode) != stat.S_IFMT(new.mode):
                         kind = "T"
                     path = (new.path if new is not None and new.path is not None else old.path)
-                    status.append((kind, path.decode("utf-8", "replace")))
+                    status.append((kind, path))
+                # git lists them by path, byte by byte: "pkg/a.py" before "pkg/a/b.py" ('.' < '/').
+                status = [(kind, path.decode("utf-8", "replace")) for kind, path in sorted(status, key=lambda s: s[1])]
             message = c.message.decode((c.encoding or b"utf-8").decode("ascii", "replace"), "replace")
             commits.append((c.id.decode(), parents, message.strip(), status))
         return commits
@@ -170,17 +185,20 @@ class PureGit:
     def write_tree(self, commit: str, dest: Path) -> None:
         """Write the files of ``commit`` into the folder ``dest``: regular files with their bytes, symbolic
         links as links (where the file system has them), a submodule as an empty folder. Raises ``HistoryError``."""
-        store = self.repo.object_store
+        with self.open() as repo:
+            self._write_tree(repo, commit, Path(dest))
+
+    def _write_tree(self, repo, commit: str, dest: Path) -> None:
+        store = repo.object_store
         try:
-            tree = store[self.repo[commit.encode()].id].tree
-        except (KeyError, ValueError):
+            tree = store[repo[commit.encode()].id].tree
+        except (KeyError, ValueError, AttributeError):
             raise HistoryError(f"{commit}: no such commit in {self.git_dir}") from None
-        dest = Path(dest)
         for entry in store.iter_tree_contents(tree):
             rel = entry.path.decode("utf-8", "surrogateescape")
             target = dest.joinpath(*rel.split("/"))
-            if ".." in rel.split("/"):
-                continue  # git refuses such a path too
+            if {"..", ".git", ""} & set(rel.split("/")):
+                continue  # git refuses such a path too (and never writes outside the folder)
             if entry.mode == GITLINK:
                 target.mkdir(parents=True, exist_ok=True)
                 continue

@@ -51,7 +51,8 @@ def test_the_sample_history_has_gits_own_hashes(tmp_path):
     reader = history.PureGit(build_sample_git_repository(tmp_path / "shop"))
     log = reader.log()
     assert [sha for sha, *_ in log] == [sha for sha, _ in SAMPLE_LOG]
-    assert reader.repo[log[0][0].encode()].tree.decode() == SAMPLE_LOG[0][1]
+    with reader.open() as repo:
+        assert [repo[sha.encode()].tree.decode() for sha, *_ in log] == [tree for _, tree in SAMPLE_LOG]
     assert [message for _, _, message, _ in log][::-1] == [sample_project.FIRST_MESSAGE] + [
         m for m, _ in sample_project.HISTORY]
 
@@ -113,18 +114,22 @@ def odd_repository(tmp_path) -> Path:
     git(root, "merge", "-q", "--no-ff", "-m", "Merge side", "side", when=1_704_448_800)
     (root / "link.py").unlink()
     (root / "link.py").write_text("# no longer a link\n")
+    (root / "side.py").unlink()  # a module becomes a package: git lists side.py before side/...
+    (root / "side").mkdir()
+    (root / "side" / "__init__.py").write_text("SIDE = True\n")
     git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "The link becomes a file", when=1_704_535_200)
+    git(root, "commit", "-q", "-m", "The link becomes a file, side a package", when=1_704_535_200)
     return root
 
 
 @needs_git
 def test_both_readers_give_the_same_log(odd_repository):
     by_git = history.GitCommand(odd_repository).log()
-    assert by_git == history.PureGit(odd_repository).log()
+    assert by_git == history.PureGit(odd_repository).log()  # the same order too
+    assert by_git[0][3] == [("T", "link.py"), ("D", "side.py"), ("A", "side/__init__.py")]
     statuses = {message: sorted(status) for _, _, message, status in by_git}
     assert statuses == {
-        "The link becomes a file": [("T", "link.py")],
+        "The link becomes a file, side a package": [("A", "side/__init__.py"), ("D", "side.py"), ("T", "link.py")],
         "Merge side": [],  # git log lists no files for a merge
         "Remove the readme, link to a": [("A", "link.py"), ("D", "README.md")],
         "Side branch: one more module": [("A", "side.py")],
@@ -150,7 +155,7 @@ def test_both_readers_write_the_same_trees(odd_repository, tmp_path):
         newest = newest or written[0]
     assert newest == {"a.py": (False, b"print('a, changed')\n"), "link.py": (False, b"# no longer a link\n"),
                       "pkg/b.py": (False, b"B = 1\n"), "pkg/\u00fcn\u00ef.py": (False, "U = '\u00fc'\n".encode()),
-                      "side.py": (False, b"SIDE = True\n")}
+                      "side/__init__.py": (False, b"SIDE = True\n")}
 
 
 @needs_git
