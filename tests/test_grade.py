@@ -4,6 +4,7 @@ import json
 import os
 
 import pytest
+from wcwidth import wcswidth
 
 from ctxlib.course.commands import main
 from ctxlib.course.grading import grade_summary, grade_table
@@ -132,3 +133,30 @@ def test_grade_refuses_to_write_over_a_learners_file(class_folder, capsys):
     assert main(["grade", "handed_in", "--csv", "handed_in/asha.json"]) == 2
     assert "is one of the progress files being graded" in capsys.readouterr().err
     assert (class_folder / "asha.json").read_bytes() == before
+
+
+def test_grade_in_hindi_same_csv_hindi_summary(class_folder, capsys):
+    (class_folder / "ravi_k.json").write_text(progress_json("रवि कुमार", [attempt("fits_but_not_all", "passed")]),
+                                               encoding="utf-8")
+    assert main(["grade", "handed_in", "--csv", "en.csv"]) == 0
+    capsys.readouterr()
+    assert main(["grade", "handed_in", "--csv", "hi.csv", "--lang", "hi"]) == 0
+    captured = capsys.readouterr()
+    assert open("hi.csv", encoding="utf-8").read() == open("en.csv", encoding="utf-8").read()
+    lines = captured.out.splitlines()
+    total = len(L1) + sum(len(ids) for lesson, ids in lesson_question_ids().items() if lesson != LESSON)
+    assert lines[0].split() == ["शिक्षार्थी", "पास", "पूरा"]
+    assert lines[1].split() == ["Asha", str(total), "में", "से", "3", f"{3 / total:.0%}"]
+    assert lines[2].split() == ["रवि", "कुमार", str(total), "में", "से", "1", f"{1 / total:.0%}"]
+    # Columns line up by display width, not characters: "रवि कुमार" is 9 characters but 6 columns wide.
+    assert len({wcswidth(line[:line.index(str(total))]) for line in lines[1:3]}) == 1
+    assert lines[1].index(str(total)) != lines[2].index(str(total))
+    assert "सबसे ज़्यादा छूटे सवाल (जिन शिक्षार्थियों ने इसे पास नहीं किया):" in lines
+    assert lines[-1] == f"hi.csv लिखी गई: 2 शिक्षार्थी x {total} सवाल; 2 files छोड़ी गईं (ऊपर देखें)"
+    assert "ctxlib: empty.json: पढ़ी नहीं जा सकी, छोड़ दी गई (the file is empty)" in captured.err.splitlines()
+
+
+def test_grade_errors_in_hindi(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["grade", "missing", "--lang", "hi"]) == 2
+    assert capsys.readouterr().err == "ctxlib: missing: ऐसा कोई folder नहीं है\n"

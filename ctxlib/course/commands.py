@@ -1,7 +1,7 @@
 """The classroom's subcommands of the ``ctxlib`` command, and its console-script entry point.
 
     ctxlib progress [--name NAME] [--lang hi]   your quick-check score per lesson
-    ctxlib grade DIR [--csv OUT.csv]            instructor: a class's progress files as a table
+    ctxlib grade DIR [--csv OUT.csv] [--lang hi]  instructor: a class's progress files as a table
 
 The library's own commands (``count``, ``pack``) are in ``ctxlib.cli``; this module adds these
 two to the same parser, so the library never imports the course.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ctxlib import cli
 from ctxlib.cli import UsageError
-from ctxlib.i18n import LANGS, lang_from_environment, message
+from ctxlib.i18n import LANGS, lang_from_environment, message, message_n
 
 
 def cmd_progress(args) -> int:
@@ -53,44 +53,56 @@ def cmd_progress(args) -> int:
 
 
 def cmd_grade(args) -> int:
-    """``ctxlib grade DIR``: grade the progress files in DIR, write the CSV atomically, print the summary; returns 0."""
+    """``ctxlib grade DIR``: grade the progress files in DIR, write the CSV atomically, print the summary in
+    ``--lang``; returns 0. Raises ``UsageError`` (one line) for a missing folder, no readable file, or a
+    CSV that cannot be written. The CSV itself is the same in every language."""
     from . import grading, progress
     from .quiz import lesson_question_ids
 
+    lang = args.lang or lang_from_environment()
     folder = Path(args.folder)
     if not folder.is_dir():
-        raise UsageError(f"{folder}: no such folder")
+        raise UsageError(message("{folder}: no such folder", lang, folder=folder))
     try:
         files = sorted(folder.glob("*.json"))
     except OSError as exc:
-        raise UsageError(f"{folder}: cannot be read ({exc.strerror or exc})") from None
+        raise UsageError(message("{folder}: cannot be read ({problem})", lang, folder=folder,
+                                 problem=exc.strerror or exc)) from None
     if not files:
-        raise UsageError(f"{folder}: has no progress files (*.json)")
+        raise UsageError(message("{folder}: has no progress files (*.json)", lang, folder=folder))
     learners = []
     for f in files:
         try:
             data = progress.read_progress(f)
         except (progress.ProgressError, OSError) as exc:
             # Reported by name and skipped: one broken hand-in must not stop the class's report.
-            print(f"ctxlib: {grading.terminal_text(f.name)}: cannot be read, skipped "
-                  f"({getattr(exc, 'strerror', None) or exc})", file=sys.stderr)
+            print(message("ctxlib: {name}: cannot be read, skipped ({problem})", lang, name=grading.terminal_text(f.name),
+                          problem=getattr(exc, "strerror", None) or exc), file=sys.stderr)
             continue
         learners.append((data.get("learner") or f.stem, f.name, data))
     if not learners:
-        raise UsageError(f"none of the {len(files)} progress files in {folder} could be read")
+        raise UsageError(message("none of the {n} progress files in {folder} could be read", lang, n=len(files),
+                                 folder=folder))
     header, rows = grading.grade_table(learners, lesson_question_ids())
     if Path(args.csv).resolve() in {f.resolve() for f in files}:
-        raise UsageError(f"{args.csv}: is one of the progress files being graded; write the table elsewhere")
+        raise UsageError(message("{path}: is one of the progress files being graded; write the table elsewhere",
+                                 lang, path=args.csv))
     if not Path(args.csv).resolve().parent.is_dir():
-        raise UsageError(f"{args.csv}: cannot be written, its folder {Path(args.csv).parent} does not exist")
+        raise UsageError(message("{path}: cannot be written, its folder {folder} does not exist", lang,
+                                 path=args.csv, folder=Path(args.csv).parent))
     try:
         progress.write_atomically(args.csv, grading.table_csv(header, rows))
     except OSError as exc:
-        raise UsageError(f"{args.csv}: cannot be written ({exc.strerror})") from None
-    print(grading.grade_summary(header, rows))
+        raise UsageError(message("{path}: cannot be written ({problem})", lang, path=args.csv,
+                                 problem=exc.strerror)) from None
+    print(grading.grade_summary(header, rows, lang=lang))
     skipped = len(files) - len(learners)
-    print(f"\nwrote {args.csv}: {len(rows)} learner{'s' * (len(rows) > 1)} x {len(header) - 6} questions"
-          + (f"; {skipped} file{'s' * (skipped > 1)} skipped (see above)" if skipped else ""))
+    wrote = message_n("wrote {path}: {n} learner x {questions} questions",
+                      "wrote {path}: {n} learners x {questions} questions", len(rows), lang,
+                      path=args.csv, questions=len(header) - 6)
+    if skipped:
+        wrote += message_n("; {n} file skipped (see above)", "; {n} files skipped (see above)", skipped, lang)
+    print("\n" + wrote)
     return 0
 
 
@@ -115,6 +127,9 @@ def add_course_commands(sub) -> None:
     )
     p.add_argument("folder", metavar="DIR", help="folder holding the learners' progress files")
     p.add_argument("--csv", default="grades.csv", metavar="OUT.csv", help="where to write the table (default: %(default)s)")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="the language of the summary and messages (default: $CTXLIB_LANG, else hi under a Hindi "
+                        "locale, else en); the CSV is the same in every language")
     p.set_defaults(func=cmd_grade)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 
+from ctxlib.i18n import message
 from ctxlib.repo import display_path
 
 from .progress import question_summary
@@ -66,23 +67,35 @@ def table_csv(header, rows) -> str:
     return out.getvalue()
 
 
-def grade_summary(header, rows, most_missed: int = 5) -> str:
+def grade_summary(header, rows, most_missed: int = 5, lang: str = "en") -> str:
     """A readable summary of ``grade_table``: completion per learner, then the most-missed questions.
 
-    Names are printed through ``terminal_text``: a name holding an escape sequence cannot
-    restyle or clear the instructor's terminal.
+    Args:
+        header, rows: ``grade_table``'s result.
+        most_missed: how many questions to list at most.
+        lang: ``"en"`` or ``"hi"``.
+    Returns:
+        the lines; columns aligned by display width, so names in Devanagari line up too.
+        Names are printed through ``terminal_text``: a name holding an escape sequence cannot
+        restyle or clear the instructor's terminal.
+    Raises:
+        ValueError: for an unknown ``lang``.
     """
-    rows = [[terminal_text(r[0]), *r[1:]] for r in rows]
-    width = max([len("learner")] + [len(r[0]) for r in rows])
-    lines = [f"{'learner':<{width}}  {'passed':>10}  completion"]
-    lines += [f"{r[0]:<{width}}  {f'{r[2]} of {r[3]}':>10}  {r[2] / r[3]:.0%}" if r[3] else f"{r[0]:<{width}}  -" for r in rows]
+    from .tables import Table
+
+    learners = [[terminal_text(r[0]),
+                 message("{correct} of {total}", lang, correct=r[2], total=r[3]) if r[3] else "-",
+                 f"{r[2] / r[3]:.0%}" if r[3] else ""] for r in rows]
+    lines = [Table([message("learner", lang), message("passed", lang), message("completion", lang)], learners).text()]
     missed = [(sum(r[i] != "passed" for r in rows), sum(r[i] == "failed" for r in rows), header[i])
               for i in range(6, len(header))]
     # Most learners not passing first; among those, more wrong answers first; then quiz order (a stable sort).
     missed = sorted([m for m in missed if m[0]], key=lambda m: (-m[0], -m[1]))[:most_missed]
     if missed:
         qwidth = max(len(m[2]) for m in missed)
-        lines += ["", "most-missed questions (learners who have not passed it):"]
-        lines += [f"  {question:<{qwidth}}  {n} of {len(rows)}  ({failed} failed, {n - failed} not attempted)"
+        lines += ["", message("most-missed questions (learners who have not passed it):", lang)]
+        lines += ["  " + f"{question:<{qwidth}}  " + message(
+                      "{n} of {learners} ({failed} failed, {unattempted} not attempted)", lang,
+                      n=n, learners=len(rows), failed=failed, unattempted=n - failed)
                   for n, failed, question in missed]
     return "\n".join(lines)
