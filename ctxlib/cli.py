@@ -393,15 +393,21 @@ def format_eval_report(run, summary: dict, misses=()) -> str:
     from .bm25 import shorten
     from .evaluate import CLEANING_RULES, QUALIFY_RULES
 
+    from .repo import display_path
+
     lines = [f"ctxlib eval: {len(run.instances):,} tasks from the history of {run.repo}"
-             + (f" ({len(run.skipped)} could not be read)" if run.skipped else ""),
-             "a commit qualifies if: " + "; ".join(QUALIFY_RULES),
-             "its message is cleaned: " + "; ".join(CLEANING_RULES)]
+             + (f" ({len(run.skipped)} could not be read)" if run.skipped else "")]
+    lines += [f"  not read: {i.commit[:10]}: {display_path(why)}" for i, why in run.skipped[:5]]
+    lines += [f"  and {len(run.skipped) - 5:,} more (--format json lists them all)"] if len(run.skipped) > 5 else []
+    lines += ["a commit qualifies if: " + "; ".join(QUALIFY_RULES),
+              "its message is cleaned: " + "; ".join(CLEANING_RULES)]
     budgets = run.budgets
-    head = "".join(f"  all@{b // 1000}k  any@{b // 1000}k" if b >= 1000 else f"  all@{b}  any@{b}" for b in budgets)
+    head = "".join(f"  all@{budget_label(b)}  any@{budget_label(b)}" for b in budgets)
+    width = {b: max(6, len(f"all@{budget_label(b)}")) for b in budgets}  # a cell as wide as its head
     lines += ["", f"  {'system':<26}{head}    MRR  top-1"]
     for name, s in summary.items():
-        cells = "".join(f"  {s['all_recall'][b]:>6.1%}  {s['any_recall'][b]:>6.1%}" for b in budgets)
+        cells = "".join(f"  {s['all_recall'][b]:>{width[b]}.1%}  {s['any_recall'][b]:>{width[b]}.1%}"
+                        for b in budgets)
         lines.append(f"  {name:<26}{cells}  {s['mrr']:.3f}  {s['top1']:>5.1%}")
     for name, s in summary.items():
         first = ", ".join(f"{k} {v:.0%}" for k, v in s["first_kind"].items())
@@ -409,21 +415,33 @@ def format_eval_report(run, summary: dict, misses=()) -> str:
         lines += [f"{name}: file ranked first is {first}", f"{name}: packed tokens at {budgets[0]:,}: {share}"]
     for outcome, why in misses:
         i = outcome.instance
-        where = ", ".join(f"{t} (rank {r or 'none'})" for t, r in outcome.ranks.items())
+        where = ", ".join(f"{display_path(t)} (rank {r or 'none'})" for t, r in outcome.ranks.items())
         lines += ["", f"miss: {i.commit[:10]} {shorten(i.query, 100)!r}", f"  edited: {where}"]
         lines += ["  " + line for line in why.splitlines()]
     return "\n".join(lines)
 
 
+def budget_label(budget: int) -> str:
+    """A budget in tokens as the report's column heads show it, exactly: ``500``, ``13k``, ``1.5k``, ``1,234``."""
+    if budget < 1000 or budget % 100:
+        return f"{budget:,}"
+    return f"{budget // 1000}k" if budget % 1000 == 0 else f"{budget / 1000:.1f}k"
+
+
 def cmd_eval(args) -> int:
-    """``ctxlib eval REPO``: recall and reciprocal rank on the repository's history; returns 0
-    (``EvalError``, a ``ValueError``, for a folder that is not a repository or has too little history)."""
+    """``ctxlib eval REPO``: recall and reciprocal rank on the repository's history; returns 0.
+
+    Raises ``EvalError`` (a ``ValueError``) for a folder that is not a repository, a history that
+    cannot be read or is too short; ``UsageError`` for a negative ``--misses`` or when no task's
+    tree could be read. Trees that cannot be read are listed in the report and left out."""
     import json
 
     from tqdm import tqdm
 
     from . import evaluate
 
+    if args.misses < 0:
+        raise UsageError(f"--misses must be 0 or more, got {args.misses}")
     budgets = tuple(args.budget or evaluate.BUDGETS)
     instances = evaluate.mine_instances(args.path, every=args.every, limit=args.limit)
     systems = (evaluate.CURRENT,) + (() if args.no_baseline else (evaluate.BASELINE,))
@@ -431,6 +449,10 @@ def cmd_eval(args) -> int:
               disable=not sys.stderr.isatty()) as bar:
         run = evaluate.evaluate_repository(args.path, budgets=budgets, systems=systems, instances=instances,
                                            progress=bar.update)
+    if not run.instances:  # every tree failed: a table of zeros would look like a measurement
+        commit, why = run.skipped[0][0].commit, run.skipped[0][1]
+        raise UsageError(f"none of the {len(run.skipped):,} tasks could be read; the first, {commit[:10]}: "
+                         f"{display_name(why)}")
     summary = run.summary()
     current = run.outcomes[evaluate.CURRENT.name]
     if args.format == "json":

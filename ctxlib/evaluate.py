@@ -145,7 +145,9 @@ def qualifying(commit) -> Instance | None:
         return None
     if not status or len(status) > MAX_CHANGED:
         return None
-    targets = tuple(sorted(p for s, p in status if s == "M" and ranking.path_kind(p) == "source"))
+    # Named as repo.read_repo names the files of the written tree (an odd byte as \xff, a newline
+    # as \n), so an edited file that is packed counts as packed.
+    targets = tuple(sorted(repo.display_path(p) for s, p in status if s == "M" and ranking.path_kind(p) == "source"))
     if not 1 <= len(targets) <= MAX_TARGETS:
         return None
     query = clean_message(message, [p for _, p in status])
@@ -165,8 +167,9 @@ def mine_instances(path, *, every: int = 1, limit: int | None = None, label: str
     Returns:
         the instances, newest first.
     Raises:
-        EvalError: not a git repository; fewer than ``MIN_QUALIFYING`` qualifying commits;
-            ``every`` or ``limit`` not a positive whole number.
+        EvalError: not a git repository; its history cannot be read (a damaged repository);
+            fewer than ``MIN_QUALIFYING`` qualifying commits; ``every`` or ``limit`` not a positive
+            whole number.
     """
     for name, value in (("every", every), ("limit", limit)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
@@ -174,9 +177,9 @@ def mine_instances(path, *, every: int = 1, limit: int | None = None, label: str
     reader = open_history(path)
     if reader is path:
         path = reader.git_dir  # messages name the repository, not the reader
-    if not reader.has_head():
-        raise EvalError(f"{path}: the repository has no commits yet")
     try:
+        if not reader.has_head():
+            raise EvalError(f"{path}: the repository has no commits yet")
         log = reader.log()
     except history.HistoryError as exc:
         raise EvalError(str(exc)) from None

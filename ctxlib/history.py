@@ -20,14 +20,30 @@ Two readers give the same answers (``tests/test_history.py`` holds them equal):
 
 One difference is git's, not ours: ``git archive`` leaves out files that the repository's
 ``.gitattributes`` marks ``export-ignore``; ``PureGit`` writes every file of the tree.
+
+What both hold to, whatever the repository (``tests/test_history.py``):
+
+- paths are the tree's bytes, decoded as UTF-8 with undecodable bytes kept as surrogates
+  (``os.fsdecode`` on Linux), so a path in the log is the path ``repo.read_repo`` reads back;
+  a tab, a newline or a quote in a name stays as it is (``git log -z``, never git's quoting);
+- a tree holding a path git refuses to check out (an empty, ``.`` or ``..`` part, ``.git`` in
+  any case or NTFS spelling) is not written at all: ``HistoryError``, as ``git archive`` says;
+- the git command ignores the caller's ``GIT_DIR`` and the like (``git rev-parse
+  --local-env-vars``) and the user's colour, encoding and root-commit settings;
+- a damaged or incomplete repository (a missing or corrupt object, a truncated pack, a shallow
+  clone's missing parents) is a ``HistoryError`` naming the problem, never another exception.
 """
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import shutil
 import stat
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 GITLINK = 0o160000  # a tree entry that is a submodule's commit, not a file
@@ -38,6 +54,35 @@ LogEntry = tuple[str, list[str], str, list[tuple[str, str]]]
 
 class HistoryError(ValueError):
     """Why a folder's history cannot be read: not a git repository, a missing commit, git failing."""
+
+
+# What ``git rev-parse --local-env-vars`` lists: variables that point git at another repository
+# (a git hook sets GIT_DIR, for one). The git command runs without them.
+GIT_LOCAL_ENV = ("GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+                 "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+                 "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+                 "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR")
+
+
+def decode_path(raw: bytes) -> str:
+    """A path from a tree as ``str``: UTF-8, undecodable bytes kept as surrogates (what ``os.fsdecode``
+    gives on Linux), so it names the file ``repo.read_repo`` reads after ``write_tree``."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def refused_path(path: str) -> bool:
+    """Whether git refuses to check out ``path`` (a POSIX path from a tree), as ``git archive`` does.
+
+    Git's rule (``verify_path``, with ``core.protectNTFS`` on, its default): no part may be empty,
+    ``.`` or ``..``, or name the git directory in any case or NTFS spelling (``.git``, ``.GIT``,
+    ``.git.``, ``.git ``, ``git~1``, ``.git::$INDEX_ALLOCATION``).
+    """
+    for part in path.split("/"):
+        lowered = part.lower()
+        if part in ("", ".", "..") or lowered.rstrip(". ") in (".git", "git~1") or \
+                lowered.startswith((".git:", "git~1:")):
+            return True
+    return False
 
 
 def can_run_processes() -> bool:
@@ -67,6 +112,33 @@ def _folder(path) -> Path:
     return p
 
 
+def commit_hash(commit: str) -> str:
+    """``commit`` if it is a commit hash (4 to 64 hexadecimal digits), so it cannot be taken for an option
+    (``--output=...``) or a ref; raises ``HistoryError`` otherwise."""
+    if not isinstance(commit, str) or not re.fullmatch(r"[0-9a-fA-F]{4,64}", commit):
+        raise HistoryError(f"{commit!r}: not a commit hash")
+    return commit
+
+
+def _damaged() -> tuple[type[BaseException], ...]:
+    """What dulwich raises on a damaged or incomplete repository: a missing object (``KeyError``), a
+    corrupt one, a truncated or altered pack, a ref that is not a hash, an unknown ``encoding``."""
+    from dulwich import errors
+
+    return (KeyError, ValueError, LookupError, AssertionError, BufferError, EOFError, struct.error, zlib.error,
+            errors.ChecksumMismatch, errors.WrongObjectException, errors.MissingCommitError, errors.ObjectMissing,
+            errors.FileFormatException)
+
+
+def _problem(exc: BaseException) -> str:
+    """One line on what a damaged repository's exception means: ``object 1a2b... is missing``."""
+    if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], bytes):
+        return f"object {exc.args[0].decode('ascii', 'replace')} is missing"
+    name = "zlib.error" if isinstance(exc, zlib.error) else type(exc).__name__
+    text = " ".join(str(exc).split())[:200]
+    return f"{name}: {text}" if text else name
+
+
 class GitCommand:
     """The history through the ``git`` command (``git log``, ``git archive``)."""
 
@@ -75,15 +147,21 @@ class GitCommand:
     def __init__(self, path):
         """Find the git directory of ``path`` (``git rev-parse --absolute-git-dir``); raises ``HistoryError``."""
         p = _folder(path)
-        done = subprocess.run(["git", "-C", str(p), "rev-parse", "--absolute-git-dir"], capture_output=True)
+        done = subprocess.run(["git", "-C", str(p), "rev-parse", "--absolute-git-dir"], capture_output=True,
+                              env=self.environment())
         if done.returncode:
             raise HistoryError(f"{path}: not a git repository (ctxlib eval reads a repository's history)")
         self.git_dir = Path(done.stdout.decode().strip())
 
+    @staticmethod
+    def environment() -> dict[str, str]:
+        """``os.environ`` without ``GIT_LOCAL_ENV``: git finds the repository from ``--git-dir`` or ``-C`` alone."""
+        return {name: value for name, value in os.environ.items() if name not in GIT_LOCAL_ENV}
+
     def git(self, *args: str) -> bytes:
         """Run ``git --git-dir=GIT_DIR ARGS``; its stdout as bytes. Raises ``HistoryError`` with git's first line."""
-        done = subprocess.run(["git", "-c", "core.quotePath=false", f"--git-dir={self.git_dir}", *args],
-                              capture_output=True)
+        done = subprocess.run(["git", "-c", "core.quotePath=false", "--no-replace-objects", f"--git-dir={self.git_dir}",
+                               *args], capture_output=True, env=self.environment())
         if done.returncode:
             first = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"])[0]
             raise HistoryError(f"git {args[0]}: {first}")
@@ -92,27 +170,37 @@ class GitCommand:
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet)."""
         return subprocess.run(["git", f"--git-dir={self.git_dir}", "rev-parse", "--verify", "-q", "HEAD"],
-                              capture_output=True).returncode == 0
+                              capture_output=True, env=self.environment()).returncode == 0
 
     def log(self) -> list[LogEntry]:
         """Every commit reachable from ``HEAD``, newest first, as ``LogEntry`` tuples (see the module's rule 2)."""
-        # One pass: hash, parents, message, then --name-status lines. Paths with unusual bytes
-        # stay quoted by git (a tab, a newline, a quote); core.quotePath=false keeps UTF-8 as is.
-        out = self.git("log", "--no-renames", "--name-status",
-                       "--format=%x1e%H%x1f%P%x1f%B%x1f").decode("utf-8", "replace")
+        # One pass: "START hash parents\n message END", then the --name-status pairs, each part
+        # ended by a NUL (-z: paths as their bytes, never quoted). The markers are random, so no
+        # commit message can contain them; the options override the user's own settings.
+        token = secrets.token_hex(16)
+        start, end = f"S{token}".encode(), f"E{token}".encode()
+        out = self.git("log", "--no-renames", "--name-status", "-z", "--root", "--no-color", "--encoding=UTF-8",
+                       "--no-show-signature", f"--format=S{token}%H %P%n%BE{token}")
         commits = []
-        for record in out.split("\x1e")[1:]:
-            sha, parents, message, changes = (record.split("\x1f") + ["", "", ""])[:4]
-            status = [tuple(line.split("\t", 1)) for line in changes.strip().splitlines() if "\t" in line]
-            commits.append((sha, parents.split(), message.strip(), status))
+        for record in out.split(start)[1:]:
+            head, _, changes = record.partition(end)
+            ids, _, message = head.partition(b"\n")
+            sha, *parents = ids.decode("ascii").split()
+            fields = changes.removeprefix(b"\0").removeprefix(b"\n").split(b"\0")[:-1]
+            status = [(kind.decode("ascii"), decode_path(path)) for kind, path in zip(fields[::2], fields[1::2])]
+            commits.append((sha, parents, message.decode("utf-8", "replace").strip(), status))
         return commits
 
     def write_tree(self, commit: str, dest: Path) -> None:
-        """Write the files of ``commit`` into the folder ``dest``: ``git archive COMMIT | tar -x -C DEST``."""
-        data = self.git("archive", "--format=tar", commit)
-        done = subprocess.run(["tar", "-x", "-C", str(dest)], input=data, capture_output=True)
-        if done.returncode:
-            raise HistoryError(f"tar: {done.stderr.decode('utf-8', 'replace').strip()[:200]}")
+        """Write the files of ``commit`` (a hash) into the folder ``dest``: ``git archive COMMIT | tar -x -C DEST``.
+
+        Raises ``HistoryError``: not a commit hash, no such commit, a path git refuses, tar failing."""
+        data = self.git("archive", "--format=tar", commit_hash(commit))
+        # -m: the files get today's time, so a commit dated in the future brings no warnings
+        done = subprocess.run(["tar", "-x", "-m", "-C", str(dest)], input=data, capture_output=True)
+        if done.returncode:  # tar's last line says why (the ones before may be warnings)
+            lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"]
+            raise HistoryError(f"tar: {lines[-1][:200]}")
 
 
 class PureGit:
@@ -139,22 +227,39 @@ class PureGit:
 
         return Repo(self.root)
 
-    def has_head(self) -> bool:
-        """Whether ``HEAD`` names a commit (False in a repository with no commits yet)."""
+    def read(self, work):
+        """``work(repo)`` on the open dulwich ``Repo``, its result; a damaged repository's exception
+        becomes ``HistoryError`` naming the problem (``"... object 1a2b... is missing ..."``)."""
+        # The exception is dropped before the repository closes: its frames hold views of a pack
+        # file, and closing a pack with views still open fails (BufferError) and hides the problem.
+        problem = None
         with self.open() as repo:
+            try:
+                return work(repo)
+            except HistoryError:
+                raise
+            except _damaged() as exc:
+                problem = _problem(exc)
+        raise HistoryError(f"{self.git_dir}: cannot be read: {problem} (a damaged or incomplete repository; "
+                           "'git fsck' says more)")
+
+    def has_head(self) -> bool:
+        """Whether ``HEAD`` names a commit (False in a repository with no commits yet). Raises ``HistoryError``."""
+        def head(repo):
             try:
                 repo.head()
             except KeyError:
                 return False
-        return True
+            return True
+        return self.read(head)
 
     def log(self) -> list[LogEntry]:
         """Every commit reachable from ``HEAD``, newest first (by commit date, as ``git log``), as ``LogEntry`` tuples.
 
-        Like ``git log --name-status``: a merge lists no files, a root commit lists its files as added.
+        Like ``git log --name-status``: a merge lists no files, a root commit lists its files as added;
+        a shallow clone's oldest commits have no parents, as git shows them. Raises ``HistoryError``.
         """
-        with self.open() as repo:
-            return self._log(repo)
+        return self.read(self._log)
 
     @staticmethod
     def _log(repo) -> list[LogEntry]:
@@ -165,10 +270,10 @@ class PureGit:
         commits = []
         for entry in repo.get_walker(include=[repo.head()]):
             c = entry.commit
-            parents = [p.decode() for p in c.parents]
+            parents = repo.get_parents(c.id, c)  # a shallow clone's boundary has none, as in git
             status: list = []
-            if len(c.parents) <= 1:
-                before = store[c.parents[0]].tree if c.parents else None
+            if len(parents) <= 1:
+                before = store[parents[0]].tree if parents else None
                 for change in tree_changes(store, before, c.tree, change_type_same=True):
                     old, new = change.old, change.new
                     kind = letter.get(change.type, "M")
@@ -177,16 +282,21 @@ class PureGit:
                     path = (new.path if new is not None and new.path is not None else old.path)
                     status.append((kind, path))
                 # git lists them by path, byte by byte: "pkg/a.py" before "pkg/a/b.py" ('.' < '/').
-                status = [(kind, path.decode("utf-8", "replace")) for kind, path in sorted(status, key=lambda s: s[1])]
-            message = c.message.decode((c.encoding or b"utf-8").decode("ascii", "replace"), "replace")
-            commits.append((c.id.decode(), parents, message.strip(), status))
+                status = [(kind, decode_path(path)) for kind, path in sorted(status, key=lambda s: s[1])]
+            try:  # the commit's encoding header, as git log --encoding=UTF-8 re-encodes it
+                message = c.message.decode((c.encoding or b"utf-8").decode("ascii", "replace"), "replace")
+            except LookupError:  # an encoding Python does not know: git shows the bytes as they are
+                message = c.message.decode("utf-8", "replace")
+            commits.append((c.id.decode(), [p.decode() for p in parents], message.strip(), status))
         return commits
 
     def write_tree(self, commit: str, dest: Path) -> None:
-        """Write the files of ``commit`` into the folder ``dest``: regular files with their bytes, symbolic
-        links as links (where the file system has them), a submodule as an empty folder. Raises ``HistoryError``."""
-        with self.open() as repo:
-            self._write_tree(repo, commit, Path(dest))
+        """Write the files of ``commit`` (a hash) into the folder ``dest``: regular files with their bytes
+        (executable ones executable), symbolic links as links (where the file system has them), a
+        submodule as an empty folder. Raises ``HistoryError``: not a commit hash, no such commit, a path
+        git refuses (``refused_path``; then nothing is written), a damaged repository."""
+        commit = commit_hash(commit)
+        self.read(lambda repo: self._write_tree(repo, commit, Path(dest)))
 
     def _write_tree(self, repo, commit: str, dest: Path) -> None:
         store = repo.object_store
@@ -194,11 +304,12 @@ class PureGit:
             tree = store[repo[commit.encode()].id].tree
         except (KeyError, ValueError, AttributeError):
             raise HistoryError(f"{commit}: no such commit in {self.git_dir}") from None
-        for entry in store.iter_tree_contents(tree):
-            rel = entry.path.decode("utf-8", "surrogateescape")
-            target = dest.joinpath(*rel.split("/"))
-            if {"..", ".git", ""} & set(rel.split("/")):
-                continue  # git refuses such a path too (and never writes outside the folder)
+        entries = list(store.iter_tree_contents(tree))
+        for entry in entries:
+            if refused_path(decode_path(entry.path)):  # git archive refuses the whole tree too
+                raise HistoryError(f"{commit}: invalid path {decode_path(entry.path)!r} (git refuses to write it)")
+        for entry in entries:
+            target = dest.joinpath(*decode_path(entry.path).split("/"))
             if entry.mode == GITLINK:
                 target.mkdir(parents=True, exist_ok=True)
                 continue
@@ -211,3 +322,6 @@ class PureGit:
                     pass  # no symbolic links here: git archive's reader would skip a link anyway
                 continue
             target.write_bytes(data)
+            if entry.mode & 0o111:  # executable in the tree: x wherever r is, as git checkout makes it
+                mode = target.stat().st_mode
+                target.chmod(mode | (mode & 0o444) >> 2)

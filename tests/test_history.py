@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,185 @@ def test_pure_reader_errors_name_the_problem(tmp_path):
         reader.write_tree("0" * 40, tmp_path / "out")
     with pytest.raises(evaluate.EvalError, match="not a git repository"):
         evaluate.mine_instances(tmp_path)
+
+
+# --- Hostile repositories (issue 13's rules: one line, or a clean partial result; never a wrong number) ---
+
+def readers(root):
+    """Both readers of ``root`` where the git command is installed, else the pure one."""
+    return ([history.GitCommand(root)] if shutil.which("git") else []) + [history.PureGit(root)]
+
+
+def raw_object(root: Path, kind: str, data: bytes) -> str:
+    """Write ``data`` as an object of ``kind`` as it is (``git hash-object --literally``); its hash."""
+    done = subprocess.run(["git", "hash-object", "-t", kind, "-w", "--literally", "--stdin"], cwd=root,
+                          input=data, capture_output=True, check=True)
+    return done.stdout.decode().strip()
+
+
+@pytest.fixture
+def small_history(tmp_path) -> Path:
+    """Four commits, each changing pkg/a.py; one day apart."""
+    root = tmp_path / "small"
+    (root / "pkg").mkdir(parents=True)
+    git(root, "init", "-q", "--template=", "-b", "main")
+    for day in range(4):
+        (root / "pkg" / "a.py").write_text(f"A = {day}\n")
+        (root / "pkg" / "b.py").write_text("B = 1\n")
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", f"Change the parser for case {day}", when=1_704_103_200 + day * 86_400)
+    return root
+
+
+@needs_git
+def test_a_shallow_clone_reads_the_same_without_the_git_command(small_history, tmp_path):
+    clone = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "2", f"file://{small_history}", str(clone))
+    by_git = history.GitCommand(clone).log()
+    assert history.PureGit(clone).log() == by_git  # dulwich used to look for the missing parent (KeyError)
+    assert [len(parents) for _, parents, _, _ in by_git] == [1, 0]  # the boundary has no parents, as git shows
+    assert by_git[1][3] == [("A", "pkg/a.py"), ("A", "pkg/b.py")]
+
+
+@needs_git
+@pytest.mark.skipif(sys.platform != "linux", reason="names with any bytes need a Linux file system")
+def test_odd_names_and_messages_read_the_same(tmp_path):
+    root = tmp_path / "odd"
+    (root / "pkg").mkdir(parents=True)
+    git(root, "init", "-q", "--template=", "-b", "main")
+    names = ['quo"te.py', "tab\there.py", "new\nline.py", "back\\slash.py", "-dash.py", os.fsdecode(b"caf\xe9.py")]
+    for name in names:
+        (root / "pkg" / name).write_text("X = 1\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "First")
+    for day, name in enumerate(names, 1):
+        (root / "pkg" / name).write_text(f"X = {day + 1}\n")
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", f"Fix \x1e the \x1f module {day}", when=1_704_103_200 + day * 86_400)
+    (root / "pkg" / "b.py").write_text("B = 1\n")
+    git(root, "add", "-A")
+    (root / "msg").write_bytes("Réparer le lexer pour les entrées\n".encode("latin-1"))
+    git(root, "-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "-F", "msg", when=1_704_900_000)
+    tree = git(root, "rev-parse", "HEAD^{tree}").strip()
+    head = git(root, "rev-parse", "HEAD").strip()
+    bogus = raw_object(root, "commit", f"tree {tree}\nparent {head}\nauthor A <a@x> 1704990000 +0000\ncommitter "
+                       f"A <a@x> 1704990000 +0000\nencoding no-such-charset\n\nAn unknown encoding\n".encode())
+    git(root, "update-ref", "refs/heads/main", bogus)
+    by_git = history.GitCommand(root).log()
+    assert history.PureGit(root).log() == by_git  # quoted names, split records, LookupError before
+    assert [m for _, _, m, _ in by_git[:2]] == ["An unknown encoding", "Réparer le lexer pour les entrées"]
+    assert [s for _, _, _, s in by_git[2:-1]][::-1] == [[("M", f"pkg/{name}")] for name in names]
+    assert by_git[2][2] == "Fix \x1e the \x1f module 6"
+    # The target's path is the path read back from the tree, so a miss is a miss and a hit a hit.
+    files = evaluate.files_at(root, by_git[2][0])
+    for entry in by_git[2:7]:
+        target = evaluate.qualifying(entry).targets
+        assert len(target) == 1 and target[0] in files, target
+
+
+@needs_git
+def test_the_git_command_ignores_the_callers_git_variables_and_settings(small_history, tmp_path, monkeypatch):
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q", "--template=", "-b", "main")
+    (other / "x.py").write_text("X = 1\n")
+    git(other, "add", "-A")
+    git(other, "commit", "-q", "-m", "Another repository")
+    expected = history.PureGit(small_history).log()
+    settings = tmp_path / "gitconfig"
+    settings.write_text("[color]\n\tui = always\n[i18n]\n\tlogOutputEncoding = ISO-8859-1\n[log]\n\tshowRoot = false\n")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))  # a git hook sets it
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(settings))
+    reader = history.GitCommand(small_history)
+    assert reader.git_dir == small_history / ".git"
+    assert reader.log() == expected  # was: the other repository's history, under this one's name
+
+
+def damage(root: Path, how: str) -> str:
+    """Damage the repository at ``root`` as ``how`` says; the commit whose tree (or log) is broken."""
+    commit = git(root, "rev-parse", "HEAD~1").strip()
+    name = {"missing blob": "HEAD~1:pkg/a.py", "corrupt blob": "HEAD~1:pkg/a.py", "missing tree": "HEAD~1:pkg",
+            "missing commit": "HEAD~2"}[how]
+    sha = git(root, "rev-parse", name).strip()
+    loose = root / ".git" / "objects" / sha[:2] / sha[2:]
+    if how.startswith("corrupt"):
+        loose.chmod(0o644)
+        loose.write_bytes(b"\x00 not zlib data at all")
+    else:
+        loose.unlink()
+    return commit
+
+
+@needs_git
+@pytest.mark.parametrize("how", ["missing blob", "corrupt blob", "missing tree", "missing commit"])
+def test_a_damaged_repository_is_a_history_error_in_both_readers(small_history, tmp_path, how):
+    commit = damage(small_history, how)
+    for reader in readers(small_history):
+        dest = tmp_path / reader.name
+        dest.mkdir()
+        with pytest.raises(history.HistoryError):
+            reader.log() if how in ("missing tree", "missing commit") else reader.write_tree(commit, dest)
+    with pytest.raises(history.HistoryError, match="cannot be read: .*damaged"):
+        history.PureGit(small_history).write_tree(commit, tmp_path / "dulwich") if "blob" in how else \
+            history.PureGit(small_history).log()
+
+
+@needs_git
+def test_a_truncated_pack_is_a_history_error(small_history):
+    git(small_history, "gc", "-q")
+    pack = next((small_history / ".git" / "objects" / "pack").glob("*.pack"))
+    pack.chmod(0o644)
+    pack.write_bytes(pack.read_bytes()[:300])
+    for reader in readers(small_history):
+        with pytest.raises(history.HistoryError):
+            reader.log()
+
+
+@needs_git
+@pytest.mark.parametrize("name", [b"..", b".git", b".GIT", b"git~1", b".git.", b"."])
+def test_a_path_git_refuses_is_not_written_by_either_reader(small_history, tmp_path, name):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    escaped = raw_object(small_history, "tree", b"100644 escaped.py\0" + bytes.fromhex(
+        raw_object(small_history, "blob", b"ESCAPED = 1\n")))
+    pkg = git(small_history, "rev-parse", "HEAD:pkg").strip()
+    entries = sorted([(b"40000", name, escaped), (b"40000", b"pkg", pkg)], key=lambda e: e[1] + b"/")
+    tree = raw_object(small_history, "tree", b"".join(m + b" " + n + b"\0" + bytes.fromhex(s) for m, n, s in entries))
+    commit = raw_object(small_history, "commit", f"tree {tree}\nauthor A <a@x> 1 +0000\ncommitter A <a@x> 1 +0000"
+                        f"\n\nHostile\n".encode())
+    for reader in readers(small_history):
+        dest = outside / "in" / reader.name
+        dest.mkdir(parents=True)
+        with pytest.raises(history.HistoryError, match="invalid path"):
+            reader.write_tree(commit, dest)
+        assert list(dest.iterdir()) == []  # nothing written, and nothing beside it
+    assert sorted(p.name for p in outside.rglob("*")) == ["dulwich", "git", "in"]
+
+
+def test_refused_paths_follow_gits_rule():
+    assert [p for p in ["a/../b", "./a", "a//b", "/abs", ".git/config", "x/.Git/y", "git~1/x", ".git /x",
+                        ".git::$INDEX_ALLOCATION/x"] if not history.refused_path(p)] == []
+    assert [p for p in ["a.py", ".github/x.yml", ".gitignore", "git/x", "a..b", "...", "a b/.gitmodules"]
+            if history.refused_path(p)] == []
+
+
+@needs_git
+def test_executable_files_stay_executable(small_history, tmp_path):
+    (small_history / "run.sh").write_text("echo hi\n")
+    (small_history / "run.sh").chmod(0o755)
+    git(small_history, "add", "-A")
+    git(small_history, "commit", "-q", "-m", "A script")
+    head = git(small_history, "rev-parse", "HEAD").strip()
+    for reader in readers(small_history):
+        dest = tmp_path / reader.name
+        dest.mkdir()
+        reader.write_tree(head, dest)
+        assert os.access(dest / "run.sh", os.X_OK) and not os.access(dest / "pkg" / "a.py", os.X_OK), reader.name
+
+
+@needs_git
+def test_a_commit_that_is_not_a_hash_is_refused(small_history, tmp_path):
+    for reader in readers(small_history):
+        with pytest.raises(history.HistoryError, match="not a commit hash"):
+            reader.write_tree(f"--output={tmp_path / 'written.tar'}", tmp_path)
+    assert list(tmp_path.iterdir()) == [small_history]  # git archive --output wrote here before

@@ -406,3 +406,69 @@ def test_the_python_floor_is_one_claim_everywhere():
     assert "(3, 11)" in (root / "run.py").read_text()
     ci = (root / ".ci" / "run").read_text()
     assert "3.13" in ci  # the highest supported version is run too, beside the lowest (python3 here)
+
+
+# --- ctxlib eval on hostile repositories, with the git command and without it (dulwich) ------------
+
+def git_history(root: Path, commits: int = 5) -> Path:
+    """A repository at ``root`` whose every commit after the first changes pkg/parser.py (one task each)."""
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "A",
+           "GIT_AUTHOR_EMAIL": "a@x", "GIT_COMMITTER_NAME": "A", "GIT_COMMITTER_EMAIL": "a@x"}
+    (root / "pkg").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "--template=", "-b", "main", str(root)], check=True, env=env)
+    for n in range(commits):
+        (root / "pkg" / "parser.py").write_text(f"def parse_numbers():\n    return {n}\n")
+        subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+        subprocess.run(["git", "commit", "-q", "-m", f"Parse numbers in the parser, case {n}"], cwd=root, check=True,
+                       env={**env, "GIT_AUTHOR_DATE": f"{1_704_103_200 + n * 86_400} +0000",
+                            "GIT_COMMITTER_DATE": f"{1_704_103_200 + n * 86_400} +0000"})
+    return root
+
+
+WITHOUT_GIT = {"PATH": "/nonexistent"}  # the console script then reads the history with dulwich
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git command is not installed")
+
+
+@needs_git
+@pytest.mark.parametrize("env", [None, WITHOUT_GIT], ids=["git", "dulwich"])
+def test_eval_when_no_tree_can_be_read_is_one_line(tmp_path, env):
+    root = git_history(tmp_path / "repo")
+    blobs = subprocess.run(["git", "rev-list", "--objects", "--all"], cwd=root, capture_output=True, text=True,
+                           check=True).stdout.split()
+    for sha in blobs:  # the log needs commits and trees only; every file's bytes are gone
+        if subprocess.run(["git", "cat-file", "-t", sha], cwd=root, capture_output=True, text=True).stdout == "blob\n":
+            (root / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+    status, out, err = ctxlib("eval", root, "--budget", "1000", env=env)
+    assert status == 2 and out == ""  # was: a report of 0 tasks, 0.0% recall, exit 0
+    assert one_line(err).startswith("ctxlib: none of the 4 tasks could be read; the first, ")
+
+
+@needs_git
+@pytest.mark.parametrize("env", [None, WITHOUT_GIT], ids=["git", "dulwich"])
+def test_eval_on_a_damaged_or_shallow_repository_is_one_line(tmp_path, env):
+    root = git_history(tmp_path / "repo")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", f"file://{root}", str(shallow)], check=True)
+    status, _, err = ctxlib("eval", shallow, env=env)
+    assert status == 2 and one_line(err).startswith(f"ctxlib: {shallow}: too little history: 1 qualifying")
+    tree = subprocess.run(["git", "rev-parse", "HEAD~1:pkg"], cwd=root, capture_output=True, text=True).stdout.strip()
+    (root / ".git" / "objects" / tree[:2] / tree[2:]).unlink()
+    status, _, err = ctxlib("eval", root, env=env)
+    assert status == 2 and tree in one_line(err)  # was: a KeyError traceback without the git command
+
+
+@needs_git
+@pytest.mark.parametrize("env", [None, WITHOUT_GIT], ids=["git", "dulwich"])
+def test_eval_lists_the_trees_it_could_not_read(tmp_path, env):
+    root = git_history(tmp_path / "repo")
+    blob = subprocess.run(["git", "rev-parse", "HEAD~2:pkg/parser.py"], cwd=root, capture_output=True,
+                          text=True).stdout.strip()
+    (root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    status, out, err = ctxlib("eval", root, "--budget", "1500", "--misses", "0", env=env)
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"ctxlib eval: 3 tasks from the history of {root} (1 could not be read)"
+    assert lines[1].startswith("  not read: ") and blob in lines[1]
+    assert lines[5].split()[:3] == ["system", "all@1.5k", "any@1.5k"]  # was "all@1k" for 1,500 tokens
+    status, _, err = ctxlib("eval", root, "--misses", "-1", env=env)
+    assert status == 2 and one_line(err) == "ctxlib: --misses must be 0 or more, got -1"
