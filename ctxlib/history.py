@@ -43,6 +43,7 @@ import stat
 import struct
 import subprocess
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -112,6 +113,11 @@ def _folder(path) -> Path:
     return p
 
 
+def _first_line(stderr: bytes) -> str:
+    """The first line a command wrote to its standard error, as text (``"failed"`` if it wrote none)."""
+    return (stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"])[0]
+
+
 def commit_hash(commit: str) -> str:
     """``commit`` if it is a commit hash (4 to 64 hexadecimal digits), so it cannot be taken for an option
     (``--output=...``) or a ref; raises ``HistoryError`` otherwise."""
@@ -158,13 +164,15 @@ class GitCommand:
         """``os.environ`` without ``GIT_LOCAL_ENV``: git finds the repository from ``--git-dir`` or ``-C`` alone."""
         return {name: value for name, value in os.environ.items() if name not in GIT_LOCAL_ENV}
 
+    def command(self, *args: str) -> list[str]:
+        """The command line ``git --git-dir=GIT_DIR ARGS``, with paths unquoted and replacement objects ignored."""
+        return ["git", "-c", "core.quotePath=false", "--no-replace-objects", f"--git-dir={self.git_dir}", *args]
+
     def git(self, *args: str) -> bytes:
         """Run ``git --git-dir=GIT_DIR ARGS``; its stdout as bytes. Raises ``HistoryError`` with git's first line."""
-        done = subprocess.run(["git", "-c", "core.quotePath=false", "--no-replace-objects", f"--git-dir={self.git_dir}",
-                               *args], capture_output=True, env=self.environment())
+        done = subprocess.run(self.command(*args), capture_output=True, env=self.environment())
         if done.returncode:
-            first = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"])[0]
-            raise HistoryError(f"git {args[0]}: {first}")
+            raise HistoryError(f"git {args[0]}: {_first_line(done.stderr)}")
         return done.stdout
 
     def has_head(self) -> bool:
@@ -194,13 +202,24 @@ class GitCommand:
     def write_tree(self, commit: str, dest: Path) -> None:
         """Write the files of ``commit`` (a hash) into the folder ``dest``: ``git archive COMMIT | tar -x -C DEST``.
 
-        Raises ``HistoryError``: not a commit hash, no such commit, a path git refuses, tar failing."""
-        data = self.git("archive", "--format=tar", commit_hash(commit))
-        # -m: the files get today's time, so a commit dated in the future brings no warnings
-        done = subprocess.run(["tar", "-x", "-m", "-C", str(dest)], input=data, capture_output=True)
+        The archive streams from git to tar, so memory stays small whatever the files' sizes.
+        Raises ``HistoryError``: not a commit hash, no such commit, a path git refuses, tar failing
+        (``dest`` may then hold part of the tree)."""
+        with tempfile.TemporaryFile() as errors:
+            archive = subprocess.Popen(self.command("archive", "--format=tar", commit_hash(commit)),
+                                       stdout=subprocess.PIPE, stderr=errors, env=self.environment())
+            # -m: the files get today's time, so a commit dated in the future brings no warnings
+            done = subprocess.run(["tar", "-x", "-m", "-C", str(dest)], stdin=archive.stdout, capture_output=True)
+            archive.stdout.close()
+            failed = archive.wait()
+            errors.seek(0)
+            said = errors.read()
+        if failed and said.strip():
+            raise HistoryError(f"git archive: {_first_line(said)}")
         if done.returncode:  # tar's last line says why (the ones before may be warnings)
-            lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"]
-            raise HistoryError(f"tar: {lines[-1][:200]}")
+            raise HistoryError(f"tar: {(done.stderr.decode('utf-8', 'replace').strip().splitlines() or ['failed'])[-1][:200]}")
+        if failed:
+            raise HistoryError(f"git archive: failed (exit status {failed})")
 
 
 class PureGit:

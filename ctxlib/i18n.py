@@ -20,8 +20,9 @@ any such gap, so a learner never meets one. Not handled: plural rules beyond get
 from __future__ import annotations
 
 import gettext
-import os
 import json
+import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -37,24 +38,30 @@ def check_lang(lang) -> str:
     return lang
 
 
+def language_of(name: str) -> str:
+    """The language part of a locale name or language tag, in lower case: ``"hi_IN.UTF-8"``, ``"hi-IN"``,
+    ``"HI"``, ``"hi@devanagari"`` -> ``"hi"``; ``"C.UTF-8"`` -> ``"c"``; ``""`` -> ``""``."""
+    return re.split(r"[_.@:-]", name.strip(), maxsplit=1)[0].lower()
+
+
 def lang_from_environment(environ=None) -> str:
     """The language a command prints in when it is not given ``--lang``: ``"en"`` or ``"hi"``.
 
     Args:
         environ: a mapping of environment variables (default ``os.environ``).
     Returns:
-        ``CTXLIB_LANG`` if it is one of ``LANGS``; else ``"hi"`` if the locale (``LC_ALL``, then
-        ``LC_MESSAGES``, then ``LANG``, the order gettext reads them in) is Hindi (``hi_IN.UTF-8``,
-        ``hi``); else ``"en"``.
+        ``CTXLIB_LANG``'s language if it is one of ``LANGS`` (``hi``, ``HI``, ``hi_IN.UTF-8``); else
+        ``"hi"`` if the locale (``LC_ALL``, then ``LC_MESSAGES``, then ``LANG``, the order setlocale
+        reads them in) is Hindi (``hi_IN.UTF-8``, ``hi``); else ``"en"``.
     """
     environ = os.environ if environ is None else environ
-    chosen = environ.get("CTXLIB_LANG", "").strip()
+    chosen = language_of(environ.get("CTXLIB_LANG", ""))
     if chosen in LANGS:
         return chosen
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = environ.get(name, "")
         if value:
-            return "hi" if value.split("_")[0].split(".")[0] == "hi" else "en"
+            return "hi" if language_of(value) == "hi" else "en"
     return "en"
 
 

@@ -228,6 +228,10 @@ def test_cli_progress_prints_hindi_with_lang_hi(progress_file, capsys):
     ({}, "en"), ({"LANG": "hi_IN.UTF-8"}, "hi"), ({"LANG": "en_US.UTF-8"}, "en"), ({"LANG": "hi"}, "hi"),
     ({"LC_ALL": "C.UTF-8", "LANG": "hi_IN.UTF-8"}, "en"),  # LC_ALL wins, as in gettext
     ({"CTXLIB_LANG": "hi", "LANG": "en_GB.UTF-8"}, "hi"), ({"CTXLIB_LANG": "fr", "LANG": "hi_IN"}, "hi"),
+    # CTXLIB_LANG written as a locale or in capitals still means Hindi (it gave English before)
+    ({"CTXLIB_LANG": "HI", "LANG": "en_GB.UTF-8"}, "hi"), ({"CTXLIB_LANG": "hi_IN.UTF-8"}, "hi"),
+    ({"CTXLIB_LANG": " En ", "LANG": "hi_IN.UTF-8"}, "en"), ({"LANG": "hi-IN"}, "hi"),
+    ({"LC_ALL": "hi_IN@devanagari"}, "hi"), ({"LANG": "hindi"}, "en"), ({"LANG": "C"}, "en"),
 ])
 def test_the_language_comes_from_ctxlib_lang_then_the_locale(environ, lang):
     assert lang_from_environment(environ) == lang
@@ -243,3 +247,13 @@ def test_cli_progress_errors_in_hindi_under_a_hindi_locale(monkeypatch, capsys):
     with pytest.raises(SystemExit):
         main(["progress", "--lang", "fr"])
     assert "invalid choice: 'fr'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang, said", [("en", "is a directory, not a regular file; not read"),
+                                        ("hi", "एक folder है, साधारण file नहीं; पढ़ी नहीं गई")])
+def test_a_folder_where_the_progress_file_should_be_is_refused_in_the_learners_language(
+        tmp_path, monkeypatch, capsys, lang, said):
+    monkeypatch.setenv("CTXLIB_PROGRESS", str(tmp_path))
+    for argv in (["progress", "--lang", lang], ["progress", "--lang", lang, "--name", "आशा"]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"ctxlib: {tmp_path}: {said}\n"  # was English under --lang hi

@@ -28,20 +28,23 @@ def cmd_progress(args) -> int:
     if args.name is not None and not args.name.strip():
         raise UsageError(message("--name must not be blank", lang))
     path = progress.progress_path()
-    if args.name is None:
-        data, moved = progress.open_progress(path)
-    else:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with progress.progress_lock(path):  # a notebook may be recording at the same moment
-                data, moved = progress.open_progress(path)
-                data["learner"] = args.name.strip()
-                progress.save_progress(data, path)
-        except progress.safefile.Refused:
-            raise
-        except OSError as exc:
-            raise UsageError(message("{path}: cannot be written ({problem})", lang, path=terminal_text(path),
-                                     problem=exc.strerror or exc)) from None
+    try:
+        if args.name is None:
+            data, moved = progress.open_progress(path)
+        else:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with progress.progress_lock(path):  # a notebook may be recording at the same moment
+                    data, moved = progress.open_progress(path)
+                    data["learner"] = args.name.strip()
+                    progress.save_progress(data, path)
+            except progress.safefile.Refused:
+                raise
+            except OSError as exc:
+                raise UsageError(message("{path}: cannot be written ({problem})", lang, path=terminal_text(path),
+                                         problem=exc.strerror or exc)) from None
+    except progress.safefile.Refused as exc:  # a folder or a device where the file should be: said in lang
+        raise UsageError(f"{terminal_text(str(exc.filename or path))}: {exc.text(lang)}") from None
     if moved:
         print(message("ctxlib: {path} could not be read ({problem}); it is kept as {kept}", lang,
                       path=terminal_text(path), problem=moved[1], kept=terminal_text(moved[0])), file=sys.stderr)
