@@ -128,12 +128,13 @@ def commit_hash(commit: str) -> str:
 
 def _damaged() -> tuple[type[BaseException], ...]:
     """What dulwich raises on a damaged or incomplete repository: a missing object (``KeyError``), a
-    corrupt one, a truncated or altered pack, a ref that is not a hash, an unknown ``encoding``."""
-    from dulwich import errors
+    corrupt one, a truncated or altered pack, a ref that is not a hash or loops, an unknown ``encoding``,
+    a ``.git`` file or a config file it cannot parse (``ValueError``)."""
+    from dulwich import errors, refs
 
     return (KeyError, ValueError, LookupError, AssertionError, BufferError, EOFError, struct.error, zlib.error,
             errors.ChecksumMismatch, errors.WrongObjectException, errors.MissingCommitError, errors.ObjectMissing,
-            errors.FileFormatException)
+            errors.FileFormatException, errors.ApplyDeltaError, errors.RefFormatError, refs.SymrefLoop)
 
 
 def _problem(exc: BaseException) -> str:
@@ -155,8 +156,10 @@ class GitCommand:
         p = _folder(path)
         done = subprocess.run(["git", "-C", str(p), "rev-parse", "--absolute-git-dir"], capture_output=True,
                               env=self.environment())
-        if done.returncode:
-            raise HistoryError(f"{path}: not a git repository (ctxlib eval reads a repository's history)")
+        if done.returncode:  # git's own reason when it is another (a bad config file, dubious ownership)
+            said = _first_line(done.stderr)
+            raise HistoryError(f"{path}: not a git repository (ctxlib eval reads a repository's history)"
+                               if "not a git repository" in said else f"{path}: {said}")
         self.git_dir = Path(done.stdout.decode().strip())
 
     @staticmethod
@@ -233,12 +236,19 @@ class PureGit:
         from dulwich.repo import Repo
 
         p = _folder(path)
+        problem = None
         try:
             with Repo.discover(str(p)) as repo:
                 self.root = repo.path  # the working copy, or the bare repository itself
                 self.git_dir = Path(repo.controldir()).resolve()
         except NotGitRepository:
-            raise HistoryError(f"{path}: not a git repository (ctxlib eval reads a repository's history)") from None
+            problem = "not a git repository (ctxlib eval reads a repository's history)"
+        except _damaged() as exc:  # a .git file that is not "gitdir: ...", a config file with a syntax error
+            problem = f"cannot be read: {_problem(exc)}"
+        if problem is None and not self.git_dir.is_dir():  # a .git file pointing nowhere, as git says too
+            problem = "not a git repository (ctxlib eval reads a repository's history)"
+        if problem:
+            raise HistoryError(f"{path}: {problem}")
 
     def open(self):
         """The dulwich ``Repo``, to use in a ``with`` block: closing it closes its pack files."""

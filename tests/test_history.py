@@ -371,3 +371,25 @@ def test_a_commit_that_is_not_a_hash_is_refused(small_history, tmp_path):
         with pytest.raises(history.HistoryError, match="not a commit hash"):
             reader.write_tree(f"--output={tmp_path / 'written.tar'}", tmp_path)
     assert list(tmp_path.iterdir()) == [small_history]  # git archive --output wrote here before
+
+
+@needs_git
+@pytest.mark.parametrize("how", ["a ref loop", "a bad config file", "a .git file of garbage", "a .git file to nowhere"])
+def test_a_broken_git_directory_is_a_history_error_in_both_readers(small_history, monkeypatch, how):
+    dot_git = small_history / ".git"
+    if how == "a ref loop":
+        (dot_git / "refs" / "heads" / "main").write_text("ref: refs/heads/other\n")
+        (dot_git / "refs" / "heads" / "other").write_text("ref: refs/heads/main\n")
+    elif how == "a bad config file":
+        (dot_git / "config").write_text("[core\n\tbare = maybe\n")
+    else:
+        shutil.rmtree(dot_git)
+        dot_git.write_bytes(b"\xff\xfe garbage" if "garbage" in how else b"gitdir: /nonexistent/place\n")
+    with pytest.raises(history.HistoryError):  # was dulwich's SymrefLoop or ValueError, or "no commits yet"
+        reader = history.PureGit(small_history)
+        reader.has_head() and reader.log()
+    with pytest.raises(evaluate.EvalError):  # the git command: a one-line error too
+        evaluate.mine_instances(small_history)
+    monkeypatch.setattr(history, "can_run_processes", lambda: False)
+    with pytest.raises(evaluate.EvalError):
+        evaluate.mine_instances(small_history)
