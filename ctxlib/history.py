@@ -219,8 +219,8 @@ class GitCommand:
             said = errors.read()
         if failed and said.strip():
             raise HistoryError(f"git archive: {_first_line(said)}")
-        if done.returncode:  # tar's last line says why (the ones before may be warnings)
-            raise HistoryError(f"tar: {(done.stderr.decode('utf-8', 'replace').strip().splitlines() or ['failed'])[-1][:200]}")
+        if done.returncode:  # "tar: link.py: Cannot create symlink to ...: File name too long"
+            raise HistoryError(_first_line(done.stderr)[:200])
         if failed:
             raise HistoryError(f"git archive: failed (exit status {failed})")
 
