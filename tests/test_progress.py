@@ -257,3 +257,12 @@ def test_a_folder_where_the_progress_file_should_be_is_refused_in_the_learners_l
     for argv in (["progress", "--lang", lang], ["progress", "--lang", lang, "--name", "आशा"]):
         assert main(argv) == 2
         assert capsys.readouterr().err == f"ctxlib: {tmp_path}: {said}\n"  # was English under --lang hi
+
+
+def test_grade_names_a_folder_among_the_hand_ins_in_hindi(tmp_path, capsys):
+    hand_ins = tmp_path / "class"
+    (hand_ins / "b.json").mkdir(parents=True)
+    (hand_ins / "a.json").write_text('{"format":"ctxlib-progress","version":1,"attempts":[],"learner":"आशा"}')
+    assert main(["grade", str(hand_ins), "--csv", str(tmp_path / "g.csv"), "--lang", "hi"]) == 0
+    err = capsys.readouterr().err  # was "(is a directory, not a regular file; not read)" in the Hindi line
+    assert err == "ctxlib: b.json: पढ़ी नहीं जा सकी, छोड़ दी गई (एक folder है, साधारण file नहीं; पढ़ी नहीं गई)\n"

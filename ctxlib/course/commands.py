@@ -79,8 +79,10 @@ def cmd_grade(args) -> int:
             data = progress.read_progress(f)
         except (progress.ProgressError, OSError) as exc:
             # Reported by name and skipped: one broken hand-in must not stop the class's report.
+            problem = (exc.text(lang) if isinstance(exc, progress.safefile.Refused)  # a folder, a FIFO: in lang
+                       else getattr(exc, "strerror", None) or exc)
             print(message("ctxlib: {name}: cannot be read, skipped ({problem})", lang, name=grading.terminal_text(f.name),
-                          problem=getattr(exc, "strerror", None) or exc), file=sys.stderr)
+                          problem=problem), file=sys.stderr)
             continue
         learners.append((data.get("learner") or f.stem, f.name, data))
     if not learners:
