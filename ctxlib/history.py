@@ -92,7 +92,8 @@ def can_run_processes() -> bool:
 
 
 def open_history(path) -> GitCommand | PureGit:
-    """The reader for the repository at ``path``: ``GitCommand`` if the ``git`` command can run, else ``PureGit``.
+    """The reader for the repository at ``path``: ``GitCommand`` if the ``git`` and ``tar`` commands can run,
+    else ``PureGit``.
 
     Args:
         path: a working copy (any folder inside it) or a bare repository (str or Path).
@@ -101,7 +102,7 @@ def open_history(path) -> GitCommand | PureGit:
     Raises:
         HistoryError: ``path`` is not a folder, or not inside a git repository.
     """
-    if can_run_processes() and shutil.which("git"):
+    if can_run_processes() and shutil.which("git") and shutil.which("tar"):  # GitCommand unpacks with tar
         return GitCommand(path)
     return PureGit(path)
 
@@ -211,10 +212,11 @@ class GitCommand:
         with tempfile.TemporaryFile() as errors:
             archive = subprocess.Popen(self.command("archive", "--format=tar", commit_hash(commit)),
                                        stdout=subprocess.PIPE, stderr=errors, env=self.environment())
-            # -m: the files get today's time, so a commit dated in the future brings no warnings
-            done = subprocess.run(["tar", "-x", "-m", "-C", str(dest)], stdin=archive.stdout, capture_output=True)
-            archive.stdout.close()
-            failed = archive.wait()
+            try:  # -m: the files get today's time, so a commit dated in the future brings no warnings
+                done = subprocess.run(["tar", "-x", "-m", "-C", str(dest)], stdin=archive.stdout, capture_output=True)
+            finally:  # tar gone or failed: git stops at the closed pipe, and is waited for
+                archive.stdout.close()
+                failed = archive.wait()
             errors.seek(0)
             said = errors.read()
         if failed and said.strip():

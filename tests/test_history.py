@@ -393,3 +393,9 @@ def test_a_broken_git_directory_is_a_history_error_in_both_readers(small_history
     monkeypatch.setattr(history, "can_run_processes", lambda: False)
     with pytest.raises(evaluate.EvalError):
         evaluate.mine_instances(small_history)
+
+
+def test_without_tar_the_history_is_read_in_pure_python(tmp_path, monkeypatch):
+    repo = build_sample_git_repository(tmp_path / "shop")
+    monkeypatch.setattr(shutil, "which", lambda name: None if name == "tar" else f"/usr/bin/{name}")
+    assert isinstance(history.open_history(repo), history.PureGit)  # was GitCommand: every tree failed on tar
