@@ -108,9 +108,11 @@ def open_history(path) -> GitCommand | PureGit:
 
 
 def _folder(path) -> Path:
+    """``Path(path)`` if it is a folder; raises ``HistoryError`` ("no such directory", or "not a directory" for a file)."""
     p = Path(path)
     if not p.is_dir():
-        raise HistoryError(f"{path}: no such directory")
+        raise HistoryError(f"{path}: not a directory (give the repository's folder)" if p.exists()
+                           else f"{path}: no such directory")
     return p
 
 

@@ -184,6 +184,10 @@ def test_pure_reader_errors_name_the_problem(tmp_path):
         history.PureGit(tmp_path)
     with pytest.raises(history.HistoryError, match="no such directory"):
         history.PureGit(tmp_path / "missing")
+    (tmp_path / "README.md").write_text("# a file, not a folder\n")
+    for reader in (history.PureGit, history.GitCommand) if shutil.which("git") else (history.PureGit,):
+        with pytest.raises(history.HistoryError, match="README.md: not a directory"):  # was "no such directory"
+            reader(tmp_path / "README.md")
     reader = history.PureGit(build_sample_git_repository(tmp_path / "shop"))
     with pytest.raises(history.HistoryError, match="no such commit"):
         reader.write_tree("0" * 40, tmp_path / "out")
