@@ -392,7 +392,6 @@ def format_eval_report(run, summary: dict, misses=()) -> str:
     kind shares, then the worst misses (``misses``: ``(outcome, explanation)`` pairs)."""
     from .bm25 import shorten
     from .evaluate import CLEANING_RULES, QUALIFY_RULES
-
     from .repo import display_path
 
     lines = [f"ctxlib eval: {len(run.instances):,} tasks from the history of {run.repo}"

@@ -108,7 +108,7 @@ def open_history(path) -> GitCommand | PureGit:
 
 
 def _folder(path) -> Path:
-    """``Path(path)`` if it is a folder; raises ``HistoryError`` ("no such directory", or "not a directory" for a file)."""
+    """``Path(path)`` if it is a folder; raises ``HistoryError``: no such directory, or not a directory (a file)."""
     p = Path(path)
     if not p.is_dir():
         raise HistoryError(f"{path}: not a directory (give the repository's folder)" if p.exists()
