@@ -35,6 +35,7 @@ What both hold to, whatever the repository (``tests/test_history.py``):
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
@@ -114,6 +115,12 @@ def _folder(path) -> Path:
         raise HistoryError(f"{path}: not a directory (give the repository's folder)" if p.exists()
                            else f"{path}: no such directory")
     return p
+
+
+def _links_unsupported(exc: OSError) -> bool:
+    """Whether ``os.symlink``'s error means this system makes no symbolic links (Windows without the
+    privilege, a file system without them), not that this link's target is impossible."""
+    return getattr(exc, "winerror", None) == 1314 or exc.errno in (errno.EPERM, errno.ENOSYS, errno.EOPNOTSUPP)
 
 
 def _first_line(stderr: bytes) -> str:
@@ -327,7 +334,8 @@ class PureGit:
         """Write the files of ``commit`` (a hash) into the folder ``dest``: regular files with their bytes
         (executable ones executable), symbolic links as links (where the file system has them), a
         submodule as an empty folder. Raises ``HistoryError``: not a commit hash, no such commit, a path
-        git refuses (``refused_path``; then nothing is written), a damaged repository."""
+        git refuses (``refused_path``; then nothing is written), a symbolic link whose target no system
+        can hold (empty, too long: tar fails on it too), a damaged repository."""
         commit = commit_hash(commit)
         self.read(lambda repo: self._write_tree(repo, commit, Path(dest)))
 
@@ -350,10 +358,13 @@ class PureGit:
             data = store[entry.sha].data
             if stat.S_ISLNK(entry.mode):
                 try:
-                    os.symlink(data.decode("utf-8", "surrogateescape"), target)
-                except OSError:
-                    pass  # no symbolic links here: git archive's reader would skip a link anyway
-                continue
+                    # tar ends a link's target at a NUL byte, as the tar format stores it
+                    os.symlink(data.split(b"\0", 1)[0].decode("utf-8", "surrogateescape"), target)
+                except OSError as exc:
+                    if not _links_unsupported(exc):  # an empty or overlong target: tar fails too
+                        raise HistoryError(f"{decode_path(entry.path)}: cannot be written as a symbolic link "
+                                           f"({exc.strerror or exc})") from None
+                continue  # no symbolic links here: git archive's reader would skip a link anyway
             target.write_bytes(data)
             if entry.mode & 0o111:  # executable in the tree: x wherever r is, as git checkout makes it
                 mode = target.stat().st_mode

@@ -403,3 +403,23 @@ def test_without_tar_the_history_is_read_in_pure_python(tmp_path, monkeypatch):
     repo = build_sample_git_repository(tmp_path / "shop")
     monkeypatch.setattr(shutil, "which", lambda name: None if name == "tar" else f"/usr/bin/{name}")
     assert isinstance(history.open_history(repo), history.PureGit)  # was GitCommand: every tree failed on tar
+
+
+@needs_git
+@pytest.mark.parametrize("target", [b"", b"a\0b", b"x" * 5000], ids=["empty", "NUL", "5000 bytes"])
+def test_a_symbolic_link_with_an_odd_target_is_written_alike_by_both_readers(small_history, tmp_path, target):
+    link = raw_object(small_history, "blob", target)
+    pkg = git(small_history, "rev-parse", "HEAD:pkg").strip()
+    tree = raw_object(small_history, "tree", b"120000 link.py\0" + bytes.fromhex(link) + b"40000 pkg\0" +
+                      bytes.fromhex(pkg))
+    commit = raw_object(small_history, "commit", f"tree {tree}\nauthor A <a@x> 1 +0000\ncommitter A <a@x> 1 +0000"
+                        f"\n\nAn odd link\n".encode())
+    for reader in readers(small_history):
+        dest = tmp_path / reader.name
+        dest.mkdir()
+        if target == b"a\0b":  # tar ends the target at the NUL; dulwich raised ValueError
+            reader.write_tree(commit, dest)
+            assert os.readlink(dest / "link.py") == "a", reader.name
+        else:  # no system makes such a link: tar fails, and dulwich left the link out silently
+            with pytest.raises(history.HistoryError):
+                reader.write_tree(commit, dest)
