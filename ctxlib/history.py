@@ -168,6 +168,8 @@ class GitCommand:
                               env=self.environment())
         if done.returncode:  # git's own reason when it is another (a bad config file, dubious ownership)
             said = _first_line(done.stderr)
+            if "dubious ownership" in said:  # another user's folder: git's next lines say how to trust it
+                said += f" (to trust it: git config --global --add safe.directory {p.resolve()})"
             raise HistoryError(f"{path}: not a git repository (ctxlib eval reads a repository's history)"
                                if "not a git repository" in said else f"{path}: {said}")
         self.git_dir = Path(done.stdout.decode().strip())

@@ -423,3 +423,14 @@ def test_a_symbolic_link_with_an_odd_target_is_written_alike_by_both_readers(sma
         else:  # no system makes such a link: tar fails, and dulwich left the link out silently
             with pytest.raises(history.HistoryError):
                 reader.write_tree(commit, dest)
+
+
+@needs_git
+def test_another_users_repository_says_how_to_trust_it(small_history, monkeypatch):
+    monkeypatch.setenv("GIT_TEST_ASSUME_DIFFERENT_OWNER", "1")  # git 2.36+: as if another user owned it
+    if "dubious" not in subprocess.run(["git", "-C", str(small_history), "status"], capture_output=True,
+                                       text=True).stderr:
+        pytest.skip("this git does not check who owns a repository")
+    with pytest.raises(history.HistoryError, match=r"dubious ownership .* \(to trust it: git config --global "
+                                                   r"--add safe.directory .*small\)$"):  # was "not a git repository"
+        history.GitCommand(small_history)
