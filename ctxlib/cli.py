@@ -394,7 +394,8 @@ def format_eval_report(run, summary: dict, misses=()) -> str:
     from .evaluate import CLEANING_RULES, QUALIFY_RULES
     from .repo import display_path
 
-    lines = [f"ctxlib eval: {len(run.instances):,} tasks from the history of {run.repo}"
+    n = len(run.instances)
+    lines = [f"ctxlib eval: {n:,} task{'s' * (n != 1)} from the history of {run.repo}"
              + (f" ({len(run.skipped)} could not be read)" if run.skipped else "")]
     lines += [f"  not read: {i.commit[:10]}: {display_path(why)}" for i, why in run.skipped[:5]]
     lines += [f"  and {len(run.skipped) - 5:,} more (--format json lists them all)"] if len(run.skipped) > 5 else []

@@ -116,6 +116,8 @@ def test_cli_eval_text_and_json(tiny, capsys):
     status, out, err = run_cli(capsys, "eval", str(tiny), "--budget", "2000", "--format", "json", "--no-baseline")
     data = json.loads(out)
     assert data["summary"]["ctxlib pack"]["mrr"] == 1.0 and list(data["outcomes"]) == ["ctxlib pack"]
+    status, out, err = run_cli(capsys, "eval", str(tiny), "--budget", "2000", "--limit", "1")
+    assert out.splitlines()[0] == f"ctxlib eval: 1 task from the history of {tiny}"
 
 
 @pytest.mark.parametrize("argv, message", [
