@@ -97,7 +97,7 @@ def test_a_failed_csv_write_keeps_the_old_table(class_folder, monkeypatch, capsy
 @pytest.mark.parametrize("setup,message", [
     (lambda d: None, "ctxlib: missing: no such folder"),
     (lambda d: d.mkdir(), "ctxlib: missing: has no progress files (*.json)"),
-    (lambda d: (d.mkdir(), (d / "a.json").write_text("")), "ctxlib: none of the 1 progress files in missing could be read"),
+    (lambda d: (d.mkdir(), (d / "a.json").write_text("")), "ctxlib: the 1 progress file in missing could not be read"),
 ], ids=["no-folder", "no-files", "all-unreadable"])
 def test_grade_errors_are_one_line_with_exit_2(tmp_path, monkeypatch, capsys, setup, message):
     monkeypatch.chdir(tmp_path)
@@ -145,13 +145,13 @@ def test_grade_in_hindi_same_csv_hindi_summary(class_folder, capsys):
     assert open("hi.csv", encoding="utf-8").read() == open("en.csv", encoding="utf-8").read()
     lines = captured.out.splitlines()
     total = len(L1) + sum(len(ids) for lesson, ids in lesson_question_ids().items() if lesson != LESSON)
-    assert lines[0].split() == ["शिक्षार्थी", "पास", "पूरा"]
+    assert lines[0].split() == ["शिक्षार्थी", "पास", "पूरा", "हुआ"]
     assert lines[1].split() == ["Asha", str(total), "में", "से", "3", f"{3 / total:.0%}"]
     assert lines[2].split() == ["रवि", "कुमार", str(total), "में", "से", "1", f"{1 / total:.0%}"]
     # Columns line up by display width, not characters: "रवि कुमार" is 9 characters but 6 columns wide.
     assert len({wcswidth(line[:line.index(str(total))]) for line in lines[1:3]}) == 1
     assert lines[1].index(str(total)) != lines[2].index(str(total))
-    assert "सबसे ज़्यादा छूटे सवाल (जिन शिक्षार्थियों ने इसे पास नहीं किया):" in lines
+    assert "सबसे कम पास हुए सवाल (वे शिक्षार्थी जिन्होंने इसे पास नहीं किया):" in lines
     assert lines[-1] == f"hi.csv लिखी गई: 2 शिक्षार्थी x {total} सवाल; 2 files छोड़ी गईं (ऊपर देखें)"
     assert "ctxlib: empty.json: पढ़ी नहीं जा सकी, छोड़ दी गई (the file is empty)" in captured.err.splitlines()
 
@@ -159,4 +159,4 @@ def test_grade_in_hindi_same_csv_hindi_summary(class_folder, capsys):
 def test_grade_errors_in_hindi(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["grade", "missing", "--lang", "hi"]) == 2
-    assert capsys.readouterr().err == "ctxlib: missing: ऐसा कोई folder नहीं है\n"
+    assert capsys.readouterr().err == "ctxlib: missing: ऐसा कोई folder नहीं\n"

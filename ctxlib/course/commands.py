@@ -86,8 +86,9 @@ def cmd_grade(args) -> int:
             continue
         learners.append((data.get("learner") or f.stem, f.name, data))
     if not learners:
-        raise UsageError(message("none of the {n} progress files in {folder} could be read", lang, n=len(files),
-                                 folder=folder))
+        raise UsageError(message_n("the {n} progress file in {folder} could not be read",
+                                   "none of the {n} progress files in {folder} could be read", len(files), lang,
+                                   folder=folder))
     header, rows = grading.grade_table(learners, lesson_question_ids())
     if Path(args.csv).resolve() in {f.resolve() for f in files}:
         raise UsageError(message("{path}: is one of the progress files being graded; write the table elsewhere",
