@@ -51,6 +51,11 @@ _URL = re.compile(r"\b\w+://\S+|\bwww\.\S+")
 _HASH = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _IDENT = re.compile(r"_|[a-z][A-Z]|[A-Z]{2,}[a-z]|\.")  # snake_case, camelCase, HTTPServer, a.b
+# What a pasted log adds and no code is named by: hex addresses (0x7f3a...), hex digests of any
+# case or length (sha256 is 64 characters, past _HASH's 40), UUIDs, ISO timestamps' T and Z.
+_LOG_NOISE = re.compile(r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\b|\b0[xX][0-9a-fA-F]+\b"
+                        r"|\b(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b"
+                        r"|\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?Z?")
 _HASHED = re.compile(r"[.-][0-9a-f]{8,}\.")  # bundle names: 718.a7a3f80ef4813fab.js
 # A literal first ("def", "class", "from", "import") lets the regex engine skip ahead fast: 14x
 # quicker on the standard library than one anchored pattern; a match inside a word is dropped.
@@ -102,6 +107,11 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
     if "clean" in signals:
         dropped += _URL.findall(text) + _HASH.findall(text)
         text = _HASH.sub(" ", _URL.sub(" ", text))
+        if len({t for t in bm25.code_terms(text) if not t.isdigit()}) > bm25.MAX_QUERY_TERMS:
+            # A long query is pasted text (an issue with a log): its addresses and digests would
+            # split into fragments ("0x7f3a" -> x, f, a) that look rare and fill the kept terms.
+            dropped += _LOG_NOISE.findall(text)
+            text = _LOG_NOISE.sub(" ", text)
     words = _WORD.findall(text)
     identifiers: dict[str, str] = {}  # lower case -> as written: Flask.test_client_class, test_client_class
     for whole in words:

@@ -102,22 +102,58 @@ def test_a_long_query_is_bounded_to_the_rarest_terms_that_occur():
     assert bm25.select_terms(files, ["rare", "rare", "nowhere"]).terms == ("rare", "nowhere")  # short: as is
 
 
-def test_a_query_up_to_twice_the_cap_is_bounded_by_files_holding_each_term():
-    # Files holding each term: rate 3, vat 1 (three times in a.py), tax 1, zip 0. With a cap of 2
-    # the two held by fewest files stay: vat and tax. Counting occurrences instead would rank vat
-    # with rate (3 each) and keep rate, the first in query order.
+def test_a_long_query_is_bounded_by_files_holding_each_term_as_a_word():
+    # Files holding each term as a word: rate 3, vat 1 (three times in a.py), tax 1, zip 0. With a
+    # cap of 2 the two held by fewest files stay: vat and tax. Counting occurrences instead would
+    # rank vat with rate (3 each) and keep rate, the first in query order. "a" is a word of a.py's path.
     files = {"a.py": "vat vat vat rate", "b.py": "rate tax", "c.py": "rate"}
-    selected = bm25.select_terms(files, ["rate", "vat", "tax", "zip"], max_terms=2)
-    assert (selected.terms, selected.absent, selected.capped) == (("vat", "tax"), ("zip",), ("rate",))
+    selected = bm25.select_terms(files, ["rate", "vat", "tax", "zip", "a"], max_terms=2)
+    assert (selected.terms, selected.absent, selected.capped) == (("vat", "tax"), ("zip",), ("rate", "a"))
     assert selected.found_in == {"vat": frozenset({"a.py"}), "tax": frozenset({"b.py"})}
-    assert bm25.select_terms(files, ["rate", "vat", "tax", "zip", "a"], max_terms=2).found_in is None  # past 4
+    assert bm25.select_terms(files, ["rate", "vat"], max_terms=2).found_in is None  # short: no pass over the tree
     scores = bm25.bm25_scores(files, "", terms=selected.terms, found_in=selected.found_in)
-    assert scores == bm25.bm25_scores(files, "", terms=selected.terms)  # the reused scans change nothing
+    assert scores == bm25.bm25_scores(files, "", terms=selected.terms)  # the reused pass changes nothing
 
 
-def test_vocabulary_counts_words_and_parts_inside_camel_case():
-    assert bm25.vocabulary({"a.py": "vat_rate = vat(x) computeVatRate"}, {"vat", "rate", "tax", "compute"}) == {
-        "vat": 2, "rate": 1, "compute": 1}
+def test_a_term_found_only_inside_words_counts_one_file_and_is_scored_where_it_is_a_part():
+    # "vat" is a word of a.py and b.py but only a part inside computeVatRate in c.py: rarity 2 (the
+    # files where it is a word of its own), yet c.py is among the files bm25_scores counts it in.
+    # "ompute" occurs only inside a word: rarity 1, kept, but it is no whole part anywhere.
+    files = {"a.py": "vat tax", "b.py": "vat tax", "c.py": "x = computeVatRate(tax)"}
+    selected = bm25.select_terms(files, ["tax", "vat", "ompute", "zip"], max_terms=2)
+    assert (selected.terms, selected.absent, selected.capped) == (("vat", "ompute"), ("zip",), ("tax",))
+    assert selected.found_in == {"vat": frozenset(files), "ompute": frozenset({"c.py"})}
+    scores = bm25.bm25_scores(files, "", terms=selected.terms, found_in=selected.found_in)
+    assert [t.body_tf for t in scores["c.py"].terms] == [1, 0]
+    assert scores == bm25.bm25_scores(files, "", terms=selected.terms)
+
+
+def test_words_by_file_cuts_at_every_byte_but_an_ascii_letter_or_digit():
+    assert bm25.words_by_file({"shop/vat.py": "vat_rate = computeVatRate(x) # Größe HTTP2"}) == [
+        {b"shop", b"vat", b"py", b"rate", b"computevatrate", b"x", b"gr", b"e", b"http2"}]
+
+
+def test_the_pass_over_the_tree_finds_every_file_the_scans_find():
+    # On this repository's own code: for the terms of a long query, the files holding each
+    # term from words_by_file are a superset of those bm25_scores counts it in, so the scores
+    # are those of the scans, exactly.
+    files = {p.relative_to(ROOT).as_posix(): p.read_text() for p in (ROOT / "ctxlib").rglob("*.py")}
+    terms = bm25.query_terms(Path(ROOT / "ctxlib" / "bm25.py").read_text())
+    selected = bm25.select_terms(files, terms, max_terms=len(terms) - 1)
+    assert len(selected.terms) == len(terms) - 1 and selected.found_in is not None
+    assert (bm25.bm25_scores(files, "", terms=selected.terms, found_in=selected.found_in)
+            == bm25.bm25_scores(files, "", terms=selected.terms))
+
+
+def test_a_short_query_keeps_what_a_log_adds_and_a_long_one_drops_it():
+    # Up to MAX_QUERY_TERMS distinct terms the query is cleaned as before (a hex address splits
+    # into letters); a longer one is pasted text, and its addresses, digests and timestamps go.
+    short = "crash at 0x7f3a in parse"
+    assert ranking.clean_query(short).terms == ("crash", "at", "x", "f", "a", "in", "parse")
+    words = " ".join(f"w{chr(97 + j)}" for j in range(24))  # wa wb ... wx: 24 distinct terms
+    long = ranking.clean_query(f"{words} {short} sha256 " + "9f86d081" * 8 + " at 2026-01-18T12:45:51Z")
+    assert long.dropped == ("0x7f3a", "9f86d081" * 8, "2026-01-18T12:45:51Z", "256")  # 256 of sha256: a number
+    assert long.terms == tuple(words.split()) + ("crash", "at", "in", "parse", "sha")  # no x, f, a, d, t, z
 
 
 def test_plain_bm25_by_hand():
