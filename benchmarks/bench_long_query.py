@@ -4,17 +4,22 @@ A pack of the running Python's standard library (as ``bench_pack.py`` reads it: 
 ``site-packages``; ``read_repo`` then ``pack_files``, the report as ``ctxlib pack`` prints it),
 70,000 tokens, with a 3-word query and with queries of 50, 300 and 5,000 words shaped like a
 pasted issue: prose, a traceback with file paths and line numbers, hex addresses, a URL and
-a log with timestamps, repeated and varied. The words are drawn with a fixed seed from the
-tree's own identifiers and a list of English words, so each run packs the same queries.
+a log with timestamps, repeated and varied. The words are drawn from the tree's own
+identifiers and a list of English words by a random generator started the same way every run,
+so each run packs the same queries.
 
-What keeps the cost bounded (``bm25.select_terms``): repeats are dropped, terms that occur in
-no file go, and past ``bm25.MAX_QUERY_TERMS`` only the rarest terms are scored; the report
-says so in one line and shows the query's first characters only.
+What keeps the cost bounded (``bm25.select_terms``): repeats are dropped; a query of more than
+``bm25.MAX_QUERY_TERMS`` distinct terms loses its hex addresses, digests and timestamps
+(``ranking.clean_query``), then the terms that occur in no file, and past the cap only the
+rarest terms are scored, found by one pass over the tree's words; the report says so in one
+line and shows the query's first characters only.
 
 Each query is packed in a fresh process (the tree read from the OS file cache, warmed first);
-the figure is the child's wall-clock seconds, start-up and reading included.
+the figure is the child's wall-clock seconds, start-up and reading included. The runs go
+round by round, each query once a round, and the fastest of each query's runs counts; every
+run is printed, so the spread on a shared machine is in plain view.
 
-    nice python benchmarks/bench_long_query.py        # ~1-2 minutes
+    python benchmarks/bench_long_query.py             # ~1-2 minutes; --repeat 5 for a busy machine
 """
 from __future__ import annotations
 

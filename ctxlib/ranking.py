@@ -7,7 +7,8 @@ below fixes one measured failure and can be switched off by name (``signals=``),
 how ``benchmarks/bench_eval.py`` measures what each one is worth:
 
 - ``clean``: the query loses what names no code: hashes, numbers and URLs (``"Fix #12 in
-  abc1234f"`` -> ``fix in``). Dropping stop words and commit verbs ("fix", "add") as well was
+  abc1234f"`` -> ``fix in``); a long query (past ``bm25.MAX_QUERY_TERMS`` distinct terms: pasted
+  text) also loses hex addresses, digests of any length and timestamps (``_LOG_NOISE``). Dropping stop words and commit verbs ("fix", "add") as well was
   measured and made the ranking worse (mean reciprocal rank 0.708 against 0.744): idf already
   weighs them down, and some are code words (``new``, ``all``, ``test``, ``handle``).
 - ``identifiers``: a query word that is an identifier (``no_proxy``, ``Flask.test_client_class``,
@@ -95,7 +96,10 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
     Args:
         query: the task text, a string or a list of strings.
         files: ``{path: text}``; when given, a long query is bounded by ``bm25.select_terms``.
-        signals: with ``"clean"``, hashes, numbers and URLs go.
+        signals: with ``"clean"``, hashes, numbers and URLs go; if more than ``bm25.MAX_QUERY_TERMS``
+            distinct terms are left, the query is pasted text and ``_LOG_NOISE`` goes too (``0x7f3a``,
+            a sha256, a UUID, ``2026-01-18T12:45:51Z``), so that a log's fragments do not pass for
+            rare terms. A shorter query is cleaned as before: its ranking does not change.
     Returns:
         a ``Query``. ``clean_query("Fix NO_PROXY in abc1234f").terms`` -> ``('fix', 'no', 'proxy', 'in')``
         and ``.identifiers`` -> ``('NO_PROXY',)``, as written.
