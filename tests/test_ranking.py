@@ -128,6 +128,14 @@ def test_a_term_found_only_inside_words_counts_one_file_and_is_scored_where_it_i
     assert scores == bm25.bm25_scores(files, "", terms=selected.terms)
 
 
+def test_a_one_character_term_counts_as_the_commonest():
+    # "t" (of "doesn't") is a word of one file only, but it is inside nearly every word: it goes
+    # before "rate", which three of the four files hold.
+    files = {"a.py": "t = rate", "b.py": "rate", "c.py": "rate", "d.py": "x"}
+    selected = bm25.select_terms(files, ["t", "rate"], max_terms=1)
+    assert (selected.terms, selected.capped) == (("rate",), ("t",))
+
+
 def test_words_by_file_cuts_at_every_byte_but_an_ascii_letter_or_digit():
     assert bm25.words_by_file({"shop/vat.py": "vat_rate = computeVatRate(x) # Größe HTTP2"}) == [
         {b"shop", b"vat", b"py", b"rate", b"computevatrate", b"x", b"gr", b"e", b"http2"}]
