@@ -291,7 +291,9 @@ def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None) -> d
         terms: the terms to score, if the caller has chosen them already (``ranking.py`` cleans
             the query first); default: ``select_terms`` of ``query_terms(query)``.
         found_in: ``Selected.found_in`` from ``select_terms`` on the same ``files``, if the caller
-            has it: the files holding each term, so the tree is not scanned again.
+            has it: for each term, the files that can hold it (a superset is fine: a listed file
+            that does not hold the term scores as if it were not listed), so the tree is not
+            scanned again.
     Returns:
         ``{path: FileScore}``, in the order of ``files``. A file with no query term anywhere
         scores 0.0.
