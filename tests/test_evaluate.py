@@ -3,6 +3,7 @@ sample project's history with figures checked by hand, and one-line errors for b
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -155,3 +156,15 @@ def test_cli_rank_text_json_and_explain(tiny, capsys):
     data = json.loads(out)
     assert data["query_terms"] == ["fix", "parse", "in"] and data["dropped"] == ["deadbeef12"]
     assert data["files"][0]["path"] == "app/parse.py" and data["files"][0]["kind"] == "source"
+
+
+def test_the_eval_help_names_the_default_budgets():
+    from ctxlib import cli
+    assert cli.EVAL_BUDGETS_HELP == ", ".join(map(str, evaluate.BUDGETS))
+
+
+def test_pack_and_count_do_not_import_the_evaluation():
+    code = ("import sys; from ctxlib.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in sys.modules if m in ('ctxlib.evaluate', 'ctxlib.history', 'dulwich')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
