@@ -341,12 +341,11 @@ def move_control(page, control: Control, lang: str, screenshot: str):
     save_screenshot(page, box, screenshot)
 
 
-def answer_quick_check(page, lesson: str, lang: str, progress: Path) -> None:
-    """Answer the lesson's first single-choice quick check wrongly, then rightly.
+def answer_wrong_then_right(page, lesson: str, lang: str):
+    """Answer the lesson's first single-choice quick check wrongly, then rightly; return the question.
 
-    Checks that its radio buttons carry the options' texts, the feedback shown each time, and
-    that both attempts reached the progress file.
-    """
+    Checks that its radio buttons carry the options' texts and the feedback shown each time.
+    Used by this test (JupyterLab) and by the browser build's (JupyterLite)."""
     quiz = load_quiz(lesson, lang)
     question = next(q for q in quiz.questions if q.type == "single_choice")
     right = sorted(correct_option_ids(question))[0]
@@ -363,6 +362,12 @@ def answer_quick_check(page, lesson: str, lang: str, progress: Path) -> None:
         labels.nth([o.id for o in question.options].index(option_id)).locator("input").check()
         box.get_by_role("button", name=ui_text("check", lang), exact=True).click()
         wait_for_text(box.locator(".ctxlib-feedback"), check_answer(question, option_id, lang))
+    return question
+
+
+def answer_quick_check(page, lesson: str, lang: str, progress: Path) -> None:
+    """``answer_wrong_then_right``, then check that both attempts reached the progress file."""
+    question = answer_wrong_then_right(page, lesson, lang)
     attempts = json.loads(progress.read_text(encoding="utf-8"))["attempts"]
     outcomes = [a["outcome"] for a in attempts if (a["lesson"], a["question"]) == (lesson, question.id)]
     assert outcomes[-2:] == ["failed", "passed"], f"progress file for {lesson}/{question.id}: {outcomes}"

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from ctxlib import evaluate
-from ctxlib.course.commands import main
+from test_cli_pack import run as run_cli
 from ctxlib.course.sample_project import build_sample_git_repository, build_sample_project, sample_files
 
 ENV = {"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "T",
@@ -96,15 +96,6 @@ def test_sample_repository_is_deterministic_and_ends_at_the_folder(tmp_path):
         assert (root / rel).read_bytes() == data == (copy / rel).read_bytes()
     with pytest.raises(ValueError, match="not empty"):
         build_sample_git_repository(root)
-
-
-def run_cli(capsys, *argv):
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_cli_eval_text_and_json(tiny, capsys):

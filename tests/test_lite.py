@@ -36,11 +36,9 @@ from pathlib import Path
 
 import pytest
 
-from ctxlib.course.quiz import correct_option_ids, load_quiz
-from ctxlib.course.widgets import check_answer
-from ctxlib.course.widgets.quickchecks import question_heading, ui_text
+from ctxlib.course.quiz import load_quiz
 from test_browser import (CHROMIUM, CHROMIUM_FLAGS, CONTROLS, RUN_FINISHED, VIEWPORT, assert_no_errors, menu,
-                          missing, move_control, wait_for_text)
+                          answer_wrong_then_right, missing, move_control)
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("CTXLIB_LITE_SITE", ROOT / "build" / "lite"))
@@ -209,23 +207,11 @@ def open_lesson(page, site: str, path: str) -> dict:
 
 
 def answer_quick_check(page, lesson: str, lang: str) -> tuple[str, str]:
-    """Answer the lesson's first single-choice quick check wrongly, then rightly.
+    """Answer the lesson's first single-choice quick check wrongly, then rightly (``answer_wrong_then_right``).
 
     Returns the question's id and the text of the browser's progress file after the two attempts.
     """
-    quiz = load_quiz(lesson, lang)
-    question = next(q for q in quiz.questions if q.type == "single_choice")
-    right = sorted(correct_option_ids(question))[0]
-    wrong = next(o.id for o in question.options if o.id != right)
-    heading = question_heading(quiz, question.id, lang)
-    shown = page.locator(".jp-OutputArea-child").filter(
-        has=page.locator(".ctxlib-question-heading").get_by_text(heading, exact=True))
-    box = shown.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")
-    for option_id in (wrong, right):
-        # Each radio button is labelled with its option's text ("B) ..."), as on the desktop.
-        box.locator(".widget-radio-box label").nth([o.id for o in question.options].index(option_id)).locator("input").check()
-        box.get_by_role("button", name=ui_text("check", lang), exact=True).click()
-        wait_for_text(box.locator(".ctxlib-feedback"), check_answer(question, option_id, lang))
+    question = answer_wrong_then_right(page, lesson, lang)
     # The kernel writes the file through /drive, which reaches the browser's storage a moment later.
     deadline = time.monotonic() + 30
     while True:
