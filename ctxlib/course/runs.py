@@ -115,7 +115,7 @@ def strategy_table(instances) -> list[StrategyRow]:
 
     p50/p90 are nearest-rank percentiles (``ctxlib.ledger.percentile``, the rule of the whole course: a
     value some task really had, never a mean of two); the solve rate is solved / 500.
-    Example: Qwen3-Coder 480B, Raw Agent -> input_tokens_p50 19,204, solve_rate 0.534.
+    Example: Qwen3-Coder 480B, Raw Agent -> input_tokens_p50 19,151, solve_rate 0.534.
     """
     groups = {}
     for i in instances:
