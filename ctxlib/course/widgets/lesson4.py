@@ -289,7 +289,11 @@ def simulated_savings(measured: float, turns=(20, 40, 80, 120), lang: str = "en"
 
 
 def input_growth(outcome, first: int, lang: str = "en") -> str:
-    """The input of request ``first`` (1 = the first request) and of the last request of ``outcome``, in tokens."""
+    """The input of request ``first`` (1 = the first request) and of the last request of ``outcome``, in tokens.
+
+    Lesson 4, section 6: masking's input still grows ("10,664 ... 20,489"). Raises: IndexError if
+    ``outcome`` has fewer than ``first`` requests.
+    """
     turns = outcome.turns
     return message("{rule}: input of request {first}: {start:,} tokens; of request {last}: {end:,} tokens", lang,
                    rule=outcome.rule, first=first, start=turns[first - 1].input_tokens, last=len(turns),
@@ -297,14 +301,16 @@ def input_growth(outcome, first: int, lang: str = "en") -> str:
 
 
 def cost_gap(cheaper, dearer, pricing, lang: str = "en") -> str:
-    """How much less ``cheaper`` bills than ``dearer`` under ``pricing``'s cache, as a share of ``dearer``'s bill."""
+    """How much less ``cheaper`` bills than ``dearer`` under ``pricing``'s cache (``ctxlib.cost.run_cost``), as a
+    share of ``dearer``'s bill in input-token equivalents, in one line (Lesson 4, section 9)."""
     a, b = run_cost(cheaper, pricing).billed_with_cache, run_cost(dearer, pricing).billed_with_cache
     return message("{cheaper} bills {gap:.1%} less than {dearer} ({pricing})", lang, cheaper=cheaper.rule,
                    dearer=dearer.rule, gap=1 - a / b, pricing=pricing_name(pricing, lang))
 
 
 def real_cost_gap(rows, model: str, lang: str = "en") -> str:
-    """The measured mean cost per task of ``model`` under masking and under LLM-Summary (``runs.strategy_table`` rows)."""
+    """The measured mean cost per task (USD) of ``model`` under masking and under LLM-Summary, and how much more
+    the summary costs, in one line (``rows``: ``runs.strategy_table``). Raises: KeyError if a row is missing."""
     by = {(r.model, r.strategy): r for r in rows}
     masking, summary = by[(model, "Observation Masking")].mean_cost_usd, by[(model, "LLM-Summary")].mean_cost_usd
     return message("measured, {model}: masking ${masking:.2f}, LLM-Summary ${summary:.2f} per task: the summary "
