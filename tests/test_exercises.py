@@ -49,8 +49,12 @@ def test_scorer_cases_use_lesson1_files_and_score_file():
     seed = [(c.args[0], c.expected) for c in cases[:4]]
     assert seed == [("shop/pricing.py", 18), ("shop/cart.py", 4), ("docs/history.md", 0), ("tests/test_pricing.py", 15)]
     assert all(c.expected == score_file(*c.args) for c in cases)
-    # Hand-computed: "pricing" twice in the name (2 x 3), "PRICING"/"pricing" twice in the text.
-    assert [c.expected for c in cases[4:]] == [2 + 3, 6, 2, 0]
+    # Hand-computed: "pricing" twice in the text, once in the name (2 + 3); twice in the name (2 x 3);
+    # "discount" in two longer words; nothing; "vat" named twice (2 x (2 + 3)); "ana" in banana and
+    # bandana, not overlapping; "बजट" twice in the text, once in the name; "tax" in the name and twice in the text.
+    assert [c.expected for c in cases[4:]] == [2 + 3, 6, 2, 0, 10, 2, 2 + 3, 3 + 2]
+    # The cases after the lesson's own files are named by what they test, never by their data.
+    assert cases[4].about["en"] == "for a name and a text in mixed case" and "Pricing" not in cases[4].about["hi"]
     assert all(set(c.about) == {"en", "hi"} for c in cases)
 
 
@@ -68,8 +72,8 @@ def test_ceiling_cases_are_the_chapter_figures():
 def test_passed_only_when_every_case_passed():
     q = exercise(LESSON, "own_scorer", "en")
     result = q.run(solution_of(q))
-    assert (result.outcome, result.passed, result.total, result.message) == ("passed", 8, 8, "All 8 checks passed.")
-    assert exercise(LESSON, "own_scorer", "hi").run(solution_of(q)).message == "सभी 8 जाँचें सफल रहीं।"
+    assert (result.outcome, result.passed, result.total, result.message) == ("passed", 12, 12, "All 12 checks passed.")
+    assert exercise(LESSON, "own_scorer", "hi").run(solution_of(q)).message == "सभी 12 जाँचें सफल रहीं।"
 
 
 def test_failed_says_which_inputs_and_what_came_back_but_not_the_expected_value():
@@ -77,22 +81,23 @@ def test_failed_says_which_inputs_and_what_came_back_but_not_the_expected_value(
         return sum(text.lower().count(t.lower()) + name.lower().count(t.lower()) for t in terms)
 
     result = exercise(LESSON, "own_scorer", "en").run(my_score)
-    assert result.outcome == "failed" and result.passed == 4
-    assert result.message == ("Not yet: 4 of 8 checks passed. For file 'shop/pricing.py' with terms "
-                              "['discount', 'pricing'], my_score returned 16.")
+    assert result.outcome == "failed" and result.passed == 5
+    assert result.message == ("Not yet: 5 of 12 checks passed. For file 'shop/pricing.py' with terms "
+                              "['discount', 'pricing'], my_score returned 16: too low.")
     assert "18" not in result.message and "Traceback" not in result.message
     hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
-    assert hi == ("अभी नहीं: 8 में से 4 जाँचें सफल रहीं। File 'shop/pricing.py', terms ['discount', 'pricing'] "
-                  "के लिए my_score ने 16 लौटाया।")
+    assert hi == ("अभी नहीं: 12 में से 5 जाँचें सफल रहीं। File 'shop/pricing.py', terms ['discount', 'pricing'] "
+                  "के लिए my_score ने 16 लौटाया: बहुत कम।")
 
 
-def test_a_failure_on_a_short_text_shows_the_text():
+def test_a_failure_on_a_hidden_case_names_what_it_tests_not_its_data():
     def my_score(name, text, terms):  # case-sensitive: misses "PRICING" and "Pricing"
         return sum(text.count(t) + 3 * name.count(t) for t in terms)
 
     message = exercise(LESSON, "own_scorer", "en").run(my_score).message
-    assert message.endswith("For file 'Shop/Pricing.py' with text 'PRICING rules, pricing table' and terms "
-                            "['pricing'], my_score returned 1.")
+    assert message == "Not yet: 8 of 12 checks passed. For a name and a text in mixed case, my_score returned 1: too low."
+    hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
+    assert hi == "अभी नहीं: 12 में से 8 जाँचें सफल रहीं। छोटे-बड़े अक्षरों वाले नाम और text के लिए my_score ने 1 लौटाया: बहुत कम।"
 
 
 @pytest.mark.parametrize("body", ["    ...", "    pass", "    return None", "    raise NotImplementedError",
@@ -143,7 +148,7 @@ def test_an_error_after_some_passes_counts_them():
 
     result = exercise(LESSON, "own_scorer", "en").run(my_score)
     assert (result.outcome, result.passed) == ("error", 5)
-    assert result.message.startswith("For file 'pricing/pricing.py' with text '' and terms ['pricing'], your code raised "
+    assert result.message.startswith("For a term twice in the name and an empty text, your code raised "
                                      "ZeroDivisionError: empty text")
 
 
@@ -159,7 +164,8 @@ def test_a_value_instead_of_a_function_and_bools_are_not_counts():
 def test_value_cases_compare_the_answer_itself():
     cases = [Case(None, 94_000, {"en": "for the chapter's p50 figures", "hi": "अध्याय के p50 आँकड़ों के लिए"})]
     assert run_cases(94_000, cases, name="fill").outcome == "passed"
-    assert run_cases(96_000, cases, "en", "fill").message == "Not yet: For the chapter's p50 figures, fill is 96000."
+    assert run_cases(96_000, cases, "en", "fill").message == "Not yet: For the chapter's p50 figures, fill is 96000: too high."
+    assert run_cases(96_000, cases, "hi", "fill").message == "अभी नहीं: अध्याय के p50 आँकड़ों के लिए fill 96000 है: बहुत ज़्यादा।"
     assert run_cases(Ellipsis, cases).outcome == "not attempted"
 
 
@@ -175,7 +181,7 @@ def test_check_prints_the_outcome_and_records_it(progress_file, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Not attempted yet")
     assert out[1].startswith("Hint 1 of 2: str.count counts") and out[2].startswith("Hint 2 of 2: Lower-case")
-    assert out[3].startswith("Not yet: 2 of 8 checks passed.") and out[4] == "All 8 checks passed."
+    assert out[3].startswith("Not yet: 2 of 12 checks passed.") and out[4] == "All 12 checks passed."
     attempts = read_progress(progress_file)["attempts"]
     assert [(a["question"], a["outcome"], a["hints_used"], a["solution_viewed"]) for a in attempts] == [
         ("own_scorer", "failed", 2, False), ("own_scorer", "passed", 2, False)]  # the untouched starter is not recorded
@@ -188,7 +194,7 @@ def test_check_without_an_argument_finds_the_starters_name_in_the_notebook(monke
     assert capsys.readouterr().out.startswith("Not attempted yet: there is no my_score in the notebook.")
     monkeypatch.setattr(__main__, "my_score", solution_of(q), raising=False)
     q.check()
-    assert capsys.readouterr().out == "All 8 checks passed.\n"
+    assert capsys.readouterr().out == "All 12 checks passed.\n"
 
 
 def test_hints_in_order_then_no_more_and_out_of_range(capsys):
@@ -227,7 +233,7 @@ def test_a_recording_failure_never_breaks_the_check(tmp_path, monkeypatch, capsy
     q = exercise(LESSON, "own_scorer", "en")
     q.check(solution_of(q))
     out, err = capsys.readouterr()
-    assert out == "All 8 checks passed.\n"
+    assert out == "All 12 checks passed.\n"
     assert err == "ctxlib: this attempt was not saved to your progress file (FileExistsError).\n"
 
 
@@ -246,23 +252,23 @@ def test_the_scorer_solution_is_score_file(name, text, terms):
 
 def test_the_ceiling_exercise_four_outcomes():
     en, hi = exercise("02_running_total", "own_ceiling", "en"), exercise("02_running_total", "own_ceiling", "hi")
-    assert en.run(solution_of(en)).message == "All 6 checks passed."
+    assert en.run(solution_of(en)).message == "All 12 checks passed."
 
     def forgets_the_patch(window, fixed_prefix, task, patch, diagnostics, attempts):
         return window - fixed_prefix - task - attempts * diagnostics
 
     assert en.run(forgets_the_patch).message == (
-        "Not yet: 0 of 6 checks passed. For window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
-        "diagnostics 18,000, 4 attempts, forgets_the_patch returned 118000.")
+        "Not yet: 1 of 12 checks passed. For window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
+        "diagnostics 18,000, 4 attempts, forgets_the_patch returned 118000: too high.")
     assert hi.run(forgets_the_patch).message == (
-        "अभी नहीं: 6 में से 0 जाँचें सफल रहीं। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
-        "diagnostics 18,000, 4 attempts के लिए forgets_the_patch ने 118000 लौटाया।")
+        "अभी नहीं: 12 में से 1 जाँचें सफल रहीं। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
+        "diagnostics 18,000, 4 attempts के लिए forgets_the_patch ने 118000 लौटाया: बहुत ज़्यादा।")
     assert en.run(starter_of(en)).outcome == "not attempted"
 
     def clamps_at_zero(window, fixed_prefix, task, patch, diagnostics, attempts):
         return max(0, window - fixed_prefix - task - attempts * (patch + diagnostics))
 
-    assert (en.run(clamps_at_zero).outcome, en.run(clamps_at_zero).passed) == ("failed", 5)
+    assert (en.run(clamps_at_zero).outcome, en.run(clamps_at_zero).passed) == ("failed", 10)
     assert en.run(lambda *sizes: sizes[0] / 0).outcome == "error"
 
 
@@ -314,7 +320,7 @@ def test_the_packer_exercise_is_checked_against_pack_context():
     cases = ex.packer_cases()
     assert cases[0].expected == ([("shop/pricing.py", 77), ("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 150)
     assert cases[3].expected == ([("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 73)  # budget 75
-    assert cases[6].expected == ([], 0)  # "history" matches, but 1,300 tokens never fit in 1,000
+    assert cases[9].expected == ([], 0)  # "history" matches, but 1,300 tokens never fit in 1,000
 
     def stops_at_first_misfit(files, terms, budget):
         from ctxlib import estimate_tokens, score_file
@@ -332,9 +338,10 @@ def test_the_packer_exercise_is_checked_against_pack_context():
 def test_the_ranges_and_candidates_exercises():
     assert ex.ranges_cases()[1].expected == [(8, 14), (198, 202)]
     assert ex.ranges_cases()[3].expected == [(1, 3), (18, 20)]
-    sample, planted, empty = ex.candidates_cases()
+    sample, empty, planted = ex.candidates_cases()[:3]
     assert "deploy/invoice_archive.ini" not in sample.expected and "shop/vat.py" in sample.expected
-    assert "notes/keys.txt" not in planted.expected and empty.expected == []
+    assert "shop/shipping.py" in planted.args[0] and "shop/shipping.py" not in planted.expected and empty.expected == []
+    assert "shipping" not in planted.about["en"] and "shipping" not in planted.about["hi"]  # the planted file is not named
 
 
 def test_the_capstone_is_checked_by_properties(tmp_path):
@@ -358,8 +365,8 @@ def test_not_yet_names_the_function_the_learner_passed():
     def score_v2(name, text, terms):
         return 0
 
-    assert ", score_v2 returned 0." in q.run(score_v2).message
+    assert ", score_v2 returned 0: too low." in q.run(score_v2).message
     # A lambda has no name of its own: it is called by the starter's name.
-    assert ", my_score returned 0." in q.run(lambda name, text, terms: 0).message
+    assert ", my_score returned 0: too low." in q.run(lambda name, text, terms: 0).message
     hi = exercise("01_window_as_budget", "own_scorer", "hi").run(score_v2).message
-    assert hi.startswith("अभी नहीं: ") and " score_v2 ने 0 लौटाया।" in hi
+    assert hi.startswith("अभी नहीं: ") and " score_v2 ने 0 लौटाया: बहुत कम।" in hi
