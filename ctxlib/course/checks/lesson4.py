@@ -65,7 +65,7 @@ def masking_cases() -> list[Case]:
     masking, a masked block carrying ``placeholder`` tokens. Cases: the chapter's four attempts, a
     40-block mix, keep_last larger than the outputs, a block already smaller than a placeholder;
     then keep_last equal to the outputs, outputs of three kinds interleaved with diffs and messages
-    (keep_last counts them together), a transcript with no tool output, no blocks, and the last
+    (keep_last counts them together), keep_last larger than the outputs, a transcript with no tool output, no blocks, and the last
     block not a tool output.
     """
     transcripts = [
@@ -83,6 +83,7 @@ def masking_cases() -> list[Case]:
     # No block lies between a placeholder's size and ctxlib's own placeholder text (15 to 18 tokens),
     # so both mask the same blocks.
     hidden = [((transcripts[0], 3, 20), N_("for keep_last equal to the number of tool outputs")),
+              ((mixed, 8, 20), N_("for keep_last larger than the number of tool outputs")),
               ((mixed, 1, 30), N_("for tool outputs of three kinds among diffs and messages, keep_last 1")),
               ((mixed, 3, 40), N_("for tool outputs of three kinds among diffs and messages, keep_last 3")),
               (([("task", 500), ("edit", 900), ("model_message", 300), ("edit", 800)], 1, 20),
@@ -154,7 +155,8 @@ def run_cost_cases() -> list[Case]:
     (appending, masking, compacting) and one request, each at three prices; then a block seen in an
     earlier request but not in the one just before (not cached: the cache holds the last prefix),
     blocks equal again after a difference, a run that goes back to an earlier request, a block that
-    changes size but keeps its label, no requests, an empty request, and Hindi labels.
+    changes size but keeps its label, no requests, an empty request, sizes that bill a fraction of
+    a token, and Hindi labels.
     """
     p, t = ("prefix", 9_000), ("task", 1_000)
     shown = [[[p, t], [p, t, ("d1", 6_000)], [p, t, ("d1", 6_000), ("d2", 6_000)]],
@@ -177,5 +179,7 @@ def run_cost_cases() -> list[Case]:
               (([], 0.1, 1.25), N_("for a run with no requests")),
               (([[p, t], [], [p, t]], 0.1, 1.25), N_("for a run with an empty request")),
               (([[p, t, a], [p, t, a, b]], 0.5, 2.0), N_("for other read and write prices")),
+              (([[p, ("task", 1_234)], [p, ("task", 1_234), ("out", 777)]], 0.1, 1.25),
+               N_("for sizes that bill a fraction of a token")),
               (([[("निर्देश", 9_000)], [("निर्देश", 9_000), ("काम", 700)]], 0.1, 1.25), N_("for labels in Hindi"))]
     return cases + [Case(args, _billed(*args), describe(about)) for args, about in hidden]
