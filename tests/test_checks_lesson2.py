@@ -70,13 +70,21 @@ def the_ids_not_the_text(text, keep_tokens):
     return ids[len(ids) - min(keep_tokens, len(ids)):]
 
 
+def longest_suffix_of_that_many_tokens(text, keep_tokens):
+    from ctxlib import count_tokens
+    if keep_tokens == 0:
+        return ""
+    return next(text[i:] for i in range(len(text) + 1) if count_tokens(text[i:]) <= keep_tokens)
+
+
 def lines_not_tokens(text, keep_tokens):
     return "".join(text.splitlines(True)[-keep_tokens:]) if keep_tokens else ""
 
 
 KEEP_TAIL_WRONG = [characters_not_tokens, zero_keeps_everything, one_token_at_a_time, the_head_not_the_tail,
                    one_token_too_many, one_token_too_few, the_older_encoding, stripped, words_not_tokens,
-                   four_characters_a_token, the_ids_not_the_text, lines_not_tokens]
+                   four_characters_a_token, the_ids_not_the_text, lines_not_tokens,
+                   longest_suffix_of_that_many_tokens]
 
 
 def keep_tail_by_bytes(text, keep_tokens):

@@ -171,6 +171,10 @@ def unicode_letters(text):
     return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[^\W\d_A-Z]+|[0-9]+", text)]
 
 
+def any_unicode_digit(text):
+    return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", text)]
+
+
 def split_on_whitespace(text):
     return [part for word in text.split() for part in right_terms(word)] or [""]
 
@@ -181,7 +185,7 @@ def lesson_example_hard_coded(text):
 
 TERMS_WRONG = [distinct_parts, not_lowered, acronym_letter_by_letter, acronym_joined_to_the_word, digits_dropped,
                digits_kept_in_the_word, snake_case_only, lowered_before_splitting, sorted_parts, unicode_letters,
-               split_on_whitespace, lesson_example_hard_coded]
+               split_on_whitespace, lesson_example_hard_coded, any_unicode_digit]
 
 
 def terms_by_hand(text):

@@ -370,3 +370,92 @@ def test_not_yet_names_the_function_the_learner_passed():
     assert ", my_score returned 0: too low." in q.run(lambda name, text, terms: 0).message
     hi = exercise("01_window_as_budget", "own_scorer", "hi").run(score_v2).message
     assert hi.startswith("अभी नहीं: ") and " score_v2 ने 0 लौटाया: बहुत कम।" in hi
+
+
+# --- the engine on hostile or odd answers: never a crash, always a message in both languages -----
+
+SEQUENCE_CASES = [Case(([3, 1, 2],), [1, 2, 3], {"en": "for three numbers", "hi": "तीन संख्याओं के लिए"}),
+                  Case(([],), [], {"en": "for no numbers", "hi": "बिना संख्याओं के"})]
+
+
+def test_a_tuple_passes_where_a_list_is_asked_and_5_0_for_5():
+    assert run_cases(lambda xs: tuple(sorted(xs)), SEQUENCE_CASES).outcome == "passed"
+    assert run_cases(lambda xs: [float(x) for x in sorted(xs)], SEQUENCE_CASES).outcome == "passed"
+    assert run_cases(lambda xs: [x == 1 or x for x in sorted(xs)], SEQUENCE_CASES).outcome == "failed"  # True is not 1
+
+
+@pytest.mark.parametrize("answer, why_en, why_hi", [
+    (lambda xs: (x for x in sorted(xs)), "it is a generator, not a list", "यह generator है, list नहीं"),
+    (lambda xs: set(xs), "it is a set, not a list", "यह set है, list नहीं"),
+    (lambda xs: sorted(xs, reverse=True), "the right items, in the wrong order", "सही items, पर ग़लत क्रम में"),
+    (lambda xs: sorted(xs)[:2], "2 items, fewer than the right answer has", "2 items, सही जवाब से कम"),
+    (lambda xs: sorted(xs) + [4], "4 items, more than the right answer has", "4 items, सही जवाब से ज़्यादा"),
+    (lambda xs: [1, 2, 4], "item 2 (counting from 0): too high", "item 2 (0 से गिनकर): बहुत ज़्यादा"),
+    (lambda xs: [1, 2, "3"], "item 2 (counting from 0): it is a str, not a number",
+     "item 2 (0 से गिनकर): यह str है, number नहीं"),
+])
+def test_a_failure_says_how_the_result_differs_in_both_languages(answer, why_en, why_hi):
+    en, hi = run_cases(answer, SEQUENCE_CASES, "en"), run_cases(answer, SEQUENCE_CASES, "hi")
+    assert en.outcome == hi.outcome == "failed"
+    passed = en.passed  # the empty list may come out right
+    assert en.message.startswith(f"Not yet: {passed} of 2 checks passed. For three numbers, ") and en.message.endswith(f": {why_en}.")
+    assert hi.message.startswith(f"अभी नहीं: 2 में से {passed} जाँचें सफल रहीं। तीन संख्याओं के लिए ") and hi.message.endswith(f": {why_hi}।")
+    assert "[1, 2, 3]" not in en.message
+
+
+def test_an_answer_that_changes_its_input_fails_even_with_the_right_result():
+    def sorts_in_place(xs):
+        xs.sort()
+        return xs
+
+    result = run_cases(sorts_in_place, SEQUENCE_CASES)
+    assert result.outcome == "failed" and result.passed == 1  # the empty list is not changed by sorting
+    assert result.message == ("Not yet: 1 of 2 checks passed. For three numbers, sorts_in_place changed its input "
+                              "(argument 1). Work on a copy: the caller still needs its data.")
+
+
+class AlwaysEqual:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+class Hostile:
+    def __eq__(self, other):
+        raise RuntimeError("no comparing me")
+
+    def __len__(self):
+        raise RuntimeError("no measuring me")
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("answer", [lambda xs: AlwaysEqual(), lambda xs: [AlwaysEqual()] * 3, lambda xs: Hostile(),
+                                    lambda xs: [Hostile(), Hostile(), Hostile()]])
+def test_an_object_that_claims_equality_or_breaks_comparison_is_a_failure_not_a_crash(answer):
+    for lang in ("en", "hi"):
+        result = run_cases(answer, SEQUENCE_CASES, lang)
+        assert result.outcome == "failed" and result.passed == 0
+
+
+def test_a_self_containing_list_is_a_failure_not_a_crash():
+    loop = []
+    loop.append(loop)
+    assert run_cases(lambda xs: [loop, loop, loop], SEQUENCE_CASES).outcome == "failed"
+
+
+def test_exit_in_the_learners_code_is_their_error_not_the_end_of_the_kernel():
+    import sys
+
+    result = run_cases(lambda xs: sys.exit(3), SEQUENCE_CASES)
+    assert result.outcome == "error" and result.message.startswith("For three numbers, your code raised SystemExit: 3")
+
+
+def test_every_lessons_checkers_still_answer_under_the_old_paths():
+    from ctxlib.course import checks  # noqa: F401  (the package exists)
+    from ctxlib.course.checks import lesson1, lesson3
+
+    assert ex.scorer_cases is lesson1.scorer_cases and ex.lesson3_small_case is lesson3.lesson3_small_case
+    with pytest.raises(AttributeError):
+        ex.no_such_checker

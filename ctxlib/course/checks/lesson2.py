@@ -32,6 +32,8 @@ HINDI = "पहले turn की ceiling: 70,000 tokens"
 # decoded one token at a time they show U+FFFD, decoded together they do not. Every cut below falls
 # between two characters.
 HINDI_SPLIT = "लॉग:\nऋण पर ब्याज बदला\nऍक्शन: retry\nॐ"
+# A float's digits are several tokens: a tail cut among them is not a tail that counts again as as many tokens.
+FLOAT_DIFF = "E       assert 0.19999999999999998 == 0.2\nE        +  where 0.19999999999999998 = vat_rate('DE')\n"
 
 
 def keep_tail_cases() -> list[Case]:
@@ -39,7 +41,9 @@ def keep_tail_cases() -> list[Case]:
 
     The lesson's pytest summary, traceback and Hindi sentence, 0 tokens, and more tokens than the
     text has; then a Hindi text whose tokens split characters (decode the kept ids together, not
-    one by one), tails of one token, an empty text, and a tail that starts with a space. All in o200k_base.
+    one by one), tails of one token, an empty text, a tail that starts with a space, and tails that
+    start inside a number or a word (the kept ids, not the longest suffix that counts as that many
+    tokens again). All in o200k_base.
     """
     shown = [(SUMMARY, 8), (SUMMARY, 1), (TRACEBACK, 12), (HINDI, 5), (SUMMARY, 0), (HINDI, 500)]
     cases = [Case((text, keep), keep_tail(text, keep),
@@ -50,7 +54,9 @@ def keep_tail_cases() -> list[Case]:
               ((TRACEBACK, 1), N_("for a tail of one token")),
               (("", 3), N_("for an empty text")),
               (("    return total  # VAT included", 4), N_("for a tail that starts with a space")),
-              ((TRACEBACK * 3, 40), N_("for a long text and a tail of many tokens"))]
+              ((TRACEBACK * 3, 40), N_("for a long text and a tail of many tokens")),
+              ((FLOAT_DIFF, 9), N_("for a tail that starts among a number's digits")),
+              ((SUMMARY, 14), N_("for a tail that starts inside a word"))]
     return cases + [Case(args, keep_tail(*args), describe(about)) for args, about in hidden]
 
 

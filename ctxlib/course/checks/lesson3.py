@@ -84,7 +84,7 @@ def code_terms_cases() -> list[Case]:
     camelCase, snake_case, an acronym before a word (``HTTPServer``), digits, a path, a dunder
     name, the two words that trap substring counting (``private``, ``activate``: no "vat" part),
     and text with no identifier at all; then repeated parts (all kept), an acronym inside a name,
-    digits inside a word, letters outside a-z (they separate parts), an empty text, and parts out of
+    digits inside a word, letters outside a-z and digits outside 0-9 (they separate parts), an empty text, and parts out of
     alphabetical order.
     """
     shown = ["computeVatRate", "vat_rate", "VAT_RATES = {}", "HTTPServer", "parseJSONResponse",
@@ -93,6 +93,7 @@ def code_terms_cases() -> list[Case]:
               ("getHTTPResponseCode(XMLParser)", N_("for acronyms inside names")),
               ("sha256sum md5 utf8Decode", N_("for digits inside words")),
               ("# बजट की जाँच\ncheckBudget(naïveTotal)", N_("for letters outside a to z")),
+              ("दर = १८  # rate18 in Devanagari digits", N_("for digits outside 0 to 9")),
               ("", N_("for an empty text")),
               ("zeta_Beta alphaGamma", N_("for parts out of alphabetical order")),
               ("ALL_CAPS_NAME = Total", N_("for a name in capitals"))]
