@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import ast
 import copy
+import importlib
 import math
 import numbers
 import reprlib
+import sys
 import sysconfig
 import traceback
 from dataclasses import dataclass, replace
@@ -358,8 +360,8 @@ class Exercise:
         Without an argument, the starter's name (``my_score``) is looked up in the notebook.
         """
         if answer is _MISSING:
-            import __main__
-            answer = getattr(__main__, self.name, _MISSING)
+            # The notebook's namespace as it is now (IPython may install its own __main__ after import).
+            answer = getattr(sys.modules.get("__main__"), self.name, _MISSING)
         if answer is _MISSING:
             result = CheckResult("not attempted", 0, 0, MESSAGES[self.lang]["undefined"].format(name=self.name))
         else:
@@ -414,6 +416,5 @@ _MOVED = {"scorer_cases": 1, "predict_75_cases": 1, "packer_cases": 1, "exact_bu
 
 def __getattr__(name):
     if name in _MOVED:
-        import importlib
         return getattr(importlib.import_module(f"ctxlib.course.checks.lesson{_MOVED[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

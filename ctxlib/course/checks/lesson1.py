@@ -52,9 +52,9 @@ def predict_75_cases() -> list[Case]:
     return [Case(None, chosen, describe(N_("for the files kept at a budget of 75 tokens, in packing order")))]
 
 
-# Files for the packer's extra cases: ties in score (kept in the files' own order), a file with no
+# Files for the packer's extra cases: ties in score and not in cost (kept in the files' own order), a file with no
 # text (it still costs 1 token), Hindi text (4 characters per token, not 4 bytes).
-_TIES = {"shop/tax_b.py": "tax = 1" * 8, "shop/tax_a.py": "tax = 2" * 8, "shop/tax.py": "tax tax " * 10,
+_TIES = {"shop/tax_b.py": "tax = 1" * 8, "shop/tax_a.py": "tax=2" * 8, "shop/tax.py": "tax tax " * 10,
          "shop/other.py": "other " * 50}
 _EMPTY = {"docs/readme.md": "tax " * 30, "shop/tax.py": "", "shop/tax_rates.py": "tax"}
 _HINDI = {"docs/कर.md": "कर की दर: " * 40, "docs/tax_hi.md": "tax: कर " * 60, "shop/tax.py": "tax = 0.2\n" * 9}
