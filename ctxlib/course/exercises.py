@@ -42,7 +42,7 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ctxlib.i18n import LANGS, N_, message
+from ctxlib.i18n import LANGS, N_, message, message_n
 
 from .progress import record_quietly
 from .quiz import Question, load_quiz, question_text, resolve_checker
@@ -73,20 +73,30 @@ MESSAGE_IDS = {
 # How a wrong result differs from the right one, never saying the right one.
 WHY_IDS = {
     "type": N_("it is a {got}, not a {wanted}"),
-    "more": N_("{n} items, more than the right answer has"),
-    "fewer": N_("{n} items, fewer than the right answer has"),
     "order": N_("the right items, in the wrong order"),
     "item": N_("item {i} (counting from 0) differs"),
     "item_why": N_("item {i} (counting from 0): {why}"),
     "high": N_("too high"),
     "low": N_("too low"),
-    "longer": N_("{n} characters, more than the right answer has"),
-    "shorter": N_("{n} characters, fewer than the right answer has"),
     "char": N_("the right length, but it differs from character {i} on (counting from 0)"),
     "replacement": N_("it holds U+FFFD, a character cut in two"),
     "keys": N_("other keys than the right answer"),
 }
-MESSAGES = {lang: {key: message(msgid, lang) for key, msgid in (MESSAGE_IDS | WHY_IDS).items()} for lang in LANGS}
+MESSAGES = {lang: {key: message(msgid, lang) for key, msgid in (MESSAGE_IDS | WHY_IDS).items()} | {"lang": lang}
+            for lang in LANGS}
+
+
+def _count_why(got_len: int, expected_len: int, unit: str, lang: str) -> str:
+    """``"4 items, more than the right answer has"`` (or characters, or fewer), singular for 1."""
+    if unit == "items" and got_len > expected_len:
+        return message_n("{n} item, more than the right answer has", "{n} items, more than the right answer has", got_len, lang)
+    if unit == "items":
+        return message_n("{n} item, fewer than the right answer has", "{n} items, fewer than the right answer has", got_len, lang)
+    if got_len > expected_len:
+        return message_n("{n} character, more than the right answer has", "{n} characters, more than the right answer has",
+                         got_len, lang)
+    return message_n("{n} character, fewer than the right answer has", "{n} characters, fewer than the right answer has",
+                     got_len, lang)
 _LIBRARY_DIRS = tuple({str(Path(__file__).parents[1])} | {sysconfig.get_path(k) for k in ("stdlib", "purelib", "platlib")})
 
 
@@ -178,11 +188,11 @@ def _why(got, expected, msgs: dict, depth: int = 0) -> str | None:
         if "\ufffd" in got and "\ufffd" not in expected:
             return msgs["replacement"]
         if len(got) != len(expected):
-            return msgs["longer" if len(got) > len(expected) else "shorter"].format(n=f"{len(got):,}")
+            return _count_why(len(got), len(expected), "characters", msgs["lang"])
         return msgs["char"].format(i=next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b))
     if kind == "list":
         if len(got) != len(expected):
-            return msgs["more" if len(got) > len(expected) else "fewer"].format(n=f"{len(got):,}")
+            return _count_why(len(got), len(expected), "items", msgs["lang"])
         if _is_rearranged(got, expected):
             return msgs["order"]
         i = next(i for i, (g, e) in enumerate(zip(got, expected)) if not _equal(g, e, 0))
