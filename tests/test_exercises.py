@@ -459,3 +459,14 @@ def test_every_lessons_checkers_still_answer_under_the_old_paths():
     assert ex.scorer_cases is lesson1.scorer_cases and ex.lesson3_small_case is lesson3.lesson3_small_case
     with pytest.raises(AttributeError):
         ex.no_such_checker
+
+
+def test_a_value_exercise_that_passes_says_so_in_the_singular():
+    from ctxlib.course.checks.lesson1 import predict_75_cases
+
+    right = ["tests/test_pricing.py", "shop/cart.py"]
+    assert run_cases(right, predict_75_cases()).message == "The check passed."
+    assert run_cases(tuple(right), predict_75_cases(), "hi").message == "जाँच सफल रही।"
+    assert run_cases(right[:1], predict_75_cases(), name="predicted_at_75").message == (
+        "Not yet: For the files kept at a budget of 75 tokens, in packing order, predicted_at_75 is "
+        "['tests/test_pricing.py']: 1 item, fewer than the right answer has.")

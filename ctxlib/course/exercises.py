@@ -51,6 +51,7 @@ OUTCOMES = ("passed", "failed", "not attempted", "error")
 # What check(), hint() and solution() print, as message ids; MESSAGES holds them translated (ctxlib.i18n).
 MESSAGE_IDS = {
     "passed": N_("All {total} checks passed."),
+    "passed_one": N_("The check passed."),  # a value exercise has one case
     "failed": N_("Not yet: {passed} of {total} checks passed. {about}, {name} returned {got}."),
     "failed_why": N_("Not yet: {passed} of {total} checks passed. {about}, {name} returned {got}: {why}."),
     "failed_value": N_("Not yet: {about}, {name} is {got}."),
@@ -287,7 +288,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         elif first_failure is None:
             first_failure = (case, got, changed)
     if first_failure is None:
-        return CheckResult("passed", passed, total, msgs["passed"].format(total=total))
+        return CheckResult("passed", passed, total, msgs["passed" if total != 1 else "passed_one"].format(total=total))
     case, got, changed = first_failure
     about = _capital(case.about[lang])
     if changed is not None:
