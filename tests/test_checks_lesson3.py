@@ -73,6 +73,10 @@ def ascii_texts_only(files):
     return [path for path, text in files.items() if text.isascii() and credential_in_text(text) is None]
 
 
+def drops_empty_files(files):
+    return [path for path, text in files.items() if text.strip() and credential_in_text(text) is None]
+
+
 def none_for_no_files(files):
     return right_candidates(files) or None
 
@@ -80,7 +84,7 @@ def none_for_no_files(files):
 CANDIDATES_WRONG = [names_that_sound_secret, the_lesson_file_by_name, name_rule_and_private_keys,
                     only_the_first_lines, only_the_first_kilobyte, words_that_sound_secret, sorted_paths,
                     a_set_of_paths, the_secret_files, paths_and_texts, deletes_the_secrets, ascii_texts_only,
-                    none_for_no_files]
+                    none_for_no_files, drops_empty_files]
 
 
 def candidates_with_a_loop(files):

@@ -229,6 +229,7 @@ SHARE_WRONG = {
     "one_for_an_empty_request": lambda prev, req: right_share(prev, req) if req else 1.0,
     "the_last_block_counted_too": lambda prev, req: share_of(min(sum(t for _, t in req), prefix_tokens(prev, req, tuple.__eq__)
                                                                 + (req[len(prev)][1] if len(req) > len(prev) else 0)), req),
+    "identity_not_equality": lambda prev, req: share_of(prefix_tokens(prev, req, lambda a, b: a is b), req),
     "lesson_example_hard_coded": lambda prev, req: 10_000 / 16_020 if len(req) == 4 else right_share(prev, req),
 }
 

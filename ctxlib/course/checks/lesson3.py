@@ -52,7 +52,7 @@ def candidates_cases() -> list[Case]:
     ``files`` is ``{path: text}`` as the reader kept them; a path is a candidate unless
     ``ctxlib.repo.credential_in_text`` finds a secret in its text. Cases: the sample project, and no
     files; then a private key planted in a file with an ordinary name, a key at the end of a long
-    file, files named like secrets that hold none, a file that only talks about passwords, the
+    file, files named like secrets that hold none, a file that only talks about passwords and empty files, the
     files in another order than by path, Hindi text with and without a token, and only secrets.
     """
     files = {f.path: f.text for f in _sample_repo().files}
@@ -61,7 +61,8 @@ def candidates_cases() -> list[Case]:
     named = dict(files, **{"notes/keys.txt": "Keys to the office: ask Asha.\n", "config/secrets.md":
                            "Secrets live in the vault, never in the repository.\n",
                            "certs/README.pem.txt": "Put certificates here.\n"})
-    talk = dict(files, **{"docs/security.md": "Never commit a password or an API key; use the vault.\n"})
+    talk = dict(files, **{"docs/security.md": "Never commit a password or an API key; use the vault.\n",
+                          "tests/__init__.py": "", "docs/blank.md": "\n\n"})
     reordered = dict(reversed(list(files.items())))
     hindi = {"docs/सूचना.md": "हर invoice पर VAT दिखाएँ।\n", "ops/notify.md": _SLACK, "shop/vat.py": files["shop/vat.py"]}
     only = {"a/key.txt": _PRIVATE_KEY, "b/deploy.ini": _AWS}
@@ -70,7 +71,7 @@ def candidates_cases() -> list[Case]:
              (planted, N_("for the sample project with a secret planted in a file with an ordinary name")),
              (at_end, N_("for the sample project with a secret at the end of a long file")),
              (named, N_("for the sample project plus files whose names sound secret but hold none")),
-             (talk, N_("for the sample project plus a file that only talks about passwords")),
+             (talk, N_("for the sample project plus a file that only talks about passwords, and empty files")),
              (reordered, N_("for the sample project's files in another order")),
              (hindi, N_("for files in Hindi, one of them with a token")),
              (only, N_("for files that all hold a secret"))]

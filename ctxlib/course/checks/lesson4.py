@@ -133,7 +133,10 @@ def cached_share_cases() -> list[Case]:
               (([("a", 0)], [("a", 0), ("b", 0)]), N_("for a request of 0 tokens")),
               (([p, t, d1, ("diff 2", 6_000)], [p, t]), N_("for a previous request longer than this one")),
               (([("निर्देश", 9_000), ("काम", 700)], [("निर्देश", 9_000), ("काम", 700), ("नतीजा", 300)]),
-               N_("for labels in Hindi"))]
+               N_("for labels in Hindi")),
+              # Equal pairs that are not the same objects: the cache compares contents, not identity.
+              (([tuple(["prefix", 9_000]), tuple(["task", 1_000])], [tuple(["prefix", 9_000]), ("task", 1_000)]),
+               N_("for equal blocks built separately"))]
     return ([Case((prev, req), cached_share(prev, req), _about_pairs(prev, req)) for prev, req in shown]
             + [Case(args, cached_share(*args), describe(about)) for args, about in hidden])
 
