@@ -470,3 +470,12 @@ def test_a_value_exercise_that_passes_says_so_in_the_singular():
     assert run_cases(right[:1], predict_75_cases(), name="predicted_at_75").message == (
         "Not yet: For the files kept at a budget of 75 tokens, in packing order, predicted_at_75 is "
         "['tests/test_pricing.py']: 1 item, fewer than the right answer has.")
+
+
+def test_none_after_the_first_case_and_nan_are_failures_with_plain_words():
+    result = run_cases(lambda xs: None if not xs else sorted(xs), SEQUENCE_CASES[::-1] + SEQUENCE_CASES)
+    assert result.outcome == "not attempted"  # None on the first case: the starter
+    result = run_cases(lambda xs: sorted(xs) if len(xs) == 3 else None, SEQUENCE_CASES)
+    assert result.message.endswith("For no numbers, your function returned None: it is None, not a list.")
+    nan = run_cases(lambda x: float("nan"), [Case(("x",), 1, {"en": "for x", "hi": "x के लिए"})])
+    assert nan.message == "Not yet: 0 of 1 checks passed. For x, your function returned nan."

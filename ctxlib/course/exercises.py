@@ -74,6 +74,7 @@ MESSAGE_IDS = {
 # How a wrong result differs from the right one, never saying the right one.
 WHY_IDS = {
     "type": N_("it is a {got}, not a {wanted}"),
+    "type_none": N_("it is None, not a {wanted}"),
     "order": N_("the right items, in the wrong order"),
     "item": N_("item {i} (counting from 0) differs"),
     "item_why": N_("item {i} (counting from 0): {why}"),
@@ -182,9 +183,9 @@ def _why(got, expected, msgs: dict, depth: int = 0) -> str | None:
     """How ``got`` differs from ``expected``, in words that do not give ``expected`` away (None: no words for it)."""
     kind, got_kind = _kind(expected), _kind(got)
     if kind != got_kind:
-        return msgs["type"].format(got=got_kind if got_kind != "NoneType" else "None", wanted=kind)
+        return msgs["type_none" if got is None else "type"].format(got=got_kind, wanted=kind)
     if kind == "number":
-        return msgs["high" if got > expected else "low"]
+        return None if math.isnan(got) else msgs["high" if got > expected else "low"]
     if kind == "str":
         if "\ufffd" in got and "\ufffd" not in expected:
             return msgs["replacement"]
