@@ -70,6 +70,11 @@ def lowers_terms_in_place(name, text, terms):
     return sum(text.lower().count(t) + 3 * name.lower().count(t) for t in terms)
 
 
+def extension_dropped(name, text, terms):
+    stem = name.lower().rsplit(".", 1)[0]
+    return sum(text.lower().count(t.lower()) + 3 * stem.count(t.lower()) for t in terms)
+
+
 def lesson_example_hard_coded(name, text, terms):
     return {"shop/pricing.py": 18, "shop/cart.py": 4, "docs/history.md": 0, "tests/test_pricing.py": 15}.get(name, 0)
 
@@ -80,7 +85,7 @@ def text_and_name_together(name, text, terms):
 
 SCORER_WRONG = [case_sensitive, name_weight_one, weight_on_the_text, presence_not_count, whole_words_only,
                 distinct_terms, base_name_only, overlapping_matches, terms_not_lowered, ascii_only,
-                lowers_terms_in_place, lesson_example_hard_coded, text_and_name_together]
+                lowers_terms_in_place, lesson_example_hard_coded, text_and_name_together, extension_dropped]
 
 
 def scorer_with_regex(name, text, terms):

@@ -77,6 +77,11 @@ def longest_suffix_of_that_many_tokens(text, keep_tokens):
     return next(text[i:] for i in range(len(text) + 1) if count_tokens(text[i:]) <= keep_tokens)
 
 
+def broken_characters_dropped(text, keep_tokens):
+    ids = O200K.encode(text)
+    return O200K.decode_bytes(ids[len(ids) - min(keep_tokens, len(ids)):]).decode("utf-8", errors="ignore")
+
+
 def lines_not_tokens(text, keep_tokens):
     return "".join(text.splitlines(True)[-keep_tokens:]) if keep_tokens else ""
 
@@ -84,7 +89,7 @@ def lines_not_tokens(text, keep_tokens):
 KEEP_TAIL_WRONG = [characters_not_tokens, zero_keeps_everything, one_token_at_a_time, the_head_not_the_tail,
                    one_token_too_many, one_token_too_few, the_older_encoding, stripped, words_not_tokens,
                    four_characters_a_token, the_ids_not_the_text, lines_not_tokens,
-                   longest_suffix_of_that_many_tokens]
+                   longest_suffix_of_that_many_tokens, broken_characters_dropped]
 
 
 def keep_tail_by_bytes(text, keep_tokens):

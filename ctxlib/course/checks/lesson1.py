@@ -22,7 +22,8 @@ def scorer_cases() -> list[Case]:
 
     Lesson 1's four files for its query, then one slip each: case in the name and the text, a term
     twice in the name, a term inside longer words with the query in capitals, no match, a term named
-    twice in the query, a term that overlaps itself ("ana" in "banana"), a Hindi name and text.
+    twice in the query, a term that overlaps itself ("ana" in "banana"), a Hindi name and text, a
+    name in capitals, a term in the extension (the whole name counts).
     """
     cases = [Case((name, text, list(LESSON1_QUERY)), score_file(name, text, LESSON1_QUERY),
                   _about_file(name, list(LESSON1_QUERY))) for name, text in LESSON1_FILES.items()]
@@ -38,6 +39,7 @@ def scorer_cases() -> list[Case]:
         (("docs/fruit.md", "banana bandana", ["ana"]), describe(N_("for a term that overlaps itself in the text"))),
         (("docs/बजट.md", "बजट: कुल बजट 500", ["बजट"]), describe(N_("for a file name and text in Hindi"))),
         (("src/Billing/TAX.py", "tax = Tax()", ["TAX"]), describe(N_("for a name that holds the term only in capitals"))),
+        (("config/settings.json", '{"json_indent": 2}', ["json"]), describe(N_("for a term in the file's extension"))),
     ]
     return cases + [Case(args, score_file(*args), about) for args, about in hidden]
 
