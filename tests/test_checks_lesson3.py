@@ -175,6 +175,10 @@ def unicode_letters(text):
     return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[^\W\d_A-Z]+|[0-9]+", text)]
 
 
+def acronyms_of_two_or_more(text):
+    return [part.lower() for part in re.findall(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[0-9]+", text)]
+
+
 def any_unicode_digit(text):
     return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", text)]
 
@@ -189,7 +193,8 @@ def lesson_example_hard_coded(text):
 
 TERMS_WRONG = [distinct_parts, not_lowered, acronym_letter_by_letter, acronym_joined_to_the_word, digits_dropped,
                digits_kept_in_the_word, snake_case_only, lowered_before_splitting, sorted_parts, unicode_letters,
-               split_on_whitespace, lesson_example_hard_coded, any_unicode_digit]
+               split_on_whitespace, lesson_example_hard_coded, any_unicode_digit,
+               acronyms_of_two_or_more]
 
 
 def terms_by_hand(text):

@@ -97,7 +97,8 @@ def code_terms_cases() -> list[Case]:
               ("दर = १८  # rate18 in Devanagari digits", N_("for digits outside 0 to 9")),
               ("", N_("for an empty text")),
               ("zeta_Beta alphaGamma", N_("for parts out of alphabetical order")),
-              ("ALL_CAPS_NAME = Total", N_("for a name in capitals"))]
+              ("ALL_CAPS_NAME = Total", N_("for a name in capitals")),
+              ("pointX = setY(Z) + nA", N_("for single capital letters"))]
     return ([Case((text,), code_terms(text), describe(N_("for text {text}"), text=repr(text))) for text in shown]
             + [Case((text,), code_terms(text), describe(about)) for text, about in hidden])
 
