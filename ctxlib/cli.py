@@ -23,6 +23,10 @@ from pathlib import Path
 
 from . import tokens
 from .i18n import N_, message
+from .reasons import Reason
+
+# Reasons that many files share on a real repository: more than one of them is one report line.
+ALWAYS_GROUPED = frozenset({Reason.NO_MATCH, Reason.BUDGET_FULL, Reason.WALK_STOPPED})
 
 
 class UsageError(Exception):
@@ -113,10 +117,10 @@ def read_count_paths(paths, include=(), exclude=()):
             found = repo.read_repo(path, include=include, exclude=exclude)
             prefix = shown.rstrip("/") + "/"
             named += [(prefix + f.path, f.text) for f in found.files]
-            skipped += [repo.Skipped(prefix + s.path, s.reason, s.msgid, s.params) for s in found.skipped]
-            notes += [repo.Skipped(prefix + n.path, n.reason, n.msgid, n.params) for n in found.notes]
+            skipped += [s.at(prefix + s.path) for s in found.skipped]
+            notes += [n.at(prefix + n.path) for n in found.notes]
         elif not os.path.lexists(path):
-            skipped.append(repo.Skipped.of(shown, N_("no such file")))
+            skipped.append(repo.Skipped(shown, repo.Reason.NO_SUCH_FILE))
         else:
             found, remark = repo.read_file(Path(path), shown, repo.MAX_FILE_BYTES)
             if found:
@@ -126,19 +130,28 @@ def read_count_paths(paths, include=(), exclude=()):
     return named, skipped, notes
 
 
+def group_by_reason(skipped) -> list[list]:
+    """``Skipped`` entries in groups that one report line can name, in order of first appearance.
+
+    Entries share a group when they share a code and, unless the code has words for a group
+    (``Reason.group``: sizes, rules, problems that differ per file), its parameters too.
+    """
+    groups: dict[tuple, list] = {}
+    for s in skipped:
+        groups.setdefault(s.group_key(), []).append(s)
+    return list(groups.values())
+
+
 def format_skipped(skipped, notes, listed: int = 8) -> list[str]:
     """stderr lines for what ``count`` skipped or changed: one per path, or one per reason past ``listed``."""
     lines = []
     for label, items in ((N_("skipped"), skipped), (N_("note"), notes)):
-        by_kind: dict[str, list] = {}
-        for s in items:
-            by_kind.setdefault(s.reason.split(" (")[0], []).append(s)
-        for kind, group in by_kind.items():
+        for group in group_by_reason(items):
             if len(group) <= listed:
                 lines += [f"ctxlib count: {message(label)}: {s.path}: {s.reason}" for s in group]
             else:
                 lines.append(message("ctxlib count: {label}: {n:,} files: {kind} (e.g. {examples})", "en",
-                                     label=message(label), n=len(group), kind=kind,
+                                     label=message(label), n=len(group), kind=group[0].group_text(),
                                      examples=", ".join(s.path for s in group[:3])))
     return lines
 
@@ -178,18 +191,16 @@ def format_pack_report(pack, query: str, listed: int = 8) -> str:
              f"query {shorten(query)!r}"]
     lines += [f"query: {pack.query_note}"] if pack.query_note else []
     lines.append(f"  {'tokens':>7}  {'view':<10}  {'score':>7}  file")
-    lines += [f"  {c.tokens:>7,}  {c.view:<10}  {c.score:>7.2f}  {c.path}" + (f"  ({c.note})" if c.note else "")
+    lines += [f"  {c.tokens:>7,}  {c.view:<10}  {c.score:>7.2f}  {c.path}" + (f"  ({c.ranges[0]} of {c.ranges[1]} ranges)" if c.ranges else "")
               for c in pack.chosen]
-    by_kind: dict[str, list] = {}  # "larger than the size cap (2,086,091 bytes > ...)" -> its kind
-    for s in pack.skipped:
-        by_kind.setdefault(s.reason.split(" (")[0], []).append(s)
     one_by_one, grouped = [], []
-    for kind, items in by_kind.items():
-        if len(items) <= 1 or len(items) <= listed and not kind.startswith(("scores 0", "not reached")):
+    for items in group_by_reason(pack.skipped):
+        if len(items) <= 1 or len(items) <= listed and items[0].code not in ALWAYS_GROUPED:
             one_by_one += [f"  {s.path}: {s.reason}" for s in items]
         else:
-            grouped.append(f"  {len(items):,} files: {kind} (e.g. {', '.join(s.path for s in items[:3])})")
-    if by_kind:
+            grouped.append(f"  {len(items):,} files: {items[0].group_text()} "
+                           f"(e.g. {', '.join(s.path for s in items[:3])})")
+    if pack.skipped:
         lines += ["skipped:"] + sorted(one_by_one) + grouped
     if len(pack.notes) <= listed:
         lines += [f"note: {n.path}: {n.reason}" for n in pack.notes]

@@ -22,8 +22,9 @@ import itertools
 from dataclasses import dataclass, field
 
 from . import bm25, ranking, render, repo, scoring, strategies, views
-from .i18n import N_, message_n
+from .i18n import message_n
 from .packing import check_budget
+from .reasons import Reason, Skipped
 from .strategies import Option
 from .tokens import DEFAULT_ENCODING, count_tokens
 
@@ -48,7 +49,7 @@ class Choice:
     tokens: int
     score: float
     value: float
-    note: str = ""
+    ranges: tuple[int, int] | None = None  # a ranges view: (ranges kept, ranges the file has)
     text: str = field(default="", repr=False)  # the packed view's text (for secret warnings)
 
 
@@ -60,8 +61,8 @@ class Pack:
     chosen: list[Choice]
     used_tokens: int
     budget_tokens: int
-    skipped: list[repo.Skipped] = field(default_factory=list)
-    notes: list[repo.Skipped] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[Skipped] = field(default_factory=list)
     files_read: int = 0
     files_tokenized: int = 0
     encoding: str = DEFAULT_ENCODING
@@ -116,7 +117,7 @@ def view_options(path: str, text: str, terms, score: float, view: str = "auto"):
             while keep >= 1:
                 yield Option(path, "ranges", score * VIEW_VALUE["ranges"] * keep / n,
                              functools.partial(views.ranges_view, text, terms, max_ranges=keep, hits=hits),
-                             note=f"{keep} of {n} ranges")
+                             ranges=(keep, n))
                 keep = keep // 2 if keep > 1 else 0
 
 
@@ -145,7 +146,7 @@ class _Pricer:
         # No block is cheaper than a one-character file with a one-character name.
         tiny = Option.of("x", "whole", "x", 0.0)
         self.smallest_block = count_tokens(self.render([tiny]), encoding) - self.frame
-        self.flagged: dict[str, str] = {}
+        self.flagged: dict[str, Skipped] = {}  # path -> why it is never packed (Reason.SECRET)
         self.tokenized: set[str] = set()
         self.fitted = 0  # options that fit where they were offered: greedy takes each one
 
@@ -163,7 +164,7 @@ class _Pricer:
         # Only a text that fits can be packed, so that is where secrets are looked for.
         reason = None if self.include_secrets else repo.credential_in_text(text)
         if reason:
-            self.flagged[option.path] = reason
+            self.flagged[option.path] = reason.at(option.path)
             return over
         self.fitted += 1
         return tokens
@@ -243,8 +244,8 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
     # n blocks carry n - 1 separators, and each block's cost counts one: give one back.
     stopped: dict = {}
     chosen = _choose(candidates, budget_tokens - pricer.frame + pricer.separator, strategy, pricer, stopped)
-    report = list(skipped) + [repo.Skipped(p, "scores 0 for the query") for p, s in ranked if s <= 0]
-    report += [repo.Skipped(path, reason) for path, reason in pricer.flagged.items()]
+    report = list(skipped) + [Skipped(p, Reason.NO_MATCH) for p, s in ranked if s <= 0]
+    report += list(pricer.flagged.values())
 
     text, used = _render_within(chosen, pricer, budget_tokens, report)
     if not chosen:
@@ -252,23 +253,21 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
         if refused and refused[0] == relevant[0][0]:
             # The budget is not the problem when the best matches were refused for their content.
             raise ValueError(f"nothing was packed: the best match, {refused[0]}, was refused "
-                             f"({pricer.flagged[refused[0]]})" +
+                             f"({pricer.flagged[refused[0]].reason})" +
                              (f", and {len(refused) - 1} more like it" if len(refused) > 1 else ""))
         raise ValueError(_too_small(relevant[0], files, terms, view, pricer, budget_tokens, fmt))
     done = {option.path for option, _ in chosen} | {s.path for s in report}
-    left_out = ("does not fit in what was left, in any view" if strategy == "greedy"
-                else f"not chosen by the {strategy} strategy")
-    report += [repo.Skipped(path, left_out) for path in considered if path not in done]
+    left_out = ((Reason.NO_VIEW_FITS, {}) if strategy == "greedy"
+                else (Reason.NOT_CHOSEN, {"strategy": strategy}))
+    report += [Skipped.of(path, left_out[0], **left_out[1]) for path in considered if path not in done]
     done |= set(considered)
     left = budget_tokens - used
-    not_reached = (repo.Skipped.of("", N_("not reached: the walk stopped after {files} files in a row that "
-                                          "did not fit ({left:,} tokens were left)"), files=stopped["after"], left=left)
-                   if stopped else repo.Skipped.of("", N_("not reached: the budget was full")))
-    report += [repo.Skipped(path, not_reached.reason, not_reached.msgid, not_reached.params)
-               for path, _ in relevant if path not in done]
+    not_reached = (Skipped.of("", Reason.WALK_STOPPED, files=stopped["after"], left=left)
+                   if stopped else Skipped("", Reason.BUDGET_FULL))
+    report += [not_reached.at(path) for path, _ in relevant if path not in done]
     scores = dict(relevant)
     return Pack(text=text, used_tokens=used, budget_tokens=budget_tokens,
-                chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.note, o.text)
+                chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.ranges, o.text)
                         for o, tokens in chosen],
                 skipped=sorted(report, key=lambda s: s.path), files_read=len(files),
                 files_tokenized=len(pricer.tokenized), encoding=encoding, query_note=query_note)
@@ -282,8 +281,7 @@ def _render_within(chosen: list, pricer: _Pricer, budget_tokens: int, report: li
     used = count_tokens(text, pricer.encoding)
     while used > budget_tokens and chosen:
         dropped, _ = chosen.pop()
-        report.append(repo.Skipped(dropped.path, f"dropped: the rendered pack was "
-                                                  f"{used - budget_tokens} tokens over budget"))
+        report.append(Skipped.of(dropped.path, Reason.DROPPED, over=used - budget_tokens))
         text = pricer.render([option for option, _ in chosen])
         used = count_tokens(text, pricer.encoding)
     return text, used

@@ -11,25 +11,10 @@ Lesson 3's packer adds both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
+from .reasons import Reason, Skipped
 from .scoring import clean_terms, score_file
 from .tokens import estimate_tokens
-
-
-class Skipped(NamedTuple):
-    """A file the packer left out: ``cost`` is None when it scored 0, else its tokens and the ``left`` it missed."""
-
-    name: str
-    cost: int | None = None
-    left: int | None = None
-
-    @property
-    def reason(self) -> str:
-        """Why it was left out, in English: ``"scores 0"`` or ``"46 tokens do not fit in the 23 left"``."""
-        if self.cost is None:
-            return "scores 0"
-        return f"{self.cost} tokens do not fit in the {self.left} left"
 
 
 @dataclass
@@ -64,7 +49,8 @@ def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate
             ``ctxlib.tokens.token_counter("o200k_base")`` for exact counts.
     Returns:
         a ``Packed``: ``chosen`` as ``[(name, tokens), ...]`` in packing order, ``used``
-        tokens (<= budget), and ``skipped`` as ``[Skipped(name, cost, left), ...]``. It unpacks as
+        tokens (<= budget), and ``skipped``: ``Skipped(name, Reason.SCORES_ZERO)`` or
+        ``Skipped.of(name, Reason.NO_ROOM, cost=46, left=23)`` (``reasons.py``). It unpacks as
         ``chosen, used``. On Lesson 1's four files with budget 300:
         ``[('shop/pricing.py', 77), ('tests/test_pricing.py', 46), ('shop/cart.py', 27)]``, 150.
     Raises:
@@ -76,11 +62,11 @@ def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate
     chosen, skipped, used = [], [], 0
     for name in sorted(files, key=lambda n: -scores[n]):
         if scores[name] == 0:
-            skipped.append(Skipped(name))
+            skipped.append(Skipped(name, Reason.SCORES_ZERO))
             continue
         cost = count(files[name])
         if used + cost > budget:
-            skipped.append(Skipped(name, cost, budget - used))
+            skipped.append(Skipped.of(name, Reason.NO_ROOM, cost=cost, left=budget - used))
             continue
         chosen.append((name, cost))
         used += cost

@@ -38,16 +38,16 @@ class Option:
     value: float
     build: Callable[[], str | None]
     min_chars: int = 0
-    note: str = ""
+    ranges: tuple[int, int] | None = None  # a ranges view: (ranges kept, ranges the file has)
 
     @functools.cached_property
     def text(self) -> str | None:
         return self.build()
 
     @classmethod
-    def of(cls, path: str, view: str, text: str, value: float, note: str = "") -> "Option":
+    def of(cls, path: str, view: str, text: str, value: float) -> "Option":
         """An option whose text is already known: ``Option.of("a.py", "whole", "x = 1\n", 2.0)``."""
-        return cls(path, view, value, lambda: text, len(text), note)
+        return cls(path, view, value, lambda: text, len(text))
 
 
 def greedy_by_score(files, budget_tokens: int, cost, *, min_tokens: int = 1, patience=None):

@@ -102,16 +102,13 @@ def describe_pack(packed, lang: str = "en") -> str:
         ValueError: for an unknown language.
     """
     check_lang(lang)
-    width = max([len(name) for name, _ in packed.chosen] + [len(s.name) for s in packed.skipped] + [1])
+    width = max([len(name) for name, _ in packed.chosen] + [len(s.path) for s in packed.skipped] + [1])
     lines = [message("chosen (in packing order):", lang)]
     chosen = [f"  {name:<{width}}  {cost:>6,} tokens" for name, cost in packed.chosen]
     lines += chosen or ["  " + message("(nothing fits)", lang)]
     if packed.skipped:
         lines.append(message("skipped:", lang))
-        for s in packed.skipped:
-            why = (message("scores 0", lang) if s.cost is None else
-                   message("{cost:,} tokens do not fit in the {left:,} left", lang, cost=s.cost, left=s.left))
-            lines.append(f"  {s.name:<{width}}  {why}")
+        lines += [f"  {s.path:<{width}}  {s.text(lang)}" for s in packed.skipped]
     lines.append(message("tokens used: {used:,} of {budget:,}", lang, used=packed.used, budget=packed.budget))
     return "\n".join(lines)
 
