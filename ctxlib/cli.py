@@ -54,8 +54,8 @@ def read_text_file(path: str) -> str:
 
 def count_rows(named_texts: list[tuple[str, str]], encoding: str) -> list[tuple[str, int, int, int]]:
     """``[(name, characters, exact tokens, rough tokens), ...]`` plus a ``total`` row when there are several."""
-    rows = [(name, len(text), tokens.count_tokens(text, encoding), tokens.estimate_tokens(text))
-            for name, text in named_texts]
+    count = tokens.counter_for(sum(len(text) for _, text in named_texts), encoding)
+    rows = [(name, len(text), count(text), tokens.estimate_tokens(text)) for name, text in named_texts]
     if len(rows) > 1:
         rows.append(("total", *(sum(r[i] for r in rows) for i in (1, 2, 3))))
     return rows
