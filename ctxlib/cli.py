@@ -304,7 +304,7 @@ def _add_pack_parser(sub) -> None:
                    help="hard limit in tokens for everything printed, headers included")
     p.add_argument("--encoding", default=tokens.DEFAULT_ENCODING, choices=sorted(tokens.ENCODINGS),
                    help="tiktoken encoding the budget is counted in (default: %(default)s)")
-    p.add_argument("--scorer", default="signals", choices=fit.SCORERS,
+    p.add_argument("--scorer", default="signals", choices=list(fit.SCORERS),
                    help="signals: BM25 plus the ranking's signals (see 'ctxlib rank'); bm25: code-aware BM25 "
                         "alone; terms: the lesson's term count; plain: textbook BM25 (default: %(default)s)")
     p.add_argument("--view", default="auto", choices=list(fit.VIEW_LADDERS),
