@@ -141,3 +141,15 @@ class Skipped:
 
     def __str__(self) -> str:
         return self.reason
+
+
+def group_by_reason(skipped) -> list[list[Skipped]]:
+    """``Skipped`` entries in groups that one report line can name, in order of first appearance.
+
+    Entries share a group when they share a code and, unless the code has words for a group
+    (``Reason.group``: sizes, rules, problems that differ per file), its parameters too.
+    """
+    groups: dict[tuple, list] = {}
+    for s in skipped:
+        groups.setdefault(s.group_key(), []).append(s)
+    return list(groups.values())

@@ -6,11 +6,11 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from ctxlib import i18n, packing, repo, safefile
-from ctxlib.cli import format_pack_report, format_skipped, group_by_reason
+from ctxlib.cli import format_pack_report, format_skipped
 from ctxlib.course.sample_project import QUERY, build_sample_project
 from ctxlib.course.widgets.lesson3 import describe_repo_pack, skipped_table
 from ctxlib.fit import pack_files
-from ctxlib.reasons import Reason, Skipped
+from ctxlib.reasons import Reason, Skipped, group_by_reason
 
 
 def test_one_skipped_for_the_reader_and_both_packers():
