@@ -134,7 +134,7 @@ def format_tree(rows, tops=("",)) -> str:
     return "\n".join(lines)
 
 
-def add_parser(sub) -> None:
+def add_count_parser(sub) -> None:
     """Add ``ctxlib count`` to the subcommands ``sub``."""
     p = sub.add_parser(
         "count",

@@ -97,7 +97,7 @@ def cmd_eval(args) -> int:
 EVAL_BUDGETS_HELP = "13000, 27000, 50000"
 
 
-def add_parser(sub) -> None:
+def add_eval_parser(sub) -> None:
     """Add ``ctxlib eval`` to the subcommands ``sub``."""
     p = sub.add_parser(
         "eval",

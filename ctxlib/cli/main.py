@@ -29,8 +29,9 @@ def build_parser(extensions=()) -> argparse.ArgumentParser:
     # One line, "ctxlib: ...", for arguments no subcommand claims (e.g. "ctxlib pack . --bogus").
     parser.error = lambda message: parser.exit(2, f"ctxlib: {message} (see 'ctxlib --help')\n")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (count, pack, rank, evaluation):
-        command.add_parser(sub)
+    for add_command in (count.add_count_parser, pack.add_pack_parser, rank.add_rank_parser,
+                        evaluation.add_eval_parser):
+        add_command(sub)
     for add_commands in extensions:
         add_commands(sub)
     for name, p in sub.choices.items():

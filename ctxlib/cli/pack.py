@@ -118,7 +118,7 @@ def secret_warnings(pack) -> list[str]:
     return lines
 
 
-def add_parser(sub) -> None:
+def add_pack_parser(sub) -> None:
     """Add ``ctxlib pack`` to the subcommands ``sub``."""
     from .. import fit, render, repo
 

@@ -53,7 +53,7 @@ def cmd_rank(args) -> int:
     return 0
 
 
-def add_parser(sub) -> None:
+def add_rank_parser(sub) -> None:
     """Add ``ctxlib rank`` to the subcommands ``sub``."""
     p = sub.add_parser(
         "rank",
