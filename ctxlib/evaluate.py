@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import fit, history, ranking, repo
+from .ceiling import is_whole_number
 from .i18n import N_
 
 BUDGETS = (13_000, 27_000, 50_000)
@@ -171,7 +172,7 @@ def mine_instances(path, *, every: int = 1, limit: int | None = None, label: str
             whole number.
     """
     for name, value in (("every", every), ("limit", limit)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        if value is not None and not is_whole_number(value, 1):
             raise EvalError(f"{name} must be a positive whole number, got {value!r}")
     reader = _reader(path)
     if reader is path:
@@ -337,7 +338,7 @@ def evaluate_repository(path, *, every: int = 1, limit: int | None = None, budge
     """
     budgets = tuple(budgets)
     for b in budgets:
-        if isinstance(b, bool) or not isinstance(b, int) or b < 1:
+        if not is_whole_number(b, 1):
             raise EvalError(f"a budget must be a positive whole number of tokens, got {b!r}")
     reader = _reader(path)
     if instances is None:

@@ -34,6 +34,7 @@ from pathlib import Path
 import pathspec
 
 from . import credentials, safefile
+from .ceiling import is_whole_number
 from .i18n import N_
 from .reasons import Reason, Skipped  # noqa: F401  (Skipped is part of this module's API)
 
@@ -207,7 +208,7 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
         is_dir = False
     if not is_dir:
         raise ValueError(f"{root}: not a directory" if os.path.lexists(root) else f"{root}: no such directory")
-    if isinstance(max_file_bytes, bool) or not isinstance(max_file_bytes, int) or max_file_bytes <= 0:
+    if not is_whole_number(max_file_bytes, 1):
         raise ValueError(f"max_file_bytes must be a positive whole number of bytes, got {max_file_bytes!r}")
     repo = Repo(root=root)
     excluded, included = _spec(exclude, "exclude"), _spec(include, "include")
