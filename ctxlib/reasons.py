@@ -40,11 +40,11 @@ class Reason(Enum):
 
     # The reader (repo.py, safefile.py, the count command): files it never read or read with a remark.
     IGNORED = "ignored", N_("ignored by .gitignore")
-    EXCLUDED_DIR = "excluded-dir", N_("excluded by default ({kind})")
+    EXCLUDED_DIR = "excluded-dir", N_("excluded by default ({kind})"), N_("excluded by default")
     NOT_INCLUDED = "not-included", N_("not matched by --include")
     CREDENTIAL_FILE = ("credential-file", N_("looks like a credential file ({pattern})"),
                        N_("looks like a credential file"))
-    BINARY = "binary", N_("binary (NUL bytes in the first 8 KiB)")
+    BINARY = "binary", N_("binary (NUL bytes in the first 8 KiB)"), N_("binary")
     TOO_BIG = ("too-big", N_("larger than the size cap ({size:,} bytes > {cap:,})"),
                N_("larger than the size cap"))
     NOT_REGULAR = "not-regular", N_("is {kind}, not a regular file; not read")
