@@ -22,13 +22,14 @@ from __future__ import annotations
 import functools
 import itertools
 from dataclasses import dataclass, field
+from typing import Callable
 
 from . import bm25, ranking, render, repo, scoring, strategies, views
 from .i18n import message_n
 from .packing import check_budget
 from .reasons import Reason, Skipped
 from .strategies import Option
-from .tokens import DEFAULT_ENCODING, count_tokens
+from .tokens import DEFAULT_ENCODING, count_tokens, counter_for
 
 VIEW_VALUE = {"whole": 1.0, "signatures": 0.6, "ranges": 0.4}  # share of a file's score a view keeps
 VIEW_LADDERS = {"auto": ("whole", "signatures", "ranges"), "whole": ("whole",),
@@ -38,6 +39,7 @@ STRATEGIES = {"greedy": strategies.greedy_by_score, "density": strategies.greedy
 CHARS_PER_TOKEN_CEILING = 6
 POOL_FILES = 40  # density and knapsack weigh the 40 best-ranked files; greedy walks on
 PATIENCE = 10  # once something is packed, greedy stops after this many files in a row that fit in no view
+COUNTED_PER_CHAR = 4  # a pack counts at most ~4 characters per character of the relevant files (views, re-count)
 
 
 @dataclass(frozen=True)
@@ -177,22 +179,24 @@ def _shorter(view_text: str | None, text: str) -> str | None:
 @dataclass(frozen=True)
 class Frame:
     """What a format costs around its blocks, in exact tokens of ``encoding``: the empty pack
-    (``frame``), one separator, and the least any block can cost (a one-character file)."""
+    (``frame``), one separator, and the least any block can cost (a one-character file); ``count``
+    is the exact counter the pack uses (``tokens.counter_for``)."""
 
     fmt: str
     encoding: str
     frame: int
     separator: int
     smallest_block: int
+    count: Callable[[str], int] = field(repr=False, compare=False)
 
     @classmethod
-    def of(cls, fmt: str, encoding: str) -> "Frame":
-        """Measure ``fmt`` (``render.RENDERERS``) in ``encoding``."""
+    def of(cls, fmt: str, encoding: str, count: Callable[[str], int] | None = None) -> "Frame":
+        """Measure ``fmt`` (``render.RENDERERS``) with ``count`` (default: ``tokens.count_tokens`` in ``encoding``)."""
+        count = count or functools.partial(count_tokens, encoding=encoding)
         draw = render.RENDERERS[fmt]
-        frame = count_tokens(draw([]), encoding)
+        frame = count(draw([]))
         tiny = Option.of("x", "whole", "x", 0.0)
-        return cls(fmt, encoding, frame, count_tokens(render.SEPARATORS[fmt], encoding),
-                   count_tokens(draw([tiny]), encoding) - frame)
+        return cls(fmt, encoding, frame, count(render.SEPARATORS[fmt]), count(draw([tiny])) - frame, count)
 
     def render(self, options) -> str:
         """The pack's text for ``options``, in this format."""
@@ -200,7 +204,7 @@ class Frame:
 
     def block_tokens(self, option: Option) -> int:
         """Exact tokens ``option`` adds to a pack as a block, its separator included."""
-        return count_tokens(self.render([option]), self.encoding) - self.frame + self.separator
+        return self.count(self.render([option])) - self.frame + self.separator
 
 
 @dataclass(frozen=True)
@@ -280,12 +284,12 @@ def render_within(chosen: list, frame: Frame, budget_tokens: int) -> Rendered:
     """
     kept, dropped = list(chosen), []
     text = frame.render([option for option, _ in kept])
-    used = count_tokens(text, frame.encoding)
+    used = frame.count(text)
     while used > budget_tokens and kept:
         last, _ = kept.pop()
         dropped.append(Skipped.of(last.path, Reason.DROPPED, over=used - budget_tokens))
         text = frame.render([option for option, _ in kept])
-        used = count_tokens(text, frame.encoding)
+        used = frame.count(text)
     return Rendered(text, used, kept, dropped)
 
 
@@ -369,7 +373,9 @@ def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, e
     relevant = ranked.relevant
     if not relevant:
         raise ValueError(f"no file matches the query {bm25.shorten(ranked.query)!r} ({len(files):,} files read)")
-    frame = Frame.of(fmt, encoding)
+    # The one choice of encoder for the whole pack, by the most it can count (tokens.counter_for).
+    count = counter_for(COUNTED_PER_CHAR * sum(len(files[path]) for path, _ in relevant), encoding)
+    frame = Frame.of(fmt, encoding, count)
     choosing = choose(files, ranked, budget_tokens, frame, view=view, strategy=strategy,
                       include_secrets=include_secrets)
     rendered = render_within(choosing.chosen, frame, budget_tokens)
@@ -393,7 +399,7 @@ def _nothing_packed(relevant, refused: dict, files, terms, view: str, frame: Fra
                 (f", and {more} more like it" if more else ""))
     path, score = relevant[0]
     options = [o for o in view_options(path, files[path], terms, score, view) if o.text is not None]
-    needs = [count_tokens(frame.render([o]), frame.encoding) for o in options]
+    needs = [frame.count(frame.render([o])) for o in options]
     need = (f"the best match, {path}, needs {min(needs):,} tokens in its smallest view" if needs
             else f"the best match, {path}, has no {view} view")
     budget = message_n("a budget of {n:,} token", "a budget of {n:,} tokens", budget_tokens)

@@ -128,11 +128,13 @@ def test_secrets_are_packed_only_when_asked():
 
 
 def test_tokenizing_grows_with_the_budget_not_the_repository(monkeypatch):
-    import ctxlib.fit
+    import ctxlib.tokens
 
     counted = []
-    real_count = ctxlib.fit.count_tokens
-    monkeypatch.setattr(ctxlib.fit, "count_tokens", lambda text, enc: counted.append(len(text)) or real_count(text, enc))
+    for name in ("count_tokens", "bpe_count"):  # whichever counter_for picks for the pack
+        real = getattr(ctxlib.tokens, name)
+        monkeypatch.setattr(ctxlib.tokens, name, lambda text, encoding, real=real: counted.append(len(text))
+                            or real(text, encoding))
     files = {f"noise/{i}.py": "x = 1\n" * 2000 for i in range(300)}
     files["vat.py"] = "VAT = 19\n"
     files["big_vat.py"] = "def vat():\n    pass\n" + "y = 2\n" * 40_000
@@ -170,15 +172,15 @@ def test_the_exact_check_drops_blocks_when_the_rendered_text_overshoots(monkeypa
 
     # Pretend tokens merge badly where blocks meet: every extra block costs 5 more in the whole text.
     real_count = ctxlib.fit.count_tokens
-    monkeypatch.setattr(ctxlib.fit, "count_tokens",
-                        lambda text, enc: real_count(text, enc) + 5 * max(0, text.count("==> ") - 1))
+    merging = lambda text: real_count(text, "o200k_base") + 5 * max(0, text.count("==> ") - 1)  # noqa: E731
+    monkeypatch.setattr(ctxlib.fit, "counter_for", lambda total_chars, encoding: merging)
     files = {"vat.py": "VAT = 19\n", "vat_rate.py": "RATE = 19  # vat\n", "vat_test.py": "assert VAT\n"}
     roomy = pack_files(files, "vat", 1000)
     true_total = real_count(roomy.text, "o200k_base")  # what the blocks add up to; the strategy plans on it
     assert roomy.used_tokens == true_total + 10
     tight = pack_files(files, "vat", true_total + 5)  # the plan fits; the rendered text is 5 over
     assert [c.path for c in tight.chosen] == [c.path for c in roomy.chosen][:2]
-    assert tight.used_tokens == ctxlib.fit.count_tokens(tight.text, "o200k_base") <= true_total + 5
+    assert tight.used_tokens == merging(tight.text) <= true_total + 5
     assert [(s.path, s.reason) for s in tight.skipped] == [
         (roomy.chosen[2].path, "dropped: the rendered pack was 5 tokens over budget")]
 

@@ -90,7 +90,7 @@ def tokenizer_note(pack) -> str:
     The budget is exact only for the encoding it was counted in.
     """
     other = next(name for name in sorted(tokens.ENCODINGS) if name != pack.encoding)
-    theirs = tokens.count_tokens(pack.text, other)
+    theirs = tokens.counter_for(len(pack.text), other)(pack.text)
     change = (theirs - pack.used_tokens) / pack.used_tokens * 100 if pack.used_tokens else 0.0
     return message("tokenizers differ: this text is {ours:,} tokens in {encoding}, {theirs:,} in {other} "
                    "({change:+.1f}%); other providers' tokenizers differ again, so leave room with --margin PCT",
