@@ -69,6 +69,18 @@ def test_greedy_stops_after_patience_misses_and_below_min_tokens():
     assert seen == ["a"]
 
 
+def test_the_walk_says_where_it_stopped_and_patience_counts_only_after_a_fit():
+    from ctxlib.strategies import greedy_walk
+
+    files, cost = files_of([("a", "whole", 1, 90)], *[[(f"f{i}", "whole", 1, 50)] for i in range(5)])
+    walk = greedy_walk(files, 100, cost, patience=2)
+    # a fits; f0 and f1 do not; f2 is taken from the ranking and the walk stops there.
+    assert ([o.path for o, _ in walk.chosen], walk.reached, walk.stopped_after) == (["a"], 4, 2)
+    files, cost = files_of(*[[(f"f{i}", "whole", 1, 50)] for i in range(5)], [("a", "whole", 1, 20)])
+    walk = greedy_walk(files, 30, cost, patience=2)  # five misses first: patience has not started
+    assert ([o.path for o, _ in walk.chosen], walk.reached, walk.stopped_after) == (["a"], 6, 0)
+
+
 BLOCKS = [Option.of("shop/vat.py", "whole", "RATE = 19\n", 1.0),
           Option.of("docs/notes.md", "ranges", "```py\nx\n```", 0.5)]
 
