@@ -36,7 +36,7 @@ import pathspec
 from . import credentials, safefile
 from .ceiling import is_whole_number
 from .i18n import N_
-from .reasons import Reason, Skipped  # noqa: F401  (Skipped is part of this module's API)
+from .reasons import Reason, Skipped
 
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
 BINARY_SNIFF_BYTES = 8192  # git's own test for "binary": a NUL byte near the start
