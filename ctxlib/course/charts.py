@@ -31,7 +31,7 @@ except ImportError:  # the browser build (Pyodide) has no matplotlib: turn_chart
 
 from ctxlib.ceiling import check_tokens
 from ctxlib.i18n import LANGS, N_, message
-from ctxlib.transcript import KINDS, occupancy
+from ctxlib.transcript import LOOP_KINDS, occupancy
 
 FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regular.ttf"
 
@@ -39,9 +39,9 @@ FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regul
 LABELS = {
     "fixed_prefix": N_("system prompt + tool definitions"),
     "task": N_("task"),
-    "retrieved_files": N_("retrieved files"),
-    "attempt_diff": N_("diffs of earlier attempts"),
-    "tool_output": N_("tool output (diagnostics)"),
+    "retrieved_file": N_("retrieved files"),
+    "edit": N_("diffs of earlier attempts"),
+    "diagnostics": N_("tool output (diagnostics)"),
     "reply": N_("reply (patch)"),
     "window": N_("context window ({window:,} tokens)"),
     "xlabel": N_("turn (attempt)"),
@@ -59,8 +59,8 @@ def _labels(lang: str) -> dict:
     return labels
 
 
-COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_files": "#4c72b0",
-          "attempt_diff": "#dd8452", "tool_output": "#c44e52", "reply": "#55a868"}
+COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_file": "#4c72b0",
+          "edit": "#dd8452", "diagnostics": "#c44e52", "reply": "#55a868"}
 
 
 def _version(text: str) -> tuple[int, int]:
@@ -99,7 +99,7 @@ def devanagari_family() -> str | None:
 def _draw_bars(ax, rows, labels: dict, window: int, font: dict) -> list[int]:
     turns = [row["turn"] for row in rows]
     bottom = [0] * len(rows)
-    for kind in (*KINDS, "reply"):
+    for kind in (*LOOP_KINDS, "reply"):
         heights = [row[kind] for row in rows]
         ax.bar(turns, heights, bottom=bottom, color=COLORS[kind], label=labels[kind],
                hatch="//" if kind == "reply" else None, edgecolor="white", linewidth=0.5)
@@ -134,7 +134,7 @@ def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None)
         check_tokens("zoom_tokens", zoom_tokens, positive=True)
     if matplotlib is None:
         from ctxlib.course.svg_chart import svg_turn_chart
-        return svg_turn_chart(occupancy(simulation), (*KINDS, "reply"), COLORS, _labels(language),
+        return svg_turn_chart(occupancy(simulation), (*LOOP_KINDS, "reply"), COLORS, _labels(language),
                               simulation.loop.window_tokens, zoom_tokens)
     family = devanagari_family() if language == "hi" else None
     labels = _labels(language if family or language == "en" else "en")
