@@ -14,16 +14,14 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ctxlib.i18n import N_, message
 
-if TYPE_CHECKING:
-    from .quiz import Question
+# ``Question`` in the annotations is ``ctxlib.course.quiz.Question``; not imported, since quiz imports this module.
 
 CHOICE_TYPES = ("single_choice", "multiple_choice")
 # What kind of answer each question type wants, and the grader's notes; translated by ctxlib.i18n.
-MESSAGES = {
+ANSWER_MESSAGES = {
     "single_choice": N_("Choose one."), "multiple_choice": N_("Choose every option that is true."),
     "numeric": N_("Answer with a number."), "numeric_unit": N_("Answer with a number ({unit})."),
     "code": N_("Answer in code: q = exercise(\"{lesson}\", \"{id}\", LANG), then q.check(your_answer); "
@@ -141,20 +139,20 @@ def grade(question: Question, answer) -> Feedback:
     if question.type in CHOICE_TYPES:
         chosen = _chosen_ids(question, answer)
         if not chosen:
-            return Feedback(False, [], [message(MESSAGES["choose"], lang)], question.explanation)
+            return Feedback(False, [], [message(ANSWER_MESSAGES["choose"], lang)], question.explanation)
         correct = answer_hash(question.salt, question.id, chosen) == question.answer_sha256
         notes = []
         if not correct and question.type == "multiple_choice" and chosen < (correct_option_ids(question) or set()):
-            notes.append(message(MESSAGES["missing"], lang))
+            notes.append(message(ANSWER_MESSAGES["missing"], lang))
         said = [(o.id, o.feedback) for o in question.options if o.id in chosen]
         return Feedback(correct, said, notes, question.explanation)
     if question.type == "numeric":
         value = _as_number(answer)
         if value is None:
-            return Feedback(False, [], [message(MESSAGES["not_a_number"], lang)], question.explanation)
+            return Feedback(False, [], [message(ANSWER_MESSAGES["not_a_number"], lang)], question.explanation)
         correct = numeric_matches(question.answer, value)
         shown = number_text(value)
-        notes = [message(MESSAGES["right_number" if correct else "wrong_number"], lang, answer=shown)]
+        notes = [message(ANSWER_MESSAGES["right_number" if correct else "wrong_number"], lang, answer=shown)]
         if not correct:
             notes += [text for v, text in question.misconceptions if math.isclose(v, value, abs_tol=1e-9)]
         return Feedback(correct, [], notes, question.explanation)
@@ -177,7 +175,7 @@ def question_text(question: Question) -> str:
 def answer_kind(question: Question) -> str:
     """What kind of answer ``question`` wants, in its language: "Choose one.", "Answer with a number (tokens)."..."""
     if question.type == "numeric" and question.unit:
-        return message(MESSAGES["numeric_unit"], question.lang, unit=question.unit)
+        return message(ANSWER_MESSAGES["numeric_unit"], question.lang, unit=question.unit)
     if question.type == "code":
-        return message(MESSAGES["code"], question.lang, lesson=question.lesson, id=question.id)
-    return message(MESSAGES[question.type], question.lang)
+        return message(ANSWER_MESSAGES["code"], question.lang, lesson=question.lesson, id=question.id)
+    return message(ANSWER_MESSAGES[question.type], question.lang)

@@ -28,12 +28,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from ctxlib import safefile
+from ctxlib.i18n import LANGS
 
 # Grading lives in answers.py; its names are re-exported here, where the classroom has always imported them.
-from .answers import (CHOICE_TYPES, MESSAGES, Feedback, answer_hash, answer_kind,  # noqa: F401
+from .answers import (CHOICE_TYPES, Feedback, answer_hash, answer_kind,  # noqa: F401
                       correct_option_ids, grade, number_text, numeric_matches, question_text)
 
-LANGS = ("en", "hi")
 
 
 class QuizError(ValueError):
