@@ -259,3 +259,12 @@ def test_bad_input_gets_one_line_naming_the_value():
         make_block("log", 10, "x")
     with pytest.raises(ValueError, match="target_tokens must be a whole number of tokens >= 0, got -1"):
         head_trim(transcript(), -1)
+
+
+def test_head_lost_is_what_went_from_the_head():
+    block = make_block("diagnostics", 18_000, "pytest, attempt 1", attempt=1)
+    assert block.head_lost == 0
+    assert cut_head(block, 16_412).head_lost == 16_412
+    assert cut_head(cut_head(block, 10_000), 2_000).head_lost == 12_000  # two cuts add up
+    assert keep_head_and_tail(block, 4_000, 2_000).head_lost == 0  # a middle cut keeps the head
+    assert mask(block).head_lost == 18_000  # a placeholder holds none of the original
