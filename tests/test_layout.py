@@ -107,10 +107,14 @@ def every_module():
 
 
 def public_definitions(path: Path) -> set[str]:
-    """Public classes and functions ``path`` defines at its top level (imports and re-exports are not definitions)."""
+    """Public classes and functions ``path`` defines at its top level, and names bound to another name there
+    (``keep_tail = last_tokens``, an alias is a second name for a reader to chase). Imports and re-exports
+    are not definitions; constants are not counted (the issue's rule is about the things a lesson names)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {node.name for node in tree.body
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not node.name.startswith("_")}
+    names = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    names |= {target.id for node in tree.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
+              for target in node.targets if isinstance(target, ast.Name)}
+    return {name for name in names if not name.startswith("_")}
 
 
 def long_modules() -> dict[str, int]:
@@ -144,9 +148,9 @@ def test_the_pending_set_lists_only_real_offenders():
 def test_the_layout_rules_see_what_they_check(tmp_path):
     # A hand-made module: two public definitions, a private one, an import and an alias.
     sample = tmp_path / "sample.py"
-    sample.write_text("from os import path\nimport sys\nalias = path\n\ndef keep_tail():\n    pass\n\n"
+    sample.write_text("from os import path\nimport sys\nalias = path\nLIMIT = 3\n\ndef keep_tail():\n    pass\n\n"
                       "class Block:\n    def inner(self):\n        pass\n\ndef _private():\n    pass\n", encoding="utf-8")
-    assert public_definitions(sample) == {"keep_tail", "Block"}
+    assert public_definitions(sample) == {"keep_tail", "Block", "alias"}
     assert "Block" in public_definitions(PACKAGE / "removal.py")
     assert "Block" not in public_definitions(PACKAGE / "transcript.py")  # re-exported, not defined
     assert len(every_module()) >= 40
