@@ -77,7 +77,8 @@ def test_catalogs_quizzes_and_data_files(repo):
     touch(repo, "ctxlib/locale/hi/LC_MESSAGES/ctxlib.po", 'msgid "tokens"\nmsgstr "टोकन"\n')
     assert stale(repo) == ["lessons/hi/01_pack.ipynb", "lessons/hi/02_loop.ipynb"]
     touch(repo, "ctxlib/locale/ctxlib.pot", "# template\n")
-    assert stale(repo) == ["lessons/hi/01_pack.ipynb", "lessons/hi/02_loop.ipynb"]  # the template adds nothing
+    touch(repo, "ctxlib/locale/en/LC_MESSAGES/ctxlib.mo", "compiled again")
+    assert stale(repo) == ["lessons/hi/01_pack.ipynb", "lessons/hi/02_loop.ipynb"]  # derived files add nothing
     subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)
     touch(repo, "quizzes/hi/02_loop.json", "{}")  # untracked counts as changed
     assert stale(repo) == TWO

@@ -25,8 +25,10 @@ two twins (``lessons/en/NN.ipynb``, ``lessons/hi/NN.ipynb``) are both re-execute
 - the lesson's quiz files ``quizzes/*/NN_*.json`` changed;
 - any other file inside ``ctxlib/`` changed (data files, fonts, the sample project ``ctxlib/course/shop/``:
   read by path, not imported) --
-  except the message catalogs: a change under ``ctxlib/locale/<lang>/`` re-executes only the
-  notebooks in ``lessons/<lang>/``, and the template ``ctxlib.pot`` alone re-executes nothing.
+  except the message catalogs: a changed ``ctxlib/locale/<lang>/LC_MESSAGES/ctxlib.po`` re-executes
+  only the notebooks in ``lessons/<lang>/``; the compiled ``.mo`` files and the template
+  ``ctxlib.pot`` are made from the ``.po`` files and count for nothing (step 1 rewrites the ``.mo``
+  files on every run: compiling is not byte-stable).
 
 What the rule cannot see: a notebook reading a file outside ``ctxlib/`` and ``quizzes/`` (none does),
 or randomness or time (the notebooks are deterministic; ``tests/test_notebooks.py`` checks it).
@@ -150,7 +152,8 @@ def stale_notebooks(root: Path, changed: set[str]) -> list[str]:
     for nb in notebooks:
         by_lesson.setdefault(Path(nb).name, []).append(nb)
     inside = {f for f in changed if f.startswith("ctxlib/") and (not f.endswith(".py") or f.startswith(SAMPLE_PROJECT))}
-    catalog_langs = {f.split("/")[2] for f in inside if f.startswith("ctxlib/locale/") and f.count("/") >= 3}
+    # Only a catalog's .po counts: the .mo and the .pot are made from it (and compiling is not byte-stable).
+    catalog_langs = {f.split("/")[2] for f in inside if f.startswith("ctxlib/locale/") and f.endswith(".po")}
     everything = any(not f.startswith("ctxlib/locale/") for f in inside)
     stale = set()
     for name, twins in by_lesson.items():
