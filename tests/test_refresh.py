@@ -123,3 +123,14 @@ def test_the_real_course_s_figure_tests_and_imports():
 def test_a_bad_ref_is_named(repo):
     with pytest.raises(RuntimeError, match="no-such-ref"):
         refresh.changed_files(repo, "no-such-ref")
+
+
+def test_the_figure_report_names_a_constant_that_no_longer_matches(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_lesson1_outputs.py").write_text(
+        'def test_share():\n    assert "35%" in "the ceiling is 36% of the window"\n\n'
+        'def test_window():\n    assert "200,000" in "a 200,000-token window"\n', encoding="utf-8")
+    assert refresh.figure_tests(tmp_path, ["lessons/hi/01_pack.ipynb"]) == ["tests/test_lesson1_outputs.py"]
+    report = refresh.figure_report(tmp_path, ["lessons/hi/01_pack.ipynb"])
+    assert len(report) == 1 and report[0].startswith("tests/test_lesson1_outputs.py::test_share - ")
+    assert refresh.figure_report(tmp_path, []) == []  # nothing re-executed, nothing to check
