@@ -11,7 +11,8 @@ Steps, in order (each a function a maintainer or another tool can call):
 2. ``stale_notebooks``: which notebooks must be re-executed (the rule below), then execute them in
    a fresh kernel each (``tools/execute_notebooks.py``).
 3. ``figure_report``: run the tests that read numbers from saved outputs (``tests/test_lesson<N>_outputs.py``
-   for each lesson touched, ``tests/test_hindi_outputs.py``, and any ``tests/test_*prose*.py``) and list
+   for each lesson touched, ``tests/test_hindi_outputs.py``, and any ``tests/test_*prose*.py`` or
+   ``tests/test_*figure*.py``) and list
    every prose figure or test constant that no longer matches a saved output. Nothing is edited:
    the maintainer decides whether the output or the constant is wrong.
 
@@ -200,7 +201,8 @@ def figure_tests(root: Path, notebooks: list[str]) -> list[str]:
     """The test files that read numbers from the saved outputs of ``notebooks`` (those that exist)."""
     numbers = sorted({int(Path(nb).name.split("_")[0]) for nb in notebooks})
     files = [f"tests/test_lesson{n}_outputs.py" for n in numbers] + ["tests/test_hindi_outputs.py"]
-    files += sorted(p.relative_to(root).as_posix() for p in (root / "tests").glob("test_*prose*.py"))
+    for pattern in ("test_*prose*.py", "test_*figure*.py"):  # the prose-figure checks, whatever their lesson
+        files += sorted(p.relative_to(root).as_posix() for p in (root / "tests").glob(pattern))
     return [f for f in dict.fromkeys(files) if (root / f).is_file()]
 
 
