@@ -94,12 +94,12 @@ def test_the_sample_project_is_files_not_strings():
 
 
 MAX_MODULE_LINES = 450
-# Offenders other branches are fixing this session (i20-pack: cli.py, Skipped, Instance, Option,
-# open_history, evaluate.Outcome; i20-checks: course/exercises.py). The integrator empties this set
-# after merging them; a name or module listed here that no longer offends fails the test, so the set
-# cannot go stale.
+# Offenders other branches are fixing this session (i20-pack: cli.py, Skipped, Instance, Option
+# (strategies.Option; course.quiz's is AnswerOption here, as on i20-pack), open_history,
+# evaluate.Outcome; i20-checks: course/exercises.py). The integrator empties this set after merging
+# them; a name or module listed here that no longer offends fails the test, so the set cannot go stale.
 PENDING_ELSEWHERE = {"ctxlib/cli.py", "ctxlib/course/exercises.py",
-                     "Skipped", "Instance", "Option", "open_history", "Outcome"}
+                     "Skipped", "Instance", "open_history", "Outcome"}
 
 
 def every_module():
