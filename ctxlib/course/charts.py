@@ -31,7 +31,7 @@ except ImportError:  # the browser build (Pyodide) has no matplotlib: turn_chart
 
 from ctxlib.ceiling import check_tokens
 from ctxlib.i18n import LANGS, N_, message
-from ctxlib.transcript import LOOP_KINDS, occupancy
+from ctxlib.transcript import LOOP_KINDS as KINDS, occupancy  # the kinds Lesson 2's loop makes
 
 FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regular.ttf"
 
@@ -99,7 +99,7 @@ def devanagari_family() -> str | None:
 def _draw_bars(ax, rows, labels: dict, window: int, font: dict) -> list[int]:
     turns = [row["turn"] for row in rows]
     bottom = [0] * len(rows)
-    for kind in (*LOOP_KINDS, "reply"):
+    for kind in (*KINDS, "reply"):
         heights = [row[kind] for row in rows]
         ax.bar(turns, heights, bottom=bottom, color=COLORS[kind], label=labels[kind],
                hatch="//" if kind == "reply" else None, edgecolor="white", linewidth=0.5)
@@ -134,7 +134,7 @@ def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None)
         check_tokens("zoom_tokens", zoom_tokens, positive=True)
     if matplotlib is None:
         from ctxlib.course.svg_chart import svg_turn_chart
-        return svg_turn_chart(occupancy(simulation), (*LOOP_KINDS, "reply"), COLORS, _labels(language),
+        return svg_turn_chart(occupancy(simulation), (*KINDS, "reply"), COLORS, _labels(language),
                               simulation.loop.window_tokens, zoom_tokens)
     family = devanagari_family() if language == "hi" else None
     labels = _labels(language if family or language == "en" else "en")
