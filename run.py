@@ -460,11 +460,10 @@ def lite_serve(extra: list[str]) -> int:
     return 0
 
 
-COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
+COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse, "refresh": refresh,
             "offline-install": offline_install, "setup": setup, "notebooks": notebooks,
             "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade, "lite": lite,
             "lite-serve": lite_serve}
-COMMANDS["refresh"] = refresh
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
