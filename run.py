@@ -460,8 +460,8 @@ def lite_serve(extra: list[str]) -> int:
     return 0
 
 
-COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse, "refresh": refresh,
-            "offline-install": offline_install, "setup": setup, "notebooks": notebooks,
+COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
+            "offline-install": offline_install, "setup": setup, "notebooks": notebooks, "refresh": refresh,
             "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade, "lite": lite,
             "lite-serve": lite_serve}
 

@@ -268,4 +268,3 @@ def test_bad_input_gets_one_line_naming_the_value():
         make_block("log", 10, "x")
     with pytest.raises(ValueError, match="target_tokens must be a whole number of tokens >= 0, got -1"):
         head_trim(transcript(), -1)
-
