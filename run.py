@@ -201,6 +201,12 @@ def catalogs(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "catalogs.py"), *extra], cwd=ROOT)
 
 
+def refresh(extra: list[str]) -> int:
+    """After changing printed text: catalogs, the notebooks that changed re-executed, the figure report (tools/refresh.py)."""
+    setup()
+    return subprocess.call([str(PY), str(ROOT / "tools" / "refresh.py"), *extra], cwd=ROOT)
+
+
 def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
     """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too."""
     return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light",
@@ -455,7 +461,7 @@ def lite_serve(extra: list[str]) -> int:
 
 
 COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
-            "offline-install": offline_install, "setup": setup, "notebooks": notebooks,
+            "offline-install": offline_install, "setup": setup, "notebooks": notebooks, "refresh": refresh,
             "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade, "lite": lite,
             "lite-serve": lite_serve}
 

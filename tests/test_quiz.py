@@ -378,6 +378,6 @@ def test_a_choice_answer_of_the_wrong_type_is_named():
 
 @pytest.mark.parametrize("typed, number", [("1,234", 1234.0), (" 104 ", 104.0), ("1,2,3", None), (10**400, None), ("abc", None)])
 def test_numeric_answers_are_read_carefully(typed, number):
-    from ctxlib.course.quiz import _as_number
+    from ctxlib.course.answers import _as_number
 
     assert _as_number(typed) == number

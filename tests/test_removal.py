@@ -117,6 +117,15 @@ def test_head_trim_in_the_loop_is_lesson_2s_simulator(fill):
         (r.input_tokens, r.max_tokens, r.stop_reason) for r in theirs.records]
 
 
+def test_head_lost_is_what_went_from_the_head():
+    block = make_block("diagnostics", 18_000, "pytest, attempt 1", attempt=1)
+    assert block.head_lost == 0
+    assert cut_head(block, 16_412).head_lost == 16_412
+    assert cut_head(cut_head(block, 10_000), 2_000).head_lost == 12_000  # two cuts add up
+    assert keep_head_and_tail(block, 4_000, 2_000).head_lost == 0  # a middle cut keeps the head
+    assert mask(block).head_lost == 18_000  # a placeholder holds none of the original
+
+
 def test_head_trim_loses_the_latest_tracebacks_on_turn_3_with_a_120000_fill():
     # Request 3: 130,000 + 2 x 6,000 + 24,000 + 60,000 = 226,000, 32,000 over 194,000:
     # attempt 1's 24,000 go, then the first 8,000 of the 60,000 cascade, its tracebacks.

@@ -31,7 +31,7 @@ except ImportError:  # the browser build (Pyodide) has no matplotlib: turn_chart
 
 from ctxlib.ceiling import check_tokens
 from ctxlib.i18n import LANGS, N_, message
-from ctxlib.transcript import KINDS, occupancy
+from ctxlib.transcript import LOOP_KINDS as KINDS, occupancy  # the kinds Lesson 2's loop makes
 
 FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regular.ttf"
 
@@ -39,9 +39,9 @@ FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regul
 LABELS = {
     "fixed_prefix": N_("system prompt + tool definitions"),
     "task": N_("task"),
-    "retrieved_files": N_("retrieved files"),
-    "attempt_diff": N_("diffs of earlier attempts"),
-    "tool_output": N_("tool output (diagnostics)"),
+    "retrieved_file": N_("retrieved files"),
+    "edit": N_("diffs of earlier attempts"),
+    "diagnostics": N_("tool output (diagnostics)"),
     "reply": N_("reply (patch)"),
     "window": N_("context window ({window:,} tokens)"),
     "xlabel": N_("turn (attempt)"),
@@ -59,8 +59,8 @@ def _labels(lang: str) -> dict:
     return labels
 
 
-COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_files": "#4c72b0",
-          "attempt_diff": "#dd8452", "tool_output": "#c44e52", "reply": "#55a868"}
+COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_file": "#4c72b0",
+          "edit": "#dd8452", "diagnostics": "#c44e52", "reply": "#55a868"}
 
 
 def _version(text: str) -> tuple[int, int]:
