@@ -228,8 +228,9 @@ def chapter_run(fill_tokens: int = 70_000, diagnostics_tokens=(24_000, 60_000, 2
 
 
 # The exploration run's sizes: (median, spread) of a lognormal per kind, in tokens, and how often
-# each kind of turn comes. Sized from real SWE-agent runs (ctxlib.course.runs): there the fixed
-# prefix and task are small, nothing is retrieved up front, and most tokens are tool output.
+# each kind of turn comes. The sizes per kind are assumptions; only the raw run's overall mean input
+# is checked against real SWE-agent runs (ctxlib.course.runs), where the fixed prefix and task are
+# small, nothing is retrieved up front, and most tokens are tool output.
 EXPLORATION_SIZES = {"file_read": (600, 0.6), "search_results": (300, 0.5), "diagnostics": (800, 0.5),
                      "model_message": (150, 0.3), "edit": (250, 0.4)}
 EXPLORATION_MIX = (("read", 0.45), ("search", 0.25), ("edit_test", 0.30))

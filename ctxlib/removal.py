@@ -226,7 +226,7 @@ def head_and_tail(blocks, target_tokens: int, *, max_tokens: int = 8_000, head_t
     return kept, removals
 
 
-def observation_masking(blocks, target_tokens: int, *, keep_last: int = 10):
+def observation_masking(blocks, target_tokens: int, *, keep_last: int = 10, polling: int = 1):
     """Keep the last ``keep_last`` tool outputs; every older one becomes a one-line placeholder.
 
     SWE-agent's rule, the "observation masking" of Lindenbauer et al. 2025 (who keep the last 10).
@@ -234,12 +234,18 @@ def observation_masking(blocks, target_tokens: int, *, keep_last: int = 10):
     (``placeholder_text``). Diffs and messages are never masked. May remove the latest diagnostics
     while older evictable blocks remain: once ``keep_last`` newer outputs (reads, searches) have
     arrived after a test run, its output is masked, while older diffs and messages stay.
-    Raises: ValueError if ``keep_last`` < 1. Returns ``(blocks, removals)``.
+    ``polling`` is SWE-agent's ``LastNObservations(polling=...)``: the masked stretch moves only when
+    the number of outputs reaches a multiple of ``polling``, so between moves the transcript only
+    grows and a prompt cache keeps serving it; ``polling=1`` (the paper's runs) masks every turn.
+    With n outputs, the oldest ``(n // polling) * polling - keep_last`` are masked (none if that is
+    below 1): keep_last 10, polling 5, 24 outputs -> 10 masked, 14 shown.
+    Raises: ValueError if ``keep_last`` or ``polling`` < 1. Returns ``(blocks, removals)``.
     """
     _check_target(target_tokens)
     check_tokens("keep_last", keep_last, positive=True)
+    check_tokens("polling", polling, positive=True)
     outputs = [i for i, b in enumerate(blocks) if b.kind in TOOL_OUTPUTS and not b.pinned]
-    older = set(outputs[:-keep_last])
+    older = set(outputs[:max(0, (len(outputs) // polling) * polling - keep_last)])
     kept, removals = [], []
     for i, block in enumerate(blocks):
         masked = mask(block)

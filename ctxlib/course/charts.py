@@ -244,12 +244,13 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
     return fig
 
 
-def show(chart) -> None:
+def show(chart, *, picture_only: bool = False) -> None:
     """Display a ``turn_chart`` result in a notebook, the same call on the desktop and in the browser.
 
     Desktop: the matplotlib figure as a PNG, as ``%matplotlib inline`` shows it (this registers
     IPython's PNG formatter for figures, so the notebook needs no ``%matplotlib`` line and no
-    pyplot). Browser build (no matplotlib): the SVG chart. Returns None; raises nothing of its own.
+    pyplot). Browser build (no matplotlib): the SVG chart. ``picture_only=True`` leaves out the
+    figure's English text repr (Lesson 4). Returns None; raises nothing of its own.
     """
     from IPython import get_ipython
     from IPython.display import display
@@ -258,4 +259,7 @@ def show(chart) -> None:
         from IPython.core.pylabtools import select_figure_formats
 
         select_figure_formats(get_ipython(), {"png"})
-    display(chart)
+    if picture_only:  # a figure's text/plain ("<Figure size 700x500 with 1 Axes>") is English no reader needs
+        display(chart, include=["image/png", "image/svg+xml", "text/html"])
+    else:
+        display(chart)
