@@ -51,8 +51,9 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".ctxlib-installed"
-# The optional extras from pyproject.toml: test (pytest, nbval, playwright) and present (voila).
-COURSE = f"{ROOT}[test,present]"
+# The optional extras from pyproject.toml: course (Jupyter, widgets, charts), mcp (the MCP server),
+# test (pytest, nbval, playwright) and present (voila).
+COURSE = f"{ROOT}[course,mcp,test,present]"
 # The build backend from pyproject.toml, and what it asks for to install editable, so that
 # ctxlib itself can be installed from the wheelhouse without an index.
 BUILD_BACKEND = ["hatchling>=1.24", "editables~=0.3"]
@@ -276,7 +277,7 @@ def install_hub() -> None:
     if hub_installed():
         return
     say("installing JupyterHub into .venv (a minute)")
-    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,present,hub]"], check=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[course,mcp,test,present,hub]"], check=True)
     npm = shutil.which("npm")
     if npm is None:
         sys.exit("run.py: the hub's proxy comes from npm, which is not installed "
@@ -414,7 +415,7 @@ def lite(extra: list[str]) -> int:
     if subprocess.call([str(PY), "-c", "import jupyterlite_core, jupyterlite_pyodide_kernel"],
                        stderr=subprocess.DEVNULL) != 0:
         say("installing the JupyterLite build tools into .venv")
-        subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,present,lite]"], check=True)
+        subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[course,mcp,test,present,lite]"], check=True)
     return subprocess.call([str(PY), str(ROOT / "tools" / "build_lite.py"), *extra], cwd=ROOT)
 
 

@@ -1,4 +1,4 @@
-"""``python -m ctxlib.cli``: the library's commands alone (the console script adds the classroom's)."""
+"""``python -m ctxlib.cli``: the ``ctxlib`` command, as ``python -m ctxlib``."""
 import sys
 
 from .main import main

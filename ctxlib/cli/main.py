@@ -39,12 +39,33 @@ def build_parser(extensions=()) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None, extensions=()) -> int:
+def installed_commands() -> list:
+    """The ``add(subparsers)`` functions other parts of the installed distribution register for ``ctxlib``.
+
+    They are the entry points of the group ``ctxlib.commands`` (pyproject.toml): the classroom's
+    ``progress`` and ``grade``, and ``mcp``. One that cannot be loaded is left out, so a broken extra never
+    stops ``count`` or ``pack``. Returns ``[]`` when ctxlib is not installed (run from a source tree).
+    """
+    from importlib.metadata import entry_points
+
+    found = []
+    for point in sorted(entry_points(group="ctxlib.commands"), key=lambda p: p.name):
+        try:
+            found.append(point.load())
+        except Exception:  # noqa: BLE001  an extension's own problem is said when its command runs
+            continue
+    return found
+
+
+def main(argv=None, extensions=None) -> int:
     """Run the ``ctxlib`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit status.
 
-    ``extensions`` are passed to ``build_parser``. The console script is
-    ``ctxlib.course.commands:main``, which adds ``progress`` and ``grade``.
+    ``extensions`` are passed to ``build_parser``; by default they are ``installed_commands()``. This is
+    the console script (``ctxlib.cli:main``): the library owns it, and the classroom adds ``progress`` and
+    ``grade`` through the ``ctxlib.commands`` entry points, so ``pip install ctxlib`` without the course works.
     """
+    if extensions is None:
+        extensions = installed_commands()
     parser = build_parser(extensions)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
