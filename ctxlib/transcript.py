@@ -261,11 +261,3 @@ def last_tokens(text: str, keep_tokens: int, encoding: str = "o200k_base") -> st
     check_tokens("keep_tokens", keep_tokens)
     ids = get_encoding(encoding).encode(text, disallowed_special=())
     return get_encoding(encoding).decode(ids[len(ids) - min(keep_tokens, len(ids)):])
-
-
-def __getattr__(name):
-    # Lesson 2's notebook imports the text function by its first name; ``keep_tail`` is the
-    # removal rule (ctxlib.removal). Drop this once the notebook imports ``last_tokens``.
-    if name == "keep_tail":
-        return last_tokens
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 from ctxlib.ceiling import NINE_FILE_REFACTOR, ONE_LINE_CHANGE, class_ceiling, first_turn_ceiling
 from ctxlib.course.examples import LESSON1_FILES, LESSON1_QUERY
-from ctxlib.course.exercises import Case, Exercise, ceiling_cases, exercise, run_cases, scorer_cases, starter_name
+from ctxlib.course.checks.lesson1 import scorer_cases
+from ctxlib.course.checks.lesson2 import ceiling_cases
+from ctxlib.course.exercises import Case, Exercise, exercise, run_cases, starter_name
 from ctxlib.course.progress import read_progress
 from ctxlib.course.quiz import load_quiz
 from ctxlib.scoring import score_file
@@ -285,9 +287,9 @@ def test_the_ceiling_solution_is_first_turn_ceiling(sizes, attempts):
 
 
 def test_lesson_2_exercise_checkers_compute_their_answers_with_ctxlib():
-    from ctxlib.course.exercises import (keep_tail_cases, misclassified_cases, percentile_cases,
-                                          run_cases, tail_trim_run_cases)
-    from ctxlib.transcript import keep_tail
+    from ctxlib.course.checks.lesson2 import (keep_tail_cases, misclassified_cases, percentile_cases,
+                                              tail_trim_run_cases)
+    from ctxlib.transcript import last_tokens
     import math
 
     assert [c.expected for c in tail_trim_run_cases()] == [2_794]   # 200,000 - 197,206
@@ -295,7 +297,7 @@ def test_lesson_2_exercise_checkers_compute_their_answers_with_ctxlib():
     assert run_cases(2_794, tail_trim_run_cases()).outcome == "passed"
     assert run_cases(4_000, tail_trim_run_cases()).outcome == "failed"
     assert run_cases(Ellipsis, misclassified_cases()).outcome == "not attempted"
-    assert run_cases(keep_tail, keep_tail_cases()).outcome == "passed"
+    assert run_cases(last_tokens, keep_tail_cases()).outcome == "passed"
     by_chars = lambda text, keep: text[-keep:]  # characters are not tokens
     assert run_cases(by_chars, keep_tail_cases()).outcome == "failed"
     nearest = lambda values, p: sorted(values)[math.ceil(p / 100 * len(values)) - 1]
@@ -307,18 +309,19 @@ def test_lesson_2_exercise_checkers_compute_their_answers_with_ctxlib():
 # --- Lessons 1 and 3: the exercises added after their sections ------------------------------
 
 from ctxlib.course import exercises as ex
+from ctxlib.course.checks import lesson1 as l1, lesson3 as l3
 
 
 def test_lesson1_value_exercises_have_hand_computed_answers():
     # At 75 the pricing file (77) does not fit; the test file (46) and the cart (27) do.
-    assert ex.predict_75_cases()[0].expected == ["tests/test_pricing.py", "shop/cart.py"]
+    assert l1.predict_75_cases()[0].expected == ["tests/test_pricing.py", "shop/cart.py"]
     # Exact o200k_base costs of the three relevant files: 56 + 31 + 21.
-    assert ex.exact_budget_cases()[0].expected == 56 + 31 + 21
-    assert run_cases(..., ex.predict_75_cases()).message.startswith("Not attempted yet: your function is still ...")
+    assert l1.exact_budget_cases()[0].expected == 56 + 31 + 21
+    assert run_cases(..., l1.predict_75_cases()).message.startswith("Not attempted yet: your function is still ...")
 
 
 def test_the_packer_exercise_is_checked_against_pack_context():
-    cases = ex.packer_cases()
+    cases = l1.packer_cases()
     assert cases[0].expected == ([("shop/pricing.py", 77), ("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 150)
     assert cases[3].expected == ([("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 73)  # budget 75
     assert cases[9].expected == ([], 0)  # "history" matches, but 1,300 tokens never fit in 1,000
@@ -337,9 +340,9 @@ def test_the_packer_exercise_is_checked_against_pack_context():
 
 
 def test_the_ranges_and_candidates_exercises():
-    assert ex.ranges_cases()[1].expected == [(8, 14), (198, 202)]
-    assert ex.ranges_cases()[3].expected == [(1, 3), (18, 20)]
-    sample, empty, planted = ex.candidates_cases()[:3]
+    assert l3.ranges_cases()[1].expected == [(8, 14), (198, 202)]
+    assert l3.ranges_cases()[3].expected == [(1, 3), (18, 20)]
+    sample, empty, planted = l3.candidates_cases()[:3]
     assert "deploy/invoice_archive.ini" not in sample.expected and "shop/vat.py" in sample.expected
     assert "shop/shipping.py" in planted.args[0] and "shop/shipping.py" not in planted.expected and empty.expected == []
     assert "shipping" not in planted.about["en"] and "shipping" not in planted.about["hi"]  # the planted file is not named
@@ -349,15 +352,15 @@ def test_the_capstone_is_checked_by_properties(tmp_path):
     from ctxlib.course.sample_project import BUDGET, QUERY, build_sample_project
     root = build_sample_project(tmp_path / "shop")
     answer = {"root": root, "task": QUERY, "budget": BUDGET, "essential": ["shop/invoice.py", "shop/vat.py"]}
-    untouched = run_cases(answer, ex.capstone_cases(), name="capstone")  # the lesson's own example
+    untouched = run_cases(answer, l3.capstone_cases(), name="capstone")  # the lesson's own example
     assert (untouched.outcome, untouched.passed) == ("not attempted", 4)
     assert "(4 of 4 checks pass on it)" in untouched.message
     answer["task"] = "vat invoice rounding"  # a task of one's own on the same project is graded
-    assert run_cases(answer, ex.capstone_cases(), name="capstone").outcome == "passed"
+    assert run_cases(answer, l3.capstone_cases(), name="capstone").outcome == "passed"
     missing = dict(answer, essential=["docs/changelog.md"])  # 3,916 tokens: never fits in 2,000
-    result = run_cases(missing, ex.capstone_cases(), name="capstone")
+    result = run_cases(missing, l3.capstone_cases(), name="capstone")
     assert result.outcome == "failed" and "docs/changelog.md not packed" in result.message
-    assert run_cases(dict(answer, essential=[]), ex.capstone_cases(), name="capstone").outcome == "failed"
+    assert run_cases(dict(answer, essential=[]), l3.capstone_cases(), name="capstone").outcome == "failed"
 
 
 def test_not_yet_names_the_function_the_learner_passed():
@@ -453,13 +456,12 @@ def test_exit_in_the_learners_code_is_their_error_not_the_end_of_the_kernel():
     assert result.outcome == "error" and result.message.startswith("For three numbers, your code raised SystemExit: 3")
 
 
-def test_every_lessons_checkers_still_answer_under_the_old_paths():
-    from ctxlib.course import checks  # noqa: F401  (the package exists)
-    from ctxlib.course.checks import lesson1, lesson3
-
-    assert ex.scorer_cases is lesson1.scorer_cases and ex.lesson3_small_case is lesson3.lesson3_small_case
-    with pytest.raises(AttributeError):
-        ex.no_such_checker
+def test_every_quiz_names_its_checker_in_its_lessons_module():
+    for lesson in ("01_window_as_budget", "02_running_total", "03_real_repository", "04_what_to_remove"):
+        for lang in ("en", "hi"):
+            checkers = [q.checker for q in load_quiz(lesson, lang).questions if q.checker]
+            assert checkers and all(c.startswith(f"ctxlib.course.checks.lesson{int(lesson[:2])}:") for c in checkers)
+    assert not hasattr(ex, "scorer_cases")  # the engine holds no checker
 
 
 def test_a_value_exercise_that_passes_says_so_in_the_singular():

@@ -257,13 +257,12 @@ def test_the_tail_keeping_trim_leaves_short_blocks_alone():
 
 
 def test_last_tokens_counts_tokens_not_characters():
-    from ctxlib.transcript import keep_tail, last_tokens
+    from ctxlib.transcript import last_tokens
     assert last_tokens("hello world again", 2) == " world again"
     assert last_tokens("hello world again", 0) == ""
     assert last_tokens("hello world again", 99) == "hello world again"
     with pytest.raises(ValueError, match="keep_tokens must be a whole number of tokens >= 0, got -1"):
         last_tokens("x", -1)
-    assert keep_tail is last_tokens  # Lesson 2's notebook still imports it by its first name
 
 
 def test_the_refusal_is_localized_and_an_exactly_full_window_is_named():

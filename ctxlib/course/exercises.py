@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import importlib
 import math
 import numbers
 import reprlib
@@ -413,20 +412,3 @@ def exercise(lesson: str, question_id: str, lang: str = "en") -> Exercise:
     Raises as ``ctxlib.course.quiz.load_quiz``, ``KeyError`` for an unknown id, ``ValueError`` if it is not a code question.
     """
     return Exercise(load_quiz(lesson, lang).question(question_id), lang)
-
-
-
-
-# The checkers moved to ctxlib.course.checks (one module per lesson); quiz files written before name
-# them here, as "ctxlib.course.exercises:scorer_cases", and a solution imports lesson3_small_case.
-_MOVED = {"scorer_cases": 1, "predict_75_cases": 1, "packer_cases": 1, "exact_budget_cases": 1,
-          "tail_trim_run_cases": 2, "keep_tail_cases": 2, "ceiling_cases": 2, "misclassified_cases": 2,
-          "percentile_cases": 2, "candidates_cases": 3, "code_terms_cases": 3, "ranges_cases": 3,
-          "lesson3_small_case": 3, "predict_knapsack_cases": 3, "capstone_cases": 3, "superseded_cases": 4,
-          "masking_cases": 4, "cached_share_cases": 4, "run_cost_cases": 4}
-
-
-def __getattr__(name):
-    if name in _MOVED:
-        return getattr(importlib.import_module(f"ctxlib.course.checks.lesson{_MOVED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

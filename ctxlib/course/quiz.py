@@ -72,7 +72,7 @@ class Question:
     misconceptions: list[tuple[float, str]] = field(default_factory=list)
     starter: str = ""
     solution: str = ""
-    checker: str = ""  # code: "module:function" returning the cases, e.g. "ctxlib.course.exercises:scorer_cases"
+    checker: str = ""  # code: "module:function" returning the cases, e.g. "ctxlib.course.checks.lesson1:scorer_cases"
     lesson: str = ""
 
 
@@ -160,7 +160,7 @@ def _build(path: Path, data: dict) -> Quiz:
 
 
 def resolve_checker(spec: str):
-    """The function named by ``"module:function"``, e.g. ``"ctxlib.course.exercises:scorer_cases"``; ValueError if missing."""
+    """The function named by ``"module:function"``, e.g. ``"ctxlib.course.checks.lesson1:scorer_cases"``; ValueError if missing."""
     module_name, _, name = spec.partition(":")
     try:
         checker = getattr(importlib.import_module(module_name), name)

@@ -3,8 +3,7 @@
 A checker is a function of no arguments returning ``ctxlib.course.exercises.Case`` values: the
 arguments to call the learner's answer with, the expected value computed by ctxlib, and how to name
 the input in each language (``describe(N_("for ..."))``, so the catalogs see every sentence). A quiz
-file names it as ``"ctxlib.course.checks.lesson1:scorer_cases"`` (the older
-``"ctxlib.course.exercises:scorer_cases"`` still works).
+file names it as ``"ctxlib.course.checks.lesson1:scorer_cases"``.
 
 The first cases of a code exercise are the lesson's own example, named with their inputs; the
 cases after them catch one kind of bug each (a boundary, a tie, a repeat, empty input, non-ASCII

@@ -1,6 +1,6 @@
 """Lesson 2's checkers, "The running total": the tail trim, the first-turn ceiling, the percentile, two predictions.
 
-Expected values come from ``ctxlib.transcript`` (``keep_tail``, ``simulate``), ``ctxlib.ceiling``
+Expected values come from ``ctxlib.transcript`` (``last_tokens``, ``simulate``), ``ctxlib.ceiling``
 and ``ctxlib.ledger.percentile``.
 """
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from ctxlib.ceiling import first_turn_ceiling
 from ctxlib.i18n import N_
 from ctxlib.ledger import percentile
-from ctxlib.transcript import Loop, keep_tail, simulate
+from ctxlib.transcript import Loop, last_tokens, simulate
 
 from ..exercises import Case, describe
 
@@ -38,7 +38,7 @@ FLOAT_DIFF = "E       assert 0.19999999999999998 == 0.2\nE        +  where 0.199
 
 
 def keep_tail_cases() -> list[Case]:
-    """Lesson 2, "own_keep_tail": ``my_keep_tail(text, keep_tokens)`` against ``ctxlib.transcript.keep_tail``.
+    """Lesson 2, "own_keep_tail": ``my_keep_tail(text, keep_tokens)`` against ``ctxlib.transcript.last_tokens``.
 
     The lesson's pytest summary, traceback and Hindi sentence, 0 tokens, and more tokens than the
     text has; then a Hindi text whose tokens split characters (decode the kept ids together, not
@@ -47,7 +47,7 @@ def keep_tail_cases() -> list[Case]:
     tokens again). All in o200k_base.
     """
     shown = [(SUMMARY, 8), (SUMMARY, 1), (TRACEBACK, 12), (HINDI, 5), (SUMMARY, 0), (HINDI, 500)]
-    cases = [Case((text, keep), keep_tail(text, keep),
+    cases = [Case((text, keep), last_tokens(text, keep),
                   describe(N_("for keep_tokens={keep} and the text {text}..."), keep=keep, text=repr(text[:30])))
              for text, keep in shown]
     hidden = [((HINDI_SPLIT, 2), N_("for a Hindi text whose tokens split characters")),
@@ -59,7 +59,7 @@ def keep_tail_cases() -> list[Case]:
               ((TRACEBACK * 3, 40), N_("for a long text and a tail of many tokens")),
               ((FLOAT_DIFF, 9), N_("for a tail that starts among a number's digits")),
               ((SUMMARY, 14), N_("for a tail that starts inside a word"))]
-    return cases + [Case(args, keep_tail(*args), describe(about)) for args, about in hidden]
+    return cases + [Case(args, last_tokens(*args), describe(about)) for args, about in hidden]
 
 
 def misclassified_cases() -> list[Case]:
