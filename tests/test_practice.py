@@ -23,7 +23,7 @@ QUIZZES = Path(__file__).resolve().parent.parent / "quizzes"
 NAMES = sorted(p.name for p in (LESSONS / "en").glob("*.ipynb"))
 # Lesson 4 is being fixed on the i22-lesson4 branch (issue 21 items 2-6 for Lesson 4): the integrator
 # removes it from this set once that branch is merged.
-PENDING = {"04_what_to_remove.ipynb"}
+PENDING: set[str] = set()
 LANGS = ("en", "hi")
 
 GRADED = re.compile(r"show_checks\(|show_quiz\([^)]*,\s*\[|exercise\(")
@@ -32,7 +32,9 @@ ALL_AT_ONCE = re.compile(r"show_quiz\(\s*\"[^\"]+\"\s*,\s*LANG\s*\)")
 PREDICTION = re.compile(r"exercise\(\s*\"[^\"]+\"\s*,\s*\"(predict_[a-z0-9_]+|exact_budget)\"")
 # A markdown exercise prompt or a "Run All" line, in either language.
 PROMPT = re.compile(r"^\*\*(Your turn|Exercise \d|Predict, then run|अब आपकी बारी|अभ्यास \d|पहले अनुमान)|Run → Run All Cells", re.M)
-READING = {"en": re.compile(r"Reading time: about (\d+) minutes"), "hi": re.compile(r"पढ़ने का समय: लगभग (\d+) मिनट")}
+# "Reading time: about 18 minutes", bold or not ("**Reading time:** about 35 minutes")
+READING = {"en": re.compile(r"Reading time:(?:\*\*)? about (\d+) minutes"),
+           "hi": re.compile(r"पढ़ने का समय:(?:\*\*)? लगभग (\d+) मिनट")}
 
 
 def cells(lang, name):
@@ -130,7 +132,8 @@ def test_predictions_are_not_answered_in_plain_view(name, lang):
     pending(name)
     cs = cells(lang, name)
     found = list(reveals(cs))
-    assert found, f"{lang}/{name}: no prediction exercise found"
+    # Lesson 4 asks for no "predict, then run"; the others must have theirs found, or the test checks nothing
+    assert bool(found) == (name != "04_what_to_remove.ipynb"), f"{lang}/{name}: prediction exercises found: {found}"
     for exercise_id, k in found:
         reveal = cs[k]
         hidden = reveal["metadata"].get("jupyter", {}).get("outputs_hidden") is True
