@@ -207,7 +207,7 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
     return pack.text, report
 
 
-def format_pack_report(report: dict, listed: int = 20) -> str:
+def format_report(report: dict, listed: int = 20) -> str:
     """The ``pack`` report as a few lines a model (or a person) reads: packed files, skips, the total."""
     lines = [f"packed {len(report['packed'])} files from {report['path']} for {report['query']!r}: "
              f"{report['used_tokens']:,} of {report['budget_tokens']:,} tokens ({report['encoding']})"]
@@ -376,7 +376,7 @@ def build_server(roots):
         text, report = await run(lambda: pack_tool(roots, query, budget, path, include, exclude, view, encoding,
                                                    progress=progress))
         return CallToolResult(content=[TextContent(type="text", text=text),
-                                       TextContent(type="text", text=format_pack_report(report))],
+                                       TextContent(type="text", text=format_report(report))],
                               structured_content=report)
 
     @server.tool(name="rank", description=RANK_DESCRIPTION, annotations=read_only, structured_output=False)
@@ -410,7 +410,7 @@ def cmd_mcp(args) -> int:
     return 0
 
 
-def add_commands(sub) -> None:
+def add_mcp_parser(sub) -> None:
     """Add ``mcp`` to the ``ctxlib`` subparsers ``sub`` (an entry point of the ``ctxlib.commands`` group)."""
     p = sub.add_parser(
         "mcp",

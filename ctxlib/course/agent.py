@@ -2,12 +2,12 @@
 
 ``ask_server`` does what an agent's harness does: it starts ``ctxlib mcp --root ROOT`` as a process,
 speaks the Model Context Protocol to it over stdio with the official SDK's client, lists the tools and
-calls ``pack``. It also asks for a folder outside the root, which the server must refuse. ``describe``
-turns the answers into the lines the lesson prints, checked against the library itself: the returned
-text counted again with tiktoken, and compared with ``fit.pack_repository`` on the same arguments.
+calls ``pack``. It also asks for a folder outside the root, which the server must refuse.
+``describe_answers`` turns the answers into the lines the lesson prints, checked against the library
+itself: the returned text counted again with tiktoken, and compared with ``fit.pack_repository``.
 
-The browser build has no processes (Pyodide): there ``ask_server`` returns ``None`` and ``describe``
-says so in one line.
+The browser build has no processes (Pyodide): there ``ask_server`` returns ``None`` and
+``describe_answers`` says so in one line.
 """
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ async def ask_server(root, query: str, budget_tokens: int) -> ServerAnswers | No
                          str(root) in refusal)
 
 
-def describe(answers: ServerAnswers | None, root, query: str, budget_tokens: int, lang: str = "en") -> str:
+def describe_answers(answers: ServerAnswers | None, root, query: str, budget_tokens: int, lang: str = "en") -> str:
     """The lesson's lines about ``answers``, each checked against the library, in ``lang``.
 
     Args:

@@ -171,7 +171,7 @@ def main(argv=None) -> int:
     """The library's commands plus the classroom's, without relying on installed entry points."""
     from ctxlib import mcp_server
 
-    return cli.main(argv, extensions=[add_commands, mcp_server.add_commands])
+    return cli.main(argv, extensions=[add_commands, mcp_server.add_mcp_parser])
 
 
 if __name__ == "__main__":
