@@ -135,12 +135,15 @@ class _Pricer:
     """``cost(option, limit)`` for the strategies: exact tokens of the option's rendered block.
 
     Options that surely cannot fit are answered ``limit + 1`` without building or
-    tokenizing them; every text that fits is checked for secrets before its cost is
-    returned, so a text that looks like a credential is never packed.
+    tokenizing them; before a text that fits is priced, its file's WHOLE text (``files``) and
+    the view itself are checked for secrets: a file holding one is refused in every view, so
+    a ranges or signatures view that shows only the BEGIN line of a key is refused too.
     """
 
-    def __init__(self, fmt: str, encoding: str, include_secrets: bool):
+    def __init__(self, fmt: str, encoding: str, include_secrets: bool, files: dict[str, str] | None = None):
         self.render, self.encoding, self.include_secrets = render.RENDERERS[fmt], encoding, include_secrets
+        self.files = files or {}
+        self.cleared: set[str] = set()  # files whose whole text was scanned and holds no secret
         self.frame = count_tokens(self.render([]), encoding)  # what an empty pack costs
         self.separator = count_tokens(render.SEPARATORS[fmt], encoding)
         # No block is cheaper than a one-character file with a one-character name.
@@ -162,22 +165,32 @@ class _Pricer:
         if tokens > limit:
             return tokens
         # Only a text that fits can be packed, so that is where secrets are looked for.
-        reason = None if self.include_secrets else repo.credential_in_text(text)
+        reason = None if self.include_secrets else self._secret(option.path, text)
         if reason:
             self.flagged[option.path] = reason.at(option.path)
             return over
         self.fitted += 1
         return tokens
 
+    def _secret(self, path: str, view_text: str):
+        if path not in self.cleared:
+            reason = repo.credential_in_text(self.files.get(path, view_text), path)
+            if reason:
+                return reason
+            self.cleared.add(path)
+        return repo.credential_in_text(view_text, path)
+
 
 def _patient(candidates, pricer: _Pricer, stopped: dict):
     """``candidates`` until ``PATIENCE`` files in a row fit in no view, counted only once
     something fits: a small budget walks on as long as it takes to find the first file that
     fits, so "too small for anything" is said only when nothing in the ranking fits."""
-    misses, fitted = 0, 0
+    misses, fitted, refused = 0, 0, 0
     for options in candidates:
         if pricer.fitted > fitted:
             misses, fitted = 0, pricer.fitted
+        elif len(pricer.flagged) > refused:  # a file refused for a secret is not one that did not fit
+            refused = len(pricer.flagged)
         elif fitted:
             misses += 1
         if misses >= PATIENCE:
@@ -238,7 +251,7 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
     relevant = [(path, score) for path, score in ranked if score > 0]
     if not relevant:
         raise ValueError(f"no file matches the query {bm25.shorten(str(query))!r} ({len(files):,} files read)")
-    pricer = _Pricer(fmt, encoding, include_secrets)
+    pricer = _Pricer(fmt, encoding, include_secrets, files)
     considered: list[str] = []
     candidates = _candidates(relevant, files, terms, view, considered)
     # n blocks carry n - 1 separators, and each block's cost counts one: give one back.
