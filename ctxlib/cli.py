@@ -29,19 +29,24 @@ from .reasons import Reason
 ALWAYS_GROUPED = frozenset({Reason.NO_MATCH, Reason.BUDGET_FULL, Reason.WALK_STOPPED})
 
 
+MAX_STDIN_BYTES = 64 * 1024 * 1024  # what ``ctxlib count`` reads from standard input at most
+
+
 class UsageError(Exception):
     """A problem with what the user asked for; printed as one line, exit status 2."""
 
 
 def read_text_file(path: str) -> str:
-    """The text of ``path`` as UTF-8, or ``UsageError`` saying why it cannot be counted."""
-    p = Path(path)
-    if not p.exists():
-        raise UsageError(f"{path}: no such file")
-    if p.is_dir():
-        raise UsageError(f"{path}: is a directory, not a file")
+    """The text of ``path`` as UTF-8, or ``UsageError`` saying why it cannot be counted: missing, a
+    folder, a link, not a regular file, over ``MAX_STDIN_BYTES`` (``safefile.read_regular_file``), binary."""
+    from .safefile import Refused, read_regular_file
+
     try:
-        data = p.read_bytes()
+        data = read_regular_file(path, MAX_STDIN_BYTES)
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except Refused as exc:
+        raise UsageError(f"{path}: {exc.reason}") from None
     except OSError as exc:
         raise UsageError(f"{path}: cannot be read ({exc.strerror})") from None
     if b"\x00" in data[:8192]:
@@ -79,7 +84,11 @@ def cmd_count(args) -> int:
     """
     if not args.files:
         try:
-            named = [("<stdin>", sys.stdin.buffer.read().decode("utf-8"))]
+            from .safefile import Refused, read_stream
+
+            named = [("<stdin>", read_stream(sys.stdin.buffer, MAX_STDIN_BYTES).decode("utf-8"))]
+        except Refused as exc:  # ctxlib count < /dev/zero: stops at the cap, never fills the memory
+            raise UsageError(f"<stdin>: {exc.reason}") from None
         except UnicodeDecodeError as exc:
             raise UsageError(f"<stdin>: is not UTF-8 text (bad byte at offset {exc.start})") from None
         print(format_count_table(count_rows(named, args.encoding), args.encoding))

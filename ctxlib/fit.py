@@ -17,6 +17,8 @@ text would be passed over, never overspent: the budget check is always exact.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import functools
 import itertools
 from dataclasses import dataclass, field
@@ -326,7 +328,8 @@ def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
     check_budget(budget_tokens)
     if isinstance(margin_pct, bool) or not isinstance(margin_pct, (int, float)) or not 0 <= margin_pct < 100:
         raise ValueError(f"margin must be a percentage from 0 up to (not including) 100, got {margin_pct!r}")
-    left = int(budget_tokens * (100 - margin_pct) // 100)
+    # Exact arithmetic: a budget of 10**23 tokens is not rounded through a float.
+    left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)
     if left < 1:
         raise ValueError(f"a margin of {margin_pct:g}% leaves nothing of a budget of {budget_tokens:,} tokens")
     return left

@@ -103,14 +103,18 @@ def display_path(name: str) -> str:
     """``name`` as it can be printed: undecodable bytes as ``\\xff``, control characters escaped.
 
     ``display_path("a\\udcff.py")`` -> ``"a\\\\xff.py"`` (the byte 0xff that is not UTF-8);
-    ``display_path("x\\ny.py")`` -> ``"x\\\\ny.py"``. A printable name comes back unchanged.
+    ``display_path("x\\ny.py")`` -> ``"x\\\\ny.py"``. A printable name without a backslash comes back
+    unchanged; in any other name a backslash is doubled, so that the file literally named
+    ``a\\xff.py`` (``"a\\\\\\\\xff.py"`` shown) and the one with the byte 0xff stay two files.
     """
-    if name.isprintable():
+    if name.isprintable() and "\\" not in name:
         return name
     out = []
     for ch in name:
         code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode (surrogateescape)
+        if ch == "\\":
+            out.append("\\\\")
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode (surrogateescape)
             out.append(f"\\x{code - 0xDC00:02x}")
         elif ch.isprintable():
             out.append(ch)

@@ -223,17 +223,35 @@ def json_depth(text: str) -> int:
     return deepest
 
 
-def load_json(text: str, max_depth: int = MAX_JSON_DEPTH):
-    """``json.loads(text)``, refusing text nested deeper than ``max_depth`` levels.
+MAX_NUMBER_DIGITS = 100  # a count or a score; Python refuses past 4,300 digits with a bare ValueError
 
+
+def load_json(text: str, max_depth: int = MAX_JSON_DEPTH, lenient_numbers: bool = False):
+    """``json.loads(text)``, refusing text nested deeper than ``max_depth`` levels and numbers
+    longer than ``MAX_NUMBER_DIGITS`` digits.
+
+    Args:
+        lenient_numbers: read a too-long number as ``None`` instead of refusing the text (to
+            salvage the rest of a file).
     Raises:
-        Refused: nesting deeper than ``max_depth`` (checked before parsing).
+        Refused: nesting deeper than ``max_depth`` (checked before parsing), or a number with
+            more than ``MAX_NUMBER_DIGITS`` digits (``Reason.NUMBER_TOO_LONG``).
         json.JSONDecodeError: not JSON, as ``json.loads`` raises it.
     """
     depth = json_depth(text)
     if depth > max_depth:
         raise Refused(Reason.TOO_DEEP, depth=depth, most=max_depth)
-    return json.loads(text)
+
+    def number(kind):
+        def parse(digits: str):
+            if len(digits) > MAX_NUMBER_DIGITS:
+                if lenient_numbers:
+                    return None
+                raise Refused(Reason.NUMBER_TOO_LONG, digits=len(digits), most=MAX_NUMBER_DIGITS)
+            return kind(digits)
+        return parse
+
+    return json.loads(text, parse_int=number(int), parse_float=number(float))
 
 
 def json_error_text(exc: json.JSONDecodeError) -> str:
