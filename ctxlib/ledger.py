@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -86,19 +84,10 @@ class TurnRecord:
 def write_ledger(path, records) -> None:
     """Write ``records`` as JSON Lines, one ``TurnRecord`` per line, atomically.
 
-    The file is written beside ``path`` and moved into place with ``os.replace``, so a reader
-    never sees half a ledger.
+    The file is written beside ``path`` and moved into place (``safefile.write_atomically``), so a
+    reader never sees half a ledger; a link, a device or a FIFO at ``path`` is refused (``safefile.Refused``).
     """
-    path = Path(path)
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            for record in records:
-                out.write(json.dumps(asdict(record), sort_keys=True) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    safefile.write_atomically(path, "".join(json.dumps(asdict(record), sort_keys=True) + "\n" for record in records))
 
 
 def read_ledger(path) -> list[TurnRecord]:
