@@ -315,3 +315,42 @@ def test_eval_does_not_write_a_file_above_the_size_cap(tmp_path):
         out.mkdir()
         reader.write_tree(head, out, max_file_bytes=1024 * 1024)
         assert sorted(os.listdir(out)) == ["a.py"]
+
+
+def _one_commit_repo(tmp_path, files: dict, edit: dict):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    for name, data in files.items():
+        (repo / name).write_bytes(data)
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "start")
+    parent = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    for name, data in edit.items():
+        (repo / name).write_bytes(data)
+    _git(repo, "commit", "-qam", "edit")
+    return repo, parent
+
+
+def test_eval_skips_a_task_whose_edited_python_file_is_binary(tmp_path):
+    from ctxlib import evaluate
+
+    repo, parent = _one_commit_repo(tmp_path, {"blob.py": b"\x00\x01 vat data", "shop.py": b"def vat(): pass\n"},
+                                    {"blob.py": b"\x00\x02 vat data"})
+    instance = evaluate.Instance("0" * 40, parent, "fix the vat blob", ("blob.py",))
+    with pytest.raises(evaluate.EvalError, match=r"no edited file was read at the parent commit \(blob.py: binary"):
+        evaluate.run_instance(repo, instance, (evaluate.CURRENT,))
+
+
+def test_a_miss_that_scores_0_is_rank_none_in_its_explanation_too(tmp_path):
+    from ctxlib import evaluate
+
+    repo, parent = _one_commit_repo(tmp_path, {"vat.py": b"def vat_rate(): return 0.2  # vat\n",
+                                               "notes.py": b"def helper(): return 1\n",
+                                               "other.py": b"def other(): return 2\n"},
+                                    {"notes.py": b"def helper(): return 3\n"})
+    instance = evaluate.Instance("0" * 40, parent, "vat rate", ("notes.py",))
+    outcome = evaluate.Outcome(instance, "ctxlib", {"notes.py": 0}, [])
+    lines = evaluate.explain_miss(repo, outcome).splitlines()
+    assert lines[0].startswith("ranked 1st: vat.py")
+    assert lines[-1] == "edited: notes.py scores 0 for the query (rank none)"  # as the report's "(rank none)"
