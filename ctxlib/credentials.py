@@ -55,9 +55,10 @@ class Finding:
     last_line: int = field(default=0, compare=False)  # 0: the same as ``line``
 
 
-# Credential files of common tools, by name (gitignore syntax). A pattern with a "/" is matched
-# against the whole relative path (``**/.kube/config``); one without, against the file's name only,
-# so that a folder called ``credentials/`` (code) is not taken for the AWS file ``credentials``.
+# Credential files of common tools, by name, in gitignore's syntax (``*``, ``?``, ``**``, ``!`` for
+# an exception). A pattern with a "/" is matched against the path (``**/.kube/config``: at any depth);
+# one without, against the file's name only, so a folder called ``credentials/`` (code) is not
+# taken for the AWS file ``credentials``.
 CREDENTIAL_FILE_PATTERNS = [
     # dotenv files, keys and keystores
     "*.env", ".env", ".env.*", "!.env.example", "!.env.sample", "!.env.template", "!.env.dist",
@@ -104,10 +105,10 @@ EXTRA_RULES = [
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "netrc-password",  # .netrc, _netrc: "machine host login me password secret"
      "regex": r"""(?i)\b(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(\S{3,})""",
-     "keywords": ["machine", "default"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+     "keywords": ["machine", "default"], "path": _CONFIG_FILES, "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "npm-auth-token",  # .npmrc and .yarnrc.yml, under any name
      "regex": r"""(?im)^\s*(?:\S*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)\s*[=:]\s*["']?([^\s"']{6,})""",
-     "keywords": ["_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident"],
+     "keywords": ["_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident"], "path": _CONFIG_FILES,
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, a client's config
      "regex": r"""(?im)^[ \t]*(?:password|passwd|pass|pwd|secret_key|secret_access_key|aws_secret_access_key"""
@@ -211,15 +212,41 @@ def rules() -> tuple[tuple[_Rule, ...], tuple[_Allowlist, ...]]:
     return found, _allowlists([config.get("allowlist", {})])
 
 
+def _glob_regex(pattern: str) -> str:
+    """One pattern of ``CREDENTIAL_FILE_PATTERNS`` as a regular expression over a name or a path:
+    ``*`` and ``?`` within one name, ``**`` across folders, a leading ``**/`` at any depth."""
+    body, anchored = pattern, "/" in pattern
+    if body.startswith("**/"):
+        body, anchored = body[3:], False
+    out, i = [], 0
+    while i < len(body):
+        if body.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif body[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif body[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(body[i]))
+            i += 1
+    return ("^" if anchored else "^(?:.*/)?") + "".join(out) + "$"
+
+
 @functools.cache
 def _name_rules():
-    from . import ignore
+    # One alternation per kind, compiled once (~8 ms). Every alternative matches from the start, and
+    # the list is tried from its end: the last pattern that matches is named, as in a .gitignore.
+    kept = [p for p in CREDENTIAL_FILE_PATTERNS if not p.startswith("!")][::-1]
+    templates = [p[1:] for p in CREDENTIAL_FILE_PATTERNS if p.startswith("!")]
 
-    names = [p for p in CREDENTIAL_FILE_PATTERNS if "/" not in p]
-    paths = [p for p in CREDENTIAL_FILE_PATTERNS if "/" in p or p.startswith("!")]
-    config = _config()
-    by_gitleaks = [(r["id"], _compiled(r["path"])) for r in config["rules"] if "regex" not in r and "path" in r]
-    return (names, ignore.compile_patterns(names)), (paths, ignore.compile_patterns(paths)), by_gitleaks
+    def alternation(patterns):
+        return re.compile("|".join(f"(?P<p{i}>{_glob_regex(p)})" for i, p in enumerate(patterns)))
+
+    by_gitleaks = [(r["id"], _compiled(r["path"])) for r in _config()["rules"] if "regex" not in r and "path" in r]
+    return kept, alternation(kept), alternation(templates), by_gitleaks
 
 
 def credential_file_pattern(path: str) -> str | None:
@@ -230,14 +257,12 @@ def credential_file_pattern(path: str) -> str | None:
     know but the list does not gives ``"gitleaks: <rule>"``; ``credential_file_pattern("a/.env.example")``
     -> ``None`` (a template). About 4 microseconds a file.
     """
-    (names, by_name), (paths, by_path), by_gitleaks = _name_rules()
-    verdicts = [(r.include, pats[r.index]) for pats, spec, target in
-                ((names, by_name, path.rsplit("/", 1)[-1]), (paths, by_path, path))
-                if (r := spec.check_file(target)).include is not None]
-    if any(include is False for include, _ in verdicts):
+    kept, by_name, templates, by_gitleaks = _name_rules()
+    if templates.match(path):  # ".env.example", "id_rsa.pub": a template or a public half
         return None
-    if verdicts:
-        return verdicts[0][1]
+    found = by_name.match(path)
+    if found:
+        return kept[int(found.lastgroup[1:])]
     return next((f"gitleaks: {rule}" for rule, regex in by_gitleaks if regex.search(path)), None)
 
 
@@ -337,9 +362,9 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     lowered = text.lower()
     found = []
     for rule in compiled:
-        if rule.keywords and not any(k in lowered for k in rule.keywords):
-            continue
         if rule.path and not (path and _compiled(rule.path).search(path)):
+            continue
+        if rule.keywords and not any(k in lowered for k in rule.keywords):
             continue
         for m in _matches(rule, text, lowered):
             match = m.group().strip("\n")

@@ -175,12 +175,15 @@ class _Pricer:
         return tokens
 
     def _secret(self, path: str, view_text: str):
-        if path not in self.cleared:
-            reason = repo.credential_in_text(self.files.get(path, view_text), path)
-            if reason:
-                return reason
+        # One scan a file: every line a view shows is a line of the file (numbered, or a docstring's
+        # first line), so a whole text without a secret gives views without one.
+        if path in self.cleared:
+            return None
+        whole = self.files.get(path)
+        reason = repo.credential_in_text(view_text if whole is None else whole, path)
+        if reason is None:
             self.cleared.add(path)
-        return repo.credential_in_text(view_text, path)
+        return reason
 
 
 def _patient(candidates, pricer: _Pricer, stopped: dict):

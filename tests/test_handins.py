@@ -268,8 +268,8 @@ def test_explain_miss_on_a_repository_whose_gitignore_is_star(tmp_path):
 
 
 def test_a_budget_of_ten_to_the_23_is_not_rounded():
-    assert budget_after_margin(10 ** 23, 0) == 10 ** 23
-    assert budget_after_margin(10 ** 23, 10) == 9 * 10 ** 22
+    assert budget_after_margin(10 ** 23, 0.0) == 10 ** 23  # --margin's default is a float
+    assert budget_after_margin(10 ** 23, 10.0) == 9 * 10 ** 22
     assert budget_after_margin(2000, 10) == 1800
 
 
