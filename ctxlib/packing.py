@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .ceiling import is_whole_number
 from .reasons import Reason, Skipped
 from .scoring import clean_terms, score_file
 from .tokens import estimate_tokens
@@ -33,7 +34,7 @@ class Packed:
 
 def check_budget(budget) -> int:
     """``budget`` if it is a positive whole number of tokens, else ``ValueError`` naming it."""
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+    if not is_whole_number(budget, 1):
         raise ValueError(f"budget must be a positive whole number of tokens, got {budget!r}")
     return budget
 

@@ -40,11 +40,11 @@ class Reason(Enum):
 
     # The reader (repo.py, safefile.py, the count command): files it never read or read with a remark.
     IGNORED = "ignored", N_("ignored by .gitignore")
-    EXCLUDED_DIR = "excluded-dir", N_("excluded by default ({kind})")
+    EXCLUDED_DIR = "excluded-dir", N_("excluded by default ({kind})"), N_("excluded by default")
     NOT_INCLUDED = "not-included", N_("not matched by --include")
     CREDENTIAL_FILE = ("credential-file", N_("looks like a credential file ({pattern})"),
                        N_("looks like a credential file"))
-    BINARY = "binary", N_("binary (NUL bytes in the first 8 KiB)")
+    BINARY = "binary", N_("binary (NUL bytes in the first 8 KiB)"), N_("binary")
     TOO_BIG = ("too-big", N_("larger than the size cap ({size:,} bytes > {cap:,})"),
                N_("larger than the size cap"))
     NOT_REGULAR = "not-regular", N_("is {kind}, not a regular file; not read")
@@ -144,3 +144,15 @@ class Skipped:
 
     def __str__(self) -> str:
         return self.reason
+
+
+def group_by_reason(skipped) -> list[list[Skipped]]:
+    """``Skipped`` entries in groups that one report line can name, in order of first appearance.
+
+    Entries share a group when they share a code and, unless the code has words for a group
+    (``Reason.group``: sizes, rules, problems that differ per file), its parameters too.
+    """
+    groups: dict[tuple, list] = {}
+    for s in skipped:
+        groups.setdefault(s.group_key(), []).append(s)
+    return list(groups.values())

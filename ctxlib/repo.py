@@ -41,8 +41,9 @@ from pathlib import Path
 import pathspec
 
 from . import credentials, ignore, safefile
+from .ceiling import is_whole_number
 from .i18n import N_, message
-from .reasons import Reason, Skipped  # noqa: F401  (Skipped is part of this module's API)
+from .reasons import Reason, Skipped
 
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
 BINARY_SNIFF_BYTES = 8192  # git's own test for "binary": a NUL byte near the start
@@ -229,7 +230,7 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
             pattern list is a bare string or holds a pattern that can match nothing (``"["``).
     """
     root = Path(root)
-    if isinstance(max_file_bytes, bool) or not isinstance(max_file_bytes, int) or max_file_bytes <= 0:
+    if not is_whole_number(max_file_bytes, 1):
         raise ValueError(f"max_file_bytes must be a positive whole number of bytes, got {max_file_bytes!r}")
     excluded, included = _spec(exclude, "exclude"), _spec(include, "include")
     try:  # the root itself may be a link (the user named it); nothing under it is followed

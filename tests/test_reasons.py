@@ -6,11 +6,11 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from ctxlib import i18n, packing, repo, safefile
-from ctxlib.cli import format_pack_report, format_skipped, group_by_reason
+from ctxlib.cli import format_pack_report, format_skipped
 from ctxlib.course.sample_project import QUERY, build_sample_project
 from ctxlib.course.widgets.lesson3 import describe_repo_pack, skipped_table
 from ctxlib.fit import pack_files
-from ctxlib.reasons import Reason, Skipped
+from ctxlib.reasons import Reason, Skipped, group_by_reason
 
 
 def test_one_skipped_for_the_reader_and_both_packers():
@@ -31,10 +31,12 @@ def test_a_reason_names_its_parameters_when_made_not_when_printed():
 
 def test_groups_are_by_code_and_per_file_details_do_not_split_them():
     big = [Skipped.of(f"d{i}.csv", Reason.TOO_BIG, size=2_000 + i, cap=1_000) for i in range(3)]
-    kinds = [Skipped.of("a/", Reason.EXCLUDED_DIR, kind="cache"), Skipped.of("b/", Reason.EXCLUDED_DIR, kind="cache"),
-             Skipped.of("v/", Reason.EXCLUDED_DIR, kind="virtual environment")]
+    kinds = [Skipped.of("a/", Reason.EXCLUDED_DIR, kind="cache"), Skipped.of("p", Reason.NOT_REGULAR, kind="a socket"),
+             Skipped.of("v/", Reason.EXCLUDED_DIR, kind="virtual environment"),
+             Skipped.of("q", Reason.NOT_REGULAR, kind="a named pipe (FIFO)")]
+    # EXCLUDED_DIR has words for a group ("excluded by default"); NOT_REGULAR's words depend on the kind.
     assert [[s.path for s in g] for g in group_by_reason(big + kinds)] == [
-        ["d0.csv", "d1.csv", "d2.csv"], ["a/", "b/"], ["v/"]]
+        ["d0.csv", "d1.csv", "d2.csv"], ["a/", "v/"], ["p"], ["q"]]
     assert format_skipped(big, [], listed=2) == [
         "ctxlib count: skipped: 3 files: larger than the size cap (e.g. d0.csv, d1.csv, d2.csv)"]
     assert Skipped("x/", Reason.EXCLUDED_DIR, (("kind", "cache"),)).text("hi") == \

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ctxlib.ceiling import is_whole_number
 from ctxlib.i18n import check_lang, message
 
 from ..tables import Table
@@ -54,7 +55,7 @@ def request_table(parts: dict, window_tokens: int, lang: str = "en", encoding: s
     from ctxlib.tokens import count_tokens
 
     check_lang(lang)
-    if isinstance(window_tokens, bool) or not isinstance(window_tokens, int) or window_tokens <= 0:
+    if not is_whole_number(window_tokens, 1):
         raise ValueError(f"window_tokens must be a positive number of tokens, got {window_tokens!r}")
     counts = [(label, count_tokens(text, encoding)) for label, text in parts.items()]
     used = sum(n for _, n in counts)
