@@ -261,7 +261,7 @@ def test_explain_miss_on_a_repository_whose_gitignore_is_star(tmp_path):
     _git(repo, "commit", "-qm", "start")
     parent = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     instance = evaluate.Instance("0" * 40, parent, "fix vimrc settings", ("vimrc.py",))
-    outcome = evaluate.Outcome(instance, "ctxlib", {"vimrc.py": 0}, [])
+    outcome = evaluate.TaskResult(instance, "ctxlib", {"vimrc.py": 0}, [])
     assert evaluate.explain_miss(repo, outcome) == (
         "no file was read at that commit (all ignored, too big or binary)\n"
         "edited: vimrc.py was not read (ignored, too big or binary at that commit)")
@@ -350,7 +350,7 @@ def test_a_miss_that_scores_0_is_rank_none_in_its_explanation_too(tmp_path):
                                                "other.py": b"def other(): return 2\n"},
                                     {"notes.py": b"def helper(): return 3\n"})
     instance = evaluate.Instance("0" * 40, parent, "vat rate", ("notes.py",))
-    outcome = evaluate.Outcome(instance, "ctxlib", {"notes.py": 0}, [])
+    outcome = evaluate.TaskResult(instance, "ctxlib", {"notes.py": 0}, [])
     lines = evaluate.explain_miss(repo, outcome).splitlines()
     assert lines[0].startswith("ranked 1st: vat.py")
     assert lines[-1] == "edited: notes.py scores 0 for the query (rank none)"  # as the report's "(rank none)"
