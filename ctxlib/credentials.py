@@ -80,17 +80,17 @@ CREDENTIAL_FILE_PATTERNS = [
     "**/.gem/credentials", "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.composer/auth.json",
     "**/.m2/settings.xml", "**/.m2/settings-security.xml", "**/.gradle/gradle.properties", ".git-credentials",
     "**/.config/gh/hosts.yml", "**/.config/hub", ".terraformrc", "terraform.rc", "credentials.tfrc.json",
-    "*.tfstate", "*.tfstate.backup", ".htpasswd",
+    "*.tfstate", "*.tfstate.backup", ".htpasswd", "wp-config.php", "*.tfvars", "!*.example.tfvars",
     # secrets kept on purpose
     "secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml", ".secrets",
 ]
 
 
 # Rules ctxlib adds, in gitleaks' own format, for formats its rule set does not catch.
-_PLACEHOLDER = r"""(?i)^(?:\$|%|<|\{|\*+$|x+$|\.\.\.|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
+_PLACEHOLDER = r"""(?i)^(?:\$|%|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
 # Where a bare "password = hunter2" is a credential: client and tool configs, not source code.
 _CONFIG_FILES = (r"(?i)(?:^|/)(?:\.[^/]+rc|\.[^/.]+|[^/.]+|[^/]+\.(?:ini|cfg|conf|cnf|config|toml|ya?ml"
-                 r"|properties|env|json|xml|txt))$")
+                 r"|properties|env|json|xml|txt|tfvars|hcl))$")
 EXTRA_RULES = [
     {"id": "django-secret-key",  # Django's generated keys use !@#$%^&*(-_=+), which generic-api-key refuses
      "regex": r"""\bSECRET_KEY\s*[:=]\s*[rRbBuU]?["']([^"'\s]{20,})["']""",
@@ -110,11 +110,18 @@ EXTRA_RULES = [
      "regex": r"""(?im)^\s*(?:\S*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)\s*[=:]\s*["']?([^\s"']{6,})""",
      "keywords": ["_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident"], "path": _CONFIG_FILES,
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
-    {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, a client's config
-     "regex": r"""(?im)^[ \t]*(?:password|passwd|pass|pwd|secret_key|secret_access_key|aws_secret_access_key"""
-              r"""|api_key|access_key|client_secret|pass_phrase|passphrase|token)[ \t]*[=:][ \t]*["']?([^\s"'#;]{4,})["']?[ \t]*$""",
+    {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, application.properties
+     "regex": r"""(?im)^[ \t]*(?:[\w.-]*?(?:password|passwd|pwd|secret_key|secret_access_key|client_secret|api_key"""
+              r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token)|pass|secret)[ \t]*[=:][ \t]*"""
+              r"""["']?([^\s"'#;]{4,})["']?[ \t]*$""",
      "keywords": ["pass", "pwd", "secret", "key", "token"], "path": _CONFIG_FILES,
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "redis-password",  # redis.conf: "requirepass foobared"
+     "regex": r"""(?im)^[ \t]*(?:requirepass|masterauth)[ \t]+["']?([^\s"'#]{4,})""",
+     "keywords": ["requirepass", "masterauth"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "putty-private-key",  # a .ppk file under any name
+     "regex": r"""PuTTY-User-Key-File-\d+:[^\n]*\n(?s:.){0,400}?Private-Lines:\s*\d+\s*\n([A-Za-z0-9+/=\n]{20,})""",
+     "keywords": ["putty-user-key-file"]},
     {"id": "aws-secret-access-key",  # the 40-character secret beside an AKIA id, in any file
      "regex": r"""(?i)aws_?secret_?(?:access_?)?key["']?\s*[=:]+\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])""",
      "keywords": ["aws_secret", "awssecret", "aws_secret_access_key"], "entropy": 3.5},

@@ -131,7 +131,13 @@ CREDENTIAL_CORPUS = {  # usual path -> contents
     ".yarnrc.yml": 'npmRegistryServer: "https://npm.example.com"\nnpmAuthToken: "Yx7Qm4Lk7Vt1Bz8Nc5Wd3Hf6Jp0"\n',
     ".htpasswd": "admin:$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/\n",
     "db/database.yml": "production:\n  url: postgres://shop:Hunter2-Prod-Pw@db.internal:5432/shop\n",
+    "src/main/resources/application.properties": "spring.datasource.url=jdbc:mysql://db/shop\n"
+                                                 "spring.datasource.password=Sp7ing-Db-Pw-99\n",
+    "redis/redis.conf": "bind 127.0.0.1\nrequirepass Red1s-Pw-77x\n",
+    "keys/deploy.ppk": "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: deploy\nPublic-Lines: 1\n"
+                       "AAAAB3NzaC1yc2EAAAADAQABAAABAQC=\nPrivate-Lines: 1\nAAABAQCxyzABCDEFGHIJKLMNOPqrstu=\nPrivate-MAC: ab12\n",
 }
+CONTENT_ONLY = {"db/database.yml", "src/main/resources/application.properties", "redis/redis.conf"}
 LOOK_ALIKES = {  # not credentials, under names that could fool a name list or a content rule
     "docs/kubeconfig.md": "Set `client-key-data:` to the base64 of your key; see `kubectl config view`.\n",
     "app/settings.py": 'import os\nPASSWORD = os.environ["DB_PASSWORD"]\nDATABASE_URL = "postgres://user:password@localhost/db"\n',
@@ -142,10 +148,12 @@ LOOK_ALIKES = {  # not credentials, under names that could fool a name list or a
     "keys/id_rsa.pub": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIO0tlO6Fc4Kk6BJlp2pDT1bkyp1lE5fbwGdQAcW6Wd0s me@host\n",
     ".env.example": "DB_PASSWORD=\nAPI_TOKEN=changeme\n",
     "src/docker.py": 'def login(client):\n    return client.login(username="me", password=getpass())\n',
+    "settings.ini": "[limits]\nbypass = true\nmax_tokens = 1000\npassword_min_length = 8\n",
+    ".github/workflows/ci.yml": "env:\n  token: ${{ secrets.GITHUB_TOKEN }}\n  password: ${DB_PASSWORD}\n",
 }
 
 
-@pytest.mark.parametrize("path", sorted(set(CREDENTIAL_CORPUS) - {"db/database.yml"}))  # that name: by content only
+@pytest.mark.parametrize("path", sorted(set(CREDENTIAL_CORPUS) - CONTENT_ONLY))  # those names: by content only
 def test_a_credential_file_is_refused_by_name(path):
     assert credential_file_reason(path) is not None, path
 
