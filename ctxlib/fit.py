@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import functools
 import itertools
-from fractions import Fraction
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable
 
 from . import bm25, ranking, render, repo, scoring, strategies, views
@@ -229,14 +229,13 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
     Each option is priced exactly (``Frame.block_tokens``), except one that surely cannot fit:
     longer than ``CHARS_PER_TOKEN_CEILING`` characters per token left, it is answered "too big"
     untokenized. A text that fits is then scanned for secrets (``repo.credential_in_text``), unless
-    ``include_secrets``: only a text that could be packed is worth the scan. The scan is of the
-    file's WHOLE text, once a file: a file holding a secret anywhere is refused in every view (a
-    ranges view showing only a key's BEGIN line too), and it does not count toward ``PATIENCE``. Greedy walks the whole ranking with ``PATIENCE``; density and knapsack weigh
-    the ``POOL_FILES`` best. Raises ``ValueError`` as the strategies do (a knapsack too large).
+    ``include_secrets``: only a text that could be packed is worth the scan. It is the file's WHOLE
+    text, once: a file with a secret anywhere is refused in every view (a ranges view showing a key's
+    BEGIN line too), not counted toward ``PATIENCE``. Greedy walks the whole ranking with ``PATIENCE``;
+    density and knapsack weigh the ``POOL_FILES`` best. Raises ``ValueError`` as the strategies do (a knapsack too large).
     """
     refused: dict[str, Skipped] = {}
-    tokenized: set[str] = set()
-    cleared: set[str] = set()  # files whose whole text was scanned and holds no secret
+    tokenized, cleared = set(), set()  # cleared: files whose whole text holds no secret
 
     def cost(option: Option, limit: int) -> int:
         over = limit + 1
@@ -428,8 +427,7 @@ def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
     check_budget(budget_tokens)
     if isinstance(margin_pct, bool) or not isinstance(margin_pct, (int, float)) or not 0 <= margin_pct < 100:
         raise ValueError(f"margin must be a percentage from 0 up to (not including) 100, got {margin_pct!r}")
-    # Exact arithmetic: a budget of 10**23 tokens is not rounded through a float.
-    left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)
+    left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)  # exact: 10**23 is not rounded
     if left < 1:
         raise ValueError(f"a margin of {margin_pct:g}% leaves nothing of a budget of {budget_tokens:,} tokens")
     return left

@@ -47,7 +47,10 @@ entries = st.lists(st.tuples(st.sampled_from(["", "sub/", "deep/er/"]), names, k
 def _build(root: Path, outside: Path, tree, raw_names) -> None:
     for folder, name, kind, text in tree:
         where = root / folder
-        where.mkdir(parents=True, exist_ok=True)
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+        except OSError:  # a file of that name came first: the tree simply has no such folder
+            continue
         path = where / name
         if os.path.lexists(path) or (path.exists() and path.is_dir()):
             continue
