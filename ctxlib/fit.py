@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import itertools
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable
 
 from . import bm25, ranking, render, repo, scoring, strategies, views
@@ -228,12 +229,13 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
     Each option is priced exactly (``Frame.block_tokens``), except one that surely cannot fit:
     longer than ``CHARS_PER_TOKEN_CEILING`` characters per token left, it is answered "too big"
     untokenized. A text that fits is then scanned for secrets (``repo.credential_in_text``), unless
-    ``include_secrets``: only a text that could be packed is worth the scan, and one that holds a
-    secret is refused. Greedy walks the whole ranking with ``PATIENCE``; density and knapsack weigh
-    the ``POOL_FILES`` best. Raises ``ValueError`` as the strategies do (a knapsack too large).
+    ``include_secrets``: only a text that could be packed is worth the scan. It is the file's WHOLE
+    text, once: a file with a secret anywhere is refused in every view (a ranges view showing a key's
+    BEGIN line too), not counted toward ``PATIENCE``. Greedy walks the whole ranking with ``PATIENCE``;
+    density and knapsack weigh the ``POOL_FILES`` best. Raises ``ValueError`` as the strategies do (a knapsack too large).
     """
     refused: dict[str, Skipped] = {}
-    tokenized: set[str] = set()
+    tokenized, cleared = set(), set()  # cleared: files whose whole text holds no secret
 
     def cost(option: Option, limit: int) -> int:
         over = limit + 1
@@ -246,10 +248,12 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
         tokenized.add(option.path)
         if tokens > limit:
             return tokens
-        secret = None if include_secrets else repo.credential_in_text(text)
+        secret = None if include_secrets or option.path in cleared else repo.credential_in_text(
+            files.get(option.path, text), option.path)  # every line a view shows is a line of the file
         if secret:
             refused[option.path] = secret.at(option.path)
             return over
+        cleared.add(option.path)
         return tokens
 
     relevant = ranking_.relevant
@@ -257,7 +261,8 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
     # n blocks carry n - 1 separators, and each block's cost counts one: give one back.
     room = budget_tokens - frame.frame + frame.separator
     if strategy == "greedy":
-        walk = strategies.greedy_walk(candidates, room, cost, min_tokens=frame.smallest_block, patience=PATIENCE)
+        walk = strategies.greedy_walk(candidates, room, cost, min_tokens=frame.smallest_block, patience=PATIENCE,
+                                      not_a_miss=refused)  # a file refused for a secret is not one that did not fit
         chosen, reached, stopped_after = walk.chosen, walk.reached, walk.stopped_after
     else:
         pool = [list(options) for options in itertools.islice(candidates, POOL_FILES)]
@@ -422,7 +427,7 @@ def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
     check_budget(budget_tokens)
     if isinstance(margin_pct, bool) or not isinstance(margin_pct, (int, float)) or not 0 <= margin_pct < 100:
         raise ValueError(f"margin must be a percentage from 0 up to (not including) 100, got {margin_pct!r}")
-    left = int(budget_tokens * (100 - margin_pct) // 100)
+    left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)  # exact: 10**23 is not rounded
     if left < 1:
         raise ValueError(f"a margin of {margin_pct:g}% leaves nothing of a budget of {budget_tokens:,} tokens")
     return left

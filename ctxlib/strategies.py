@@ -78,11 +78,12 @@ class Walk:
     stopped_after: int = 0
 
 
-def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patience=None) -> Walk:
+def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patience=None, not_a_miss=()) -> Walk:
     """``greedy_by_score``, returning a ``Walk``: the same choice, plus how far down the ranking it went.
 
     The file taken from ``files`` when the walk stops (less than ``min_tokens`` left, or patience
-    run out) counts as reached: the walk looked at it and took nothing more.
+    run out) counts as reached: the walk looked at it and took nothing more. A file whose path is
+    in ``not_a_miss`` once priced (refused for a secret) does not count toward ``patience``.
     """
     chosen, room, misses, reached = [], budget_tokens, 0, 0
     for options in files:
@@ -91,6 +92,7 @@ def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patienc
             return Walk(chosen, reached, misses)
         if room < min_tokens:
             break
+        option = None
         for option in options:
             tokens = cost(option, room)
             if tokens <= room:
@@ -99,7 +101,8 @@ def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patienc
                 misses = 0
                 break
         else:
-            misses += 1
+            if option is None or option.path not in not_a_miss:
+                misses += 1
     return Walk(chosen, reached)
 
 
