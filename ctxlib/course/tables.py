@@ -80,7 +80,8 @@ class Table:
         return self.text()
 
     def _repr_html_(self) -> str:
-        esc = html.escape
+        esc = lambda value: html.escape(value, quote=False)  # cell text: quotes need no escaping there, so a
+        # quoted file excerpt ('release notes ...') reads as quoted in the HTML too
         style = lambda i: ' style="text-align:right"' if self.numeric[i] else ' style="text-align:left"'
         head = "".join(f"<th{style(i)}>{esc(h)}</th>" for i, h in enumerate(self.header))
         body = "".join("<tr>" + "".join(f"<td{style(i)}>{esc(c)}</td>" for i, c in enumerate(r)) + "</tr>"
