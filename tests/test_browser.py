@@ -80,7 +80,8 @@ class Control:
     ``label(lang)`` and ``expected(lang)`` take the notebook's language; ``expected`` calls the
     control's ctxlib callback for ``value``, so the browser is checked against the library.
     ``step`` is the slider's step, for moving it with the arrow keys. ``chart``: the control
-    also draws a picture (an ``img`` in its output) after the text, as Lesson 2's does.
+    also draws a chart (``.ctxlib-chart``: an ``img`` on the desktop, an inline ``svg`` in the
+    browser build) after the text, as Lesson 2's does.
     """
 
     label: Callable[[str], str]
@@ -303,10 +304,11 @@ def wait_for_result(box, control: Control, lang: str) -> None:
     """Wait until the control's output shows ctxlib's text for the new value, and its chart if it draws one."""
     output = box.locator(".widget-output")
     wait_for_text(output, control.expected(lang))
-    if control.chart:
-        output.locator("img").first.wait_for(timeout=30_000)
-        output.locator("img").first.evaluate(
-            "img => img.complete ? null : new Promise(done => img.addEventListener('load', done))")
+    if control.chart:  # a PNG <img> on the desktop, an inline <svg> in the browser build
+        chart = output.locator(".ctxlib-chart img, .ctxlib-chart svg").first
+        chart.wait_for(timeout=30_000)
+        chart.evaluate("e => e.tagName !== 'IMG' || e.complete ? null : "
+                       "new Promise(done => e.addEventListener('load', done))")
 
 
 def assert_no_errors(page, where: str) -> None:
