@@ -103,6 +103,11 @@ def write_jupyter_config(config_dir: Path, data_dir: Path) -> None:
     for source in (data / "jupyter" / "custom" / "custom.css", data / "fonts" / "NotoSansDevanagari-Regular.ttf",
                    data / "fonts" / "OFL.txt"):
         shutil.copyfile(source, static / source.name)
+    # The course's accessibility extension (ctxlib/course/data/jupyter/labextension): JupyterLab,
+    # Voila and the browser build load it from data_dir/labextensions.
+    extension = data_dir / "labextensions" / "ctxlib-a11y"
+    shutil.rmtree(extension, ignore_errors=True)
+    shutil.copytree(data / "jupyter" / "labextension" / "ctxlib-a11y", extension)
 
 
 def setup(extra: list[str] | None = None) -> int:
