@@ -39,12 +39,19 @@ var _JUPYTERLAB;
     else element.setAttribute("aria-label", box.getAttribute("data-ctxlib-label") || "quick check");
   }
 
+  function groupInput(input, name) {
+    input.name = name;
+    // The arrow keys belong to the group, not to the notebook's "select the next cell" shortcut
+    // (JupyterLab skips its shortcuts for a focused element carrying this attribute).
+    input.setAttribute("data-lm-suppress-shortcuts", "true");
+  }
+
   function patchQuiz(box) {
     if (box.hasAttribute("data-ctxlib-a11y")) {
       // Radio inputs are re-created when options change: keep them in the group.
       var known = box.getAttribute("data-ctxlib-a11y");
       box.querySelectorAll('.widget-radio-box input[type="radio"]').forEach(function (input) {
-        if (!input.name) input.name = known;
+        if (!input.name) groupInput(input, known);
       });
       return;
     }
@@ -55,10 +62,8 @@ var _JUPYTERLAB;
     var radios = box.querySelector(".widget-radio-box");
     if (radios) {
       radios.setAttribute("role", "radiogroup");
-      // The arrow keys belong to the group, not to the notebook's "select the next cell" shortcut.
-      radios.setAttribute("data-lm-suppress-shortcuts", "true");
       label(radios, box);
-      radios.querySelectorAll('input[type="radio"]').forEach(function (input) { input.name = name; });
+      radios.querySelectorAll('input[type="radio"]').forEach(function (input) { groupInput(input, name); });
     }
     var checks = box.querySelectorAll(".widget-checkbox");
     if (checks.length) {
@@ -77,7 +82,7 @@ var _JUPYTERLAB;
   function patchSlider(slider) {
     var handle = slider.querySelector(".noUi-handle");
     if (!handle || handle.hasAttribute("aria-label")) return;
-    slider.setAttribute("data-lm-suppress-shortcuts", "true");  // arrows move the handle, not the cell
+    handle.setAttribute("data-lm-suppress-shortcuts", "true");  // arrows move the handle, not the cell
     var text = (slider.querySelector(".widget-label") || {}).textContent || "";
     if (text.trim()) {
       handle.setAttribute("aria-label", text.trim());
