@@ -424,7 +424,8 @@ def assert_quick_check_accessible(page, lesson: str, lang: str) -> None:
     inputs = group.locator('input[type="radio"]')
     names = set(inputs.evaluate_all("inputs => inputs.map(i => i.name)"))
     assert len(names) == 1 and "" not in names, f"the options are not one group: names {names}"
-    assert quiz_box.get_attribute("lang") == lang and shown.locator(".ctxlib-question").get_attribute("lang") == lang
+    language = "e => e.closest('[lang]').getAttribute('lang')"  # its own lang, or the one it inherits
+    assert quiz_box.get_attribute("lang") == lang and shown.locator(".ctxlib-question").evaluate(language) == lang
     status = quiz_box.locator('.widget-html-content[role="status"][aria-live="polite"]')
     assert status.count() == 1, "the feedback box is not a live region"
     # Keyboard: in the group (on the first option), arrow to the second, Tab leaves the group for Check.

@@ -11,7 +11,9 @@ Pyodide and asserts that:
 - no cell shows an error or a stderr line;
 - moving the lesson's control shows the text its ctxlib callback returns (``CONTROLS`` from
   ``tests/test_browser.py``), and a quick check answered wrongly, then rightly, shows the
-  feedback and lands in the browser's progress file, which ``ctxlib grade`` then reads;
+  feedback and lands in the browser's progress file, which ``ctxlib grade`` then reads; the
+  quick check is one radio group with a live feedback box, and axe-core finds no serious or
+  critical violation in the output areas (as ``tests/test_browser.py`` checks in JupyterLab);
 - no request left 127.0.0.1.
 
 The site is the folder in ``CTXLIB_LITE_SITE`` (default ``build/lite``); without a built site
@@ -38,8 +40,8 @@ import pytest
 
 from ctxlib.course.quiz import load_quiz
 from test_browser import (CHROMIUM, CHROMIUM_FLAGS, CONTROLS, LATIN_FONT_DIR, LATIN_ONLY_FONTCONFIG, RUN_FINISHED,
-                          VIEWPORT, assert_no_errors, menu, answer_wrong_then_right, missing, move_control,
-                          screenshot_dir)
+                          VIEWPORT, assert_accessible_outputs, assert_no_errors, assert_quick_check_accessible, menu,
+                          answer_wrong_then_right, missing, move_control, screenshot_dir)
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("CTXLIB_LITE_SITE", ROOT / "build" / "lite"))
@@ -280,6 +282,8 @@ def test_lesson_in_browser_build(site, browser, lesson, lang, request):
                 with (Path(folder) / "grades.csv").open(encoding="utf-8") as f:
                     row = next(csv.DictReader(f))
             assert (row["learner"], row[f"{lesson}:{question_id}"]) == ("asha", "passed")
+            assert_quick_check_accessible(page, lesson, lang)  # the course's ctxlib-a11y extension is in the site
+        assert_accessible_outputs(page, f"browser build {lang}/{lesson}")
         assert_no_errors(page, f"browser build {lang}/{lesson} after the interactions")
         assert refused == [], f"the site asked for something outside 127.0.0.1: {refused}"
 

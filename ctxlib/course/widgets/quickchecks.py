@@ -160,7 +160,7 @@ class QuestionView:
     def _repr_html_(self) -> str:
         q = self.question
         code = (f"<pre>{html.escape(q.starter.rstrip())}</pre>" if q.type == "code" else "")
-        return (f'<div class="ctxlib-question" lang="{q.lang}" style="{_PROSE}">{_STYLE}'
+        return (f'<div class="ctxlib-question" style="{_PROSE}">{_STYLE}'
                 f'<div class="ctxlib-question-heading" style="font-weight: bold; font-size: 1.1em; margin-bottom: 0.3em">'
                 f"{html.escape(self.heading)}</div>"
                 f"<div>{prompt_html(q.prompt)}</div>{code}"

@@ -57,8 +57,12 @@ var _JUPYTERLAB;
     }
     var name = "ctxlib-quick-check-" + (++groups);
     box.setAttribute("data-ctxlib-a11y", name);
-    if (box.classList.contains("ctxlib-lang-hi")) box.setAttribute("lang", "hi");
-    if (box.classList.contains("ctxlib-lang-en")) box.setAttribute("lang", "en");
+    var lang = box.classList.contains("ctxlib-lang-hi") ? "hi" : box.classList.contains("ctxlib-lang-en") ? "en" : null;
+    if (lang) {
+      box.setAttribute("lang", lang);
+      var question = headingFor(box) && document.getElementById(headingFor(box)).closest(".ctxlib-question");
+      if (question) question.setAttribute("lang", lang);  // the question shown above the box
+    }
     var radios = box.querySelector(".widget-radio-box");
     if (radios) {
       radios.setAttribute("role", "radiogroup");
@@ -93,7 +97,8 @@ var _JUPYTERLAB;
 
   function patchLang(element) {
     if (element.hasAttribute("lang")) return;
-    if (isHindi(element.textContent || "")) element.setAttribute("lang", "hi");
+    // innerText: the words a reader sees (a <style> block's text would count otherwise).
+    if (isHindi(element.innerText || "")) element.setAttribute("lang", "hi");
   }
 
   function patch(root) {
