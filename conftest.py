@@ -22,6 +22,10 @@ SKIPPABLE_GROUPS = {
                         "install Chromium: sudo apt-get install chromium   (Debian/Ubuntu)"),
     "test_hub.py": ("hub test (a JupyterHub on 127.0.0.1 with five learners)",
                     "install the hub and its proxy: python3 run.py hub --install-only"),
+    "test_install.py": ("the library alone in a fresh venv (no Jupyter, ctxlib pack works)",
+                        "make a wheelhouse while online (python3 run.py wheelhouse DIR) and set CTXLIB_WHEELHOUSE=DIR"),
+    "test_mcp.py": ("tests of ctxlib mcp with the SDK's own client",
+                    "install the [mcp] extra: .venv/bin/pip install -e '.[mcp]' (python3 run.py setup does it)"),
     "test_offline.py": ("checks that the run has no network",
                         "they run only where there is none, as in CI: .ci/run runs the suite in a network "
                         "namespace with only loopback up (unshare --net) and sets CTXLIB_OFFLINE=1"),

@@ -58,8 +58,9 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".ctxlib-installed"
-# The optional extras from pyproject.toml: test (pytest, nbval, playwright) and present (voila).
-COURSE = f"{ROOT}[test,present]"
+# The optional extras from pyproject.toml: course (Jupyter, widgets, charts), mcp (the MCP server),
+# test (pytest, nbval, playwright) and present (voila).
+COURSE = f"{ROOT}[course,mcp,test,present]"
 # The build backend from pyproject.toml, and what it asks for to install editable, so that
 # ctxlib itself can be installed from the wheelhouse without an index.
 BUILD_BACKEND = ["hatchling>=1.24", "editables~=0.3"]
@@ -213,6 +214,12 @@ def catalogs(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "catalogs.py"), *extra], cwd=ROOT)
 
 
+def refresh(extra: list[str]) -> int:
+    """After changing printed text: catalogs, the notebooks that changed re-executed, the figure report (tools/refresh.py)."""
+    setup()
+    return subprocess.call([str(PY), str(ROOT / "tools" / "refresh.py"), *extra], cwd=ROOT)
+
+
 def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
     """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too."""
     return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light",
@@ -282,7 +289,7 @@ def install_hub() -> None:
     if hub_installed():
         return
     say("installing JupyterHub into .venv (a minute)")
-    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,present,hub]"], check=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[course,mcp,test,present,hub]"], check=True)
     npm = shutil.which("npm")
     if npm is None:
         sys.exit("run.py: the hub's proxy comes from npm, which is not installed "
@@ -420,7 +427,7 @@ def lite(extra: list[str]) -> int:
     if subprocess.call([str(PY), "-c", "import jupyterlite_core, jupyterlite_pyodide_kernel"],
                        stderr=subprocess.DEVNULL) != 0:
         say("installing the JupyterLite build tools into .venv")
-        subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,present,lite]"], check=True)
+        subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[course,mcp,test,present,lite]"], check=True)
     return subprocess.call([str(PY), str(ROOT / "tools" / "build_lite.py"), *extra], cwd=ROOT)
 
 
@@ -506,7 +513,7 @@ def publish(extra: list[str]) -> int:
 
 
 COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
-            "offline-install": offline_install, "setup": setup, "notebooks": notebooks,
+            "offline-install": offline_install, "setup": setup, "notebooks": notebooks, "refresh": refresh,
             "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade, "lite": lite,
             "lite-serve": lite_serve}
 COMMANDS.update(site=site, publish=publish)

@@ -18,6 +18,8 @@ the provider's page before relying on them; looked up 2026-12-01):
                 (platform.claude.com/docs/en/about-claude/pricing, "Prompt caching")
     OPENAI      cached input 0.10x ("input token costs by up to 90%"), no write surcharge (1.0x),
                 minimum 1,024 tokens (OpenAI cookbook "Prompt Caching 201", models before GPT-5.6)
+    REAL_RUNS   cached input 0.40x, no write surcharge: the price list Lindenbauer et al. 2025 applied
+                after the runs to bill their self-hosted Qwen models' tokens (Lesson 4, section 9)
 
 Units: tokens, and "input-token equivalents" (tokens x their price fraction), which times the
 base price per token gives money. Not handled: cache expiry (every turn is assumed to come
@@ -50,6 +52,7 @@ class Pricing:
 ANTHROPIC = Pricing("Anthropic (5-minute cache)", 0.10, 1.25)
 OPENAI = Pricing("OpenAI (automatic cache)", 0.10, 1.00)
 NO_CACHE = Pricing("no prompt cache", 1.00, 1.00, 0)
+REAL_RUNS = Pricing("the real runs' price list (cached input 0.4x)", 0.40, 1.00)
 
 
 @dataclass(frozen=True)

@@ -28,10 +28,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import safefile
-from .ceiling import Ceiling, check_attempts, check_tokens, first_turn_ceiling
+from .ceiling import Ceiling, check_attempts, check_tokens, first_turn_ceiling, is_whole_number
 
-PATCH_KIND = "attempt_diff"
-DIAGNOSTICS_KIND = "tool_output"
+# Block kinds, as ctxlib.removal names them: a diff is an "edit", a test run's output "diagnostics".
+PATCH_KIND = "edit"
+DIAGNOSTICS_KIND = "diagnostics"
+# The names ledgers written before the one vocabulary used; read back as today's kinds.
+OLD_KIND_NAMES = {"retrieved_files": "retrieved_file", "attempt_diff": PATCH_KIND, "tool_output": DIAGNOSTICS_KIND}
 STOP_REASONS = ("end_turn", "max_tokens", "context_length_exceeded")
 
 
@@ -58,7 +61,10 @@ class TurnRecord:
 
     @classmethod
     def from_dict(cls, data) -> "TurnRecord":
-        """A record from a decoded JSON object; ValueError says which field is wrong."""
+        """A record from a decoded JSON object; ValueError says which field is wrong.
+
+        Kinds in ``appended`` under their old names (``OLD_KIND_NAMES``) are read as today's.
+        """
         if not isinstance(data, dict):
             raise ValueError(f"a ledger record is a JSON object, got {type(data).__name__}")
         optional = ("trimmed_tokens", "passed")  # fields added later; old ledgers lack them
@@ -80,7 +86,9 @@ class TurnRecord:
             check_tokens(f"appended[{kind!r}]", tokens)
         if not isinstance(data.get("passed", False), bool):
             raise ValueError(f"passed must be true or false, got {data['passed']!r}")
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
+        fields = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        fields["appended"] = {OLD_KIND_NAMES.get(kind, kind): tokens for kind, tokens in data["appended"].items()}
+        return cls(**fields)
 
 
 def write_ledger(path, records) -> None:
@@ -162,7 +170,7 @@ def round_to(tokens: int, step: int = 1_000) -> int:
 
     Raises ``ValueError`` unless ``step`` is a positive whole number of tokens.
     """
-    if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
+    if not is_whole_number(step, 1):
         raise ValueError(f"step must be a positive whole number of tokens, got {step!r}")
     return (tokens + step // 2) // step * step
 
@@ -223,7 +231,7 @@ def generate_run_log(runs: int = 200, random_state: int = 370, *, fixed_prefix_t
         ValueError: a size or count is not a whole number, or a run's input would not leave
             room for its patch in the window (lower ``fill_tokens``).
     """
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+    if not is_whole_number(runs, 1):
         raise ValueError(f"runs must be a whole number >= 1, got {runs!r}")
     for name, value in (("fixed_prefix_tokens", fixed_prefix_tokens), ("task_tokens", task_tokens),
                         ("fill_tokens", fill_tokens), ("window_tokens", window_tokens)):
@@ -233,7 +241,7 @@ def generate_run_log(runs: int = 200, random_state: int = 370, *, fixed_prefix_t
     records = []
     for run in range(1, runs + 1):
         appended = {"fixed_prefix": fixed_prefix_tokens, "task": task_tokens,
-                    "retrieved_files": fill_tokens}
+                    "retrieved_file": fill_tokens}
         input_tokens = sum(appended.values())
         for attempt in range(1, max_attempts + 1):
             passed = rng.random() < PASS_SHARE

@@ -4,9 +4,10 @@ Lesson 4. A ``Run`` is a scripted loop: the opening blocks (fixed prefix, task, 
 and one ``Step`` per turn, saying what the model writes (a diff or a message, ``reply_tokens``)
 and what the harness appends after it (a file read, search results or diagnostics). Each turn:
 
-1. The rule runs on the transcript with ``target_tokens = window - reply_reserve_tokens`` (as
-   Lesson 2's trim did).
-2. Input = the tokens of what the rule left; reply room = window - input. An input over the
+1. The rule runs on the transcript with ``target_tokens = window - reply_reserve_tokens``
+   (``Run.target_tokens``; the window itself when output has its own limit).
+2. Input = the tokens of what the rule left; reply room = window - input (or
+   ``output_limit_tokens`` when the provider's output limit is separate). An input over the
    window, or no reply room at all, is refused: stop_reason ``context_length_exceeded``, the run
    ends and nothing is sent. A reply larger than the room is cut off: ``max_tokens``, the run ends.
    Otherwise ``end_turn``. So no request that is sent exceeds the window.
@@ -24,6 +25,9 @@ and what the harness appends after it (a file read, search results or diagnostic
 An item is *lost* on a turn when it exists (for example a diff has been written) and the request
 does not hold it. ``Turn.lost`` lists them, so rules can be compared on it.
 
+This is the course's one loop: Lesson 2's ``transcript.simulate`` is ``run_loop`` on its
+``Loop`` figures under ``head_trim`` (or ``keep_tail``), and turns the ``Turn``s into ledger records.
+
 Not handled: the model's behaviour changing with what it lost (the script is fixed), time, and
 the prompt cache (``ctxlib.cost`` reads the requests this module records).
 """
@@ -34,7 +38,7 @@ from dataclasses import dataclass, field
 
 from .ceiling import check_tokens
 from .i18n import N_
-from .removal import Block, Rule, make_block
+from .removal import PINNED_KINDS, Block, Rule, make_block
 
 TASK, TRACEBACKS, LATEST_DIFF, CURRENT_FILE = (N_("the task"), N_("the latest tracebacks"),
                                               N_("the latest diff"), N_("the current version of {path}"))
@@ -59,7 +63,11 @@ class Step:
 
 @dataclass(frozen=True)
 class Run:
-    """A scripted loop, in tokens: window, reply reserve, the opening blocks' sizes and the steps."""
+    """A scripted loop, in tokens: window, reply reserve, the opening blocks' sizes and the steps.
+
+    ``output_limit_tokens``: the provider's separate output limit (None: output shares the window).
+    ``pinned_kinds``: the kinds no rule may touch (Lesson 2 pins every kind its trim may not cut).
+    """
 
     steps: tuple
     window_tokens: int = 200_000
@@ -67,11 +75,15 @@ class Run:
     fixed_prefix_tokens: int = 9_000
     task_tokens: int = 1_000
     fill_tokens: int = 0
+    output_limit_tokens: int | None = None
+    pinned_kinds: tuple = PINNED_KINDS
 
     def __post_init__(self):
         check_tokens("window_tokens", self.window_tokens, positive=True)
         for name in ("reply_reserve_tokens", "fixed_prefix_tokens", "task_tokens", "fill_tokens"):
             check_tokens(name, getattr(self, name))
+        if self.output_limit_tokens is not None:
+            check_tokens("output_limit_tokens", self.output_limit_tokens, positive=True)
         if not self.steps:
             raise ValueError("a run needs at least one step, got none")
         for i, step in enumerate(self.steps):
@@ -87,8 +99,17 @@ class Run:
 
     @property
     def target_tokens(self) -> int:
-        """What a request may carry before the rule must act: window - reply reserve (at least 0)."""
+        """What a request may carry before the rule must act: window - reply reserve (at least 0),
+        or the whole window when output has its own limit (``output_limit_tokens``)."""
+        if self.output_limit_tokens is not None:
+            return self.window_tokens
         return max(self.window_tokens - self.reply_reserve_tokens, 0)
+
+    def reply_room(self, input_tokens: int) -> int:
+        """Tokens the reply may use after ``input_tokens`` of input: window - input, or the output limit."""
+        if self.output_limit_tokens is not None:
+            return self.output_limit_tokens
+        return self.window_tokens - input_tokens
 
 
 @dataclass(frozen=True)
@@ -154,24 +175,29 @@ def run_loop(run: Run, rule=None) -> Outcome:
 
     Returns an ``Outcome`` with one ``Turn`` per request, as the module docstring describes.
     Raises: ValueError as ``Run`` does; whatever the rule raises for bad parameters.
-    Example: Lesson 2's run with a 70,000 fill under ``head_trim`` gives the same inputs and
-    stop_reasons as ``ctxlib.transcript.simulate``.
+    Example: ``run_loop(chapter_run(70_000), head_trim)`` is Lesson 2's
+    ``simulate(Loop(fill_tokens=70_000, diagnostics_tokens=(24_000, 60_000, 24_000, 24_000)))``:
+    the same inputs and stop_reasons, since ``simulate`` calls this function.
     """
     from .removal import no_removal
 
     rule = rule or no_removal
     name = getattr(rule, "name", getattr(rule, "__name__", "rule"))
-    blocks = [make_block("fixed_prefix", run.fixed_prefix_tokens, "system prompt + tool definitions"),
-              make_block("task", run.task_tokens, "task statement")]
+
+    def new_block(kind, tokens, label, **identity):
+        return make_block(kind, tokens, label, pinned=kind in run.pinned_kinds, **identity)
+
+    blocks = [new_block("fixed_prefix", run.fixed_prefix_tokens, "system prompt + tool definitions"),
+              new_block("task", run.task_tokens, "task statement")]
     if run.fill_tokens:
-        blocks.append(make_block("retrieved_file", run.fill_tokens, "retrieved files"))
+        blocks.append(new_block("retrieved_file", run.fill_tokens, "retrieved files"))
     history = {"latest_diagnostics": None, "latest_edit": None, "current_reads": {}}
     versions, attempt, turns = {}, 0, []
     for number, step in enumerate(run.steps, 1):
         blocks, removals = rule(blocks, run.target_tokens)
         blocks = list(blocks)
         input_tokens = sum(b.tokens for b in blocks)
-        room = run.window_tokens - input_tokens
+        room = run.reply_room(input_tokens)
         lost = tuple(item for item, held in needed_items(blocks, history).items() if not held)
         if input_tokens > run.window_tokens or room < 1:
             turns.append(Turn(number, tuple(blocks), input_tokens, max(room, 0), 0,
@@ -186,16 +212,16 @@ def run_loop(run: Run, rule=None) -> Outcome:
             attempt += 1
             versions[step.path] = versions.get(step.path, 0) + 1
             label = f"diff of {step.path}, attempt {attempt} (turn {number})"
-            blocks.append(make_block("edit", step.reply_tokens, label, turn=number, path=step.path,
+            blocks.append(new_block("edit", step.reply_tokens, label, turn=number, path=step.path,
                                      version=versions[step.path], attempt=attempt))
             history["latest_edit"] = label
             history["current_reads"].pop(step.path, None)
         else:
-            blocks.append(make_block("model_message", step.reply_tokens, f"model message (turn {number})",
+            blocks.append(new_block("model_message", step.reply_tokens, f"model message (turn {number})",
                                      turn=number))
         if step.output_kind:
             label = _output_label(step, number, attempt)
-            blocks.append(make_block(step.output_kind, step.output_tokens, label, turn=number, path=step.path,
+            blocks.append(new_block(step.output_kind, step.output_tokens, label, turn=number, path=step.path,
                                      version=versions.get(step.path, 0) if step.path else None,
                                      attempt=attempt or None, tracebacks_tokens=step.tracebacks_tokens))
             if step.output_kind == "diagnostics":
@@ -213,8 +239,12 @@ def _output_label(step: Step, turn: int, attempt: int) -> str:
     return f"search results (turn {turn})"
 
 
+# The file every attempt of the chapter's loop edits (Lessons 2 and 4).
+CHAPTER_PATH = "billing/invoice.py"
+
+
 def chapter_run(fill_tokens: int = 70_000, diagnostics_tokens=(24_000, 60_000, 24_000, 24_000), *,
-                patch_tokens: int = 6_000, tracebacks_tokens: int = 4_000, path: str = "billing/invoice.py") -> Run:
+                patch_tokens: int = 6_000, tracebacks_tokens: int = 4_000, path: str = CHAPTER_PATH) -> Run:
     """Lesson 2's loop as a ``Run``: one attempt per turn, each a diff of ``path`` then its diagnostics.
 
     Defaults: the p90 ceiling's 70,000 fill and the type checker's 60,000-token cascade on attempt 2
@@ -228,8 +258,9 @@ def chapter_run(fill_tokens: int = 70_000, diagnostics_tokens=(24_000, 60_000, 2
 
 
 # The exploration run's sizes: (median, spread) of a lognormal per kind, in tokens, and how often
-# each kind of turn comes. Sized from real SWE-agent runs (ctxlib.course.runs): there the fixed
-# prefix and task are small, nothing is retrieved up front, and most tokens are tool output.
+# each kind of turn comes. The sizes per kind are assumptions; only the raw run's overall mean input
+# is checked against real SWE-agent runs (ctxlib.course.runs), where the fixed prefix and task are
+# small, nothing is retrieved up front, and most tokens are tool output.
 EXPLORATION_SIZES = {"file_read": (600, 0.6), "search_results": (300, 0.5), "diagnostics": (800, 0.5),
                      "model_message": (150, 0.3), "edit": (250, 0.4)}
 EXPLORATION_MIX = (("read", 0.45), ("search", 0.25), ("edit_test", 0.30))
@@ -291,5 +322,5 @@ def tokens_by_kind(outcome: Outcome) -> list[dict]:
     return rows
 
 
-__all__ = ["Block", "Outcome", "Rule", "Run", "Step", "Turn", "chapter_run", "exploration_run",
+__all__ = ["CHAPTER_PATH", "Block", "Outcome", "Rule", "Run", "Step", "Turn", "chapter_run", "exploration_run",
            "needed_items", "run_loop", "tokens_by_kind"]

@@ -1,7 +1,10 @@
 """What to remove when the transcript overflows: a transcript with identities, and the removal rules.
 
-Lesson 4. Lesson 2's trim knew only sizes. Here every block says what it is and what it refers
-to, so a rule can tell test output from a superseded diff or a stale copy of a file:
+Lesson 4, and the one vocabulary of every lesson's loop (Lesson 2's ``transcript.simulate`` runs
+the same blocks under ``head_trim`` or ``keep_tail``). Every block says what it is and what it
+refers to, so a rule can tell test output from a superseded diff or a stale copy of a file. The
+kinds, one name each (a display layer words them in the viewer's language from ``kind`` and the
+plain fields ``path``, ``attempt``, ``turn``, ``version``, ``tokens``):
 
     fixed_prefix, task, retrieved_file   pinned: never removed (the chapter's harness pins its fill)
     model_message                        what the model wrote that is not a diff
@@ -73,6 +76,15 @@ class Block:
         if end <= start:
             return True
         return not self.masked and any(a <= start and end <= b for a, b in self.kept)
+
+    @property
+    def head_lost(self) -> int:
+        """Original tokens before the first one the block still holds (all of them if it holds none).
+
+        After head cuts only (Lesson 2's trims) it is the total cut from the head: 18,000 kept, cut
+        16,412 -> 16,412. A middle cut keeps the head, so it stays 0.
+        """
+        return self.kept[0][0] if self.kept else self.original_tokens
 
     @property
     def whole(self) -> bool:
@@ -158,10 +170,11 @@ def _check_target(target_tokens) -> int:
     return check_tokens("target_tokens", target_tokens)
 
 
-def head_trim(blocks, target_tokens: int):
+def head_trim(blocks, target_tokens: int, *, kinds: tuple = TOOL_OUTPUTS):
     """Lesson 2's trim: while the total is over ``target_tokens``, cut the oldest tool output from its head.
 
-    Tool outputs are ``TOOL_OUTPUTS``; diffs, messages and pinned blocks are never cut. A block cut
+    Tool outputs are the blocks of ``kinds`` (default ``TOOL_OUTPUTS``; Lesson 2's ``Loop`` passes its
+    ``evictable_kinds``); diffs, messages and pinned blocks are never cut. A block cut
     to 0 tokens stays (it keeps its identity). One pass, oldest first. May remove the latest
     diagnostics while older evictable blocks remain: it cuts only tool output, so older diffs and
     messages survive while the newest test output goes.
@@ -171,7 +184,7 @@ def head_trim(blocks, target_tokens: int):
     excess = _total(blocks) - _check_target(target_tokens)
     kept, removals = [], []
     for block in blocks:
-        if excess > 0 and block.kind in TOOL_OUTPUTS and not block.pinned and not block.masked and block.tokens:
+        if excess > 0 and block.kind in kinds and not block.pinned and not block.masked and block.tokens:
             cut = min(block.tokens, excess)
             removals.append(Removal(block.label, block.kind, cut, CUT_HEAD, "head_trim"))
             block, excess = cut_head(block, cut), excess - cut
@@ -179,9 +192,11 @@ def head_trim(blocks, target_tokens: int):
     return kept, removals
 
 
-def keep_tail(blocks, target_tokens: int, *, tail_tokens: int = 2_000):
+def keep_tail(blocks, target_tokens: int, *, tail_tokens: int = 2_000, kinds: tuple = TOOL_OUTPUTS):
     """Like ``head_trim``, but each tool output keeps at least its last ``tail_tokens`` (its summary).
 
+    Lesson 2's tail-keeping trim (``Loop(keep_tail_tokens=K)``) is this rule with ``tail_tokens=K``;
+    ``kinds`` as in ``head_trim``. A block of ``tail_tokens`` or fewer is left alone.
     While over ``target_tokens``, tool outputs are cut from the head, oldest first, each down to
     ``tail_tokens`` at most. The total may stay over the target once every output is at its tail.
     May remove the latest diagnostics while older evictable blocks remain (their tails, diffs and
@@ -192,7 +207,7 @@ def keep_tail(blocks, target_tokens: int, *, tail_tokens: int = 2_000):
     kept, removals = [], []
     for block in blocks:
         room = block.tokens - tail_tokens
-        if excess > 0 and block.kind in TOOL_OUTPUTS and not block.pinned and not block.masked and room > 0:
+        if excess > 0 and block.kind in kinds and not block.pinned and not block.masked and room > 0:
             cut = min(room, excess)
             removals.append(Removal(block.label, block.kind, cut, CUT_TAIL, "keep_tail"))
             block, excess = cut_head(block, cut), excess - cut
@@ -226,7 +241,7 @@ def head_and_tail(blocks, target_tokens: int, *, max_tokens: int = 8_000, head_t
     return kept, removals
 
 
-def observation_masking(blocks, target_tokens: int, *, keep_last: int = 10):
+def observation_masking(blocks, target_tokens: int, *, keep_last: int = 10, polling: int = 1):
     """Keep the last ``keep_last`` tool outputs; every older one becomes a one-line placeholder.
 
     SWE-agent's rule, the "observation masking" of Lindenbauer et al. 2025 (who keep the last 10).
@@ -234,12 +249,18 @@ def observation_masking(blocks, target_tokens: int, *, keep_last: int = 10):
     (``placeholder_text``). Diffs and messages are never masked. May remove the latest diagnostics
     while older evictable blocks remain: once ``keep_last`` newer outputs (reads, searches) have
     arrived after a test run, its output is masked, while older diffs and messages stay.
-    Raises: ValueError if ``keep_last`` < 1. Returns ``(blocks, removals)``.
+    ``polling`` is SWE-agent's ``LastNObservations(polling=...)``: the masked stretch moves only when
+    the number of outputs reaches a multiple of ``polling``, so between moves the transcript only
+    grows and a prompt cache keeps serving it; ``polling=1`` (the paper's runs) masks every turn.
+    With n outputs, the oldest ``(n // polling) * polling - keep_last`` are masked (none if that is
+    below 1): keep_last 10, polling 5, 24 outputs -> 10 masked, 14 shown.
+    Raises: ValueError if ``keep_last`` or ``polling`` < 1. Returns ``(blocks, removals)``.
     """
     _check_target(target_tokens)
     check_tokens("keep_last", keep_last, positive=True)
+    check_tokens("polling", polling, positive=True)
     outputs = [i for i, b in enumerate(blocks) if b.kind in TOOL_OUTPUTS and not b.pinned]
-    older = set(outputs[:-keep_last])
+    older = set(outputs[:max(0, (len(outputs) // polling) * polling - keep_last)])
     kept, removals = [], []
     for i, block in enumerate(blocks):
         masked = mask(block)

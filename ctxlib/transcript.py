@@ -4,16 +4,20 @@ Lesson 2, "The ledger for a 180k fill". The first request carries the fixed pref
 prompt + tool definitions), the task and the retrieved files. Each failing attempt appends
 its diff and its diagnostics, and the whole transcript is re-sent on the next turn.
 
-The rules, in the order a turn applies them:
+There is one loop in ctxlib: ``simulate`` runs Lesson 4's ``overflow.run_loop`` on the ``Loop``'s
+figures (``as_run``) under Lesson 2's rule (``lesson2_rule``), with the blocks and kinds of
+``ctxlib.removal`` (``fixed_prefix``, ``task``, ``retrieved_file``, ``edit`` for a diff,
+``diagnostics`` for the test output), and writes each turn as a ledger record. The rules, in the
+order a turn applies them:
 1. Trim, before every request, until input <= window - reply_reserve_tokens. Two rules:
-   - head trim (``keep_tail_tokens=0``, the default): cut the oldest evictable block from its
-     head (the tracebacks at the head of a pytest block go first, the summary tail stays),
-     then the next oldest;
-   - tail-keeping trim (``keep_tail_tokens=K``): cut each evictable block, oldest first, down
-     to its last K tokens, then move on to the next block, so every cut tool output keeps a
-     tail of K tokens.
+   - head trim (``keep_tail_tokens=0``, the default; ``removal.head_trim``): cut the oldest
+     evictable block from its head (the tracebacks at the head of a pytest block go first, the
+     summary tail stays), then the next oldest;
+   - tail-keeping trim (``keep_tail_tokens=K``; ``removal.keep_tail``): cut each evictable block,
+     oldest first, down to its last K tokens, then move on to the next block, so every cut tool
+     output keeps a tail of K tokens.
    Pinned blocks are never touched, so when they (and the kept tails) alone exceed the target
-   the request goes out with less reply room than reserved. Only tool output is evictable by
+   the request goes out with less reply room than reserved. Only diagnostics are evictable by
    default (the chapter's harness pins retrieved files).
 2. Reply room. When output shares the window (most providers), reply room = window - input
    and a patch larger than it is cut off: stop_reason "max_tokens". When the provider's
@@ -36,23 +40,15 @@ messages around blocks, and streaming.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .ceiling import check_attempts, check_tokens
 from .ledger import DIAGNOSTICS_KIND, PATCH_KIND, TurnRecord
+from .overflow import CHAPTER_PATH, Outcome, Run, Step, run_loop
+from .removal import Block, Rule, head_trim, keep_tail as _keep_tail_rule  # noqa: F401 (Block: re-exported)
 
-KINDS = ("fixed_prefix", "task", "retrieved_files", PATCH_KIND, DIAGNOSTICS_KIND)
-
-
-@dataclass(frozen=True)
-class Block:
-    """A stretch of the transcript: kind, tokens now, pinned or evictable, tokens cut from its head."""
-
-    kind: str
-    tokens: int
-    pinned: bool
-    label: str
-    head_lost: int = 0
+# The kinds of block Lesson 2's loop makes, in the order a request holds them (removal.KINDS has all).
+LOOP_KINDS = ("fixed_prefix", "task", "retrieved_file", PATCH_KIND, DIAGNOSTICS_KIND)
 
 
 @dataclass(frozen=True)
@@ -85,12 +81,13 @@ class Loop:
 
 @dataclass(frozen=True)
 class Simulation:
-    """What ``simulate`` saw: the loop, one ledger record and one sent transcript per turn."""
+    """What ``simulate`` saw: the loop, one ledger record and one sent transcript per turn, the ``Outcome``."""
 
     loop: Loop
     records: list = field(default_factory=list)
     transcripts: list = field(default_factory=list)
     error: str | None = None
+    outcome: Outcome | None = None
 
     @property
     def stop_reason(self) -> str:
@@ -122,9 +119,9 @@ def _check(loop: Loop) -> tuple[tuple, tuple]:
                          f"(each turn re-sends the whole transcript), got {loop.max_attempts:,}")
     if loop.output_limit_tokens is not None:
         check_tokens("output_limit_tokens", loop.output_limit_tokens, positive=True)
-    unknown = set(loop.evictable_kinds) - set(KINDS)
+    unknown = set(loop.evictable_kinds) - set(LOOP_KINDS)
     if unknown:
-        raise ValueError(f"evictable_kinds must be among {KINDS}, got {sorted(unknown)}")
+        raise ValueError(f"evictable_kinds must be among {LOOP_KINDS}, got {sorted(unknown)}")
     attempts = range(1, loop.max_attempts + 1)
     if loop.passes_on_attempt is not None and loop.passes_on_attempt not in attempts:
         raise ValueError(f"passes_on_attempt must be None or 1..{loop.max_attempts}, "
@@ -133,31 +130,34 @@ def _check(loop: Loop) -> tuple[tuple, tuple]:
             _per_attempt("diagnostics_tokens", loop.diagnostics_tokens, loop.max_attempts))
 
 
-def trim(blocks, target_tokens: int, keep_tail_tokens: int = 0) -> tuple[list, int]:
-    """Cut evictable blocks, oldest first, each from its head, until the total is <= target.
+def lesson2_rule(loop: Loop) -> Rule:
+    """The removal rule ``loop`` names: Lesson 2's head trim, or its tail-keeping trim.
 
-    Args:
-        blocks: the transcript's ``Block``s, oldest first.
-        target_tokens: the total the trim aims for (window - reply reserve).
-        keep_tail_tokens: 0 for the head trim (a block may be cut to nothing before the next
-            is touched); K > 0 for the tail-keeping trim (no block is cut below its last K
-            tokens; a block of K tokens or fewer is left alone).
-    Pinned blocks are left as they are, so the total can stay above the target. A block cut
-    to 0 tokens stays in the list (its ``head_lost`` shows what went). One pass; never loops.
-    Returns ``(new blocks, tokens trimmed)``. Example: blocks of 10 (pinned) and 8 (evictable)
-    trimmed to 12 -> the evictable block keeps its last 2 tokens, 6 trimmed; with
-    ``keep_tail_tokens=3`` and a target of 10 it keeps its last 3, 5 trimmed.
+    ``keep_tail_tokens=0`` -> ``Rule(head_trim, kinds=evictable_kinds)``; K > 0 ->
+    ``Rule(keep_tail, tail_tokens=K, kinds=evictable_kinds)`` (both in ``ctxlib.removal``).
+    Example: blocks of 10 (pinned) and 8 (evictable) trimmed to 12 -> the evictable block keeps its
+    last 2 tokens, 6 trimmed; with ``keep_tail_tokens=3`` and a target of 10 it keeps its last 3.
     """
-    excess = sum(block.tokens for block in blocks) - target_tokens
-    trimmed, kept = 0, []
-    for block in blocks:
-        cuttable = block.tokens - keep_tail_tokens
-        if excess > trimmed and not block.pinned and cuttable > 0:
-            cut = min(cuttable, excess - trimmed)
-            block = replace(block, tokens=block.tokens - cut, head_lost=block.head_lost + cut)
-            trimmed += cut
-        kept.append(block)
-    return kept, trimmed
+    kinds = tuple(loop.evictable_kinds)
+    if loop.keep_tail_tokens:
+        return Rule(_keep_tail_rule, tail_tokens=loop.keep_tail_tokens, kinds=kinds)
+    return Rule(head_trim, kinds=kinds)
+
+
+def as_run(loop: Loop) -> Run:
+    """``loop``'s figures as Lesson 4's scripted ``Run``: per attempt a diff of ``CHAPTER_PATH``
+    (``patch_tokens``), then its diagnostics; attempts up to ``passes_on_attempt`` (or all).
+
+    Kinds not in ``evictable_kinds`` are pinned (Lesson 2's trim may not cut them).
+    Raises: ValueError as ``simulate`` does.
+    """
+    patches, diagnostics = _check(loop)
+    attempts = loop.passes_on_attempt or loop.max_attempts
+    steps = tuple(Step("edit", patches[i], "diagnostics", diagnostics[i], CHAPTER_PATH) for i in range(attempts))
+    return Run(steps, window_tokens=loop.window_tokens, reply_reserve_tokens=loop.reply_reserve_tokens,
+               fixed_prefix_tokens=loop.fixed_prefix_tokens, task_tokens=loop.task_tokens,
+               fill_tokens=loop.fill_tokens, output_limit_tokens=loop.output_limit_tokens,
+               pinned_kinds=tuple(k for k in LOOP_KINDS if k not in loop.evictable_kinds))
 
 
 def refusal_text(simulation: "Simulation", lang: str = "en") -> str:
@@ -192,61 +192,43 @@ def _refusal(loop: Loop, blocks, input_tokens: int, lang: str = "en") -> str:
 def simulate(loop: Loop = Loop()) -> Simulation:
     """Run the loop turn by turn under the rules in this module's docstring.
 
-    Returns a ``Simulation`` whose ``records`` are ``ledger.TurnRecord`` (run 0, one per turn)
-    and whose ``transcripts`` are the blocks each request carried after trimming. With
-    ``Loop(patch_tokens=(6000, 2412, 6000, 6000))`` (the stated 180,000 fill) the last record
-    is attempt 3, input 198,412, max_tokens 1,588, stop_reason "max_tokens"; so it is with
-    ``Loop(fill_tokens=176_412)``.
+    This is ``overflow.run_loop(as_run(loop), lesson2_rule(loop))``, Lesson 4's loop under Lesson 2's
+    rule, with each ``Turn`` written as a ledger record. Returns a ``Simulation`` whose ``records`` are
+    ``ledger.TurnRecord`` (run 0, one per turn) and whose ``transcripts`` are the blocks each request
+    carried after trimming. With ``Loop(patch_tokens=(6000, 2412, 6000, 6000))`` (the stated 180,000
+    fill) the last record is attempt 3, input 198,412, max_tokens 1,588, stop_reason "max_tokens";
+    so it is with ``Loop(fill_tokens=176_412)``.
     Raises: ValueError for a figure that is not a whole number of tokens, attempts < 1 or more
     than ``MAX_SIMULATED_ATTEMPTS`` (1,000), an unknown evictable kind, or too few per-attempt sizes.
     """
     patches, diagnostics = _check(loop)
-    shared = loop.output_limit_tokens is None
-    target = loop.window_tokens - loop.reply_reserve_tokens if shared else loop.window_tokens
-
-    def block(kind, tokens, label):
-        return Block(kind, tokens, kind not in loop.evictable_kinds, label)
-
-    blocks = [block("fixed_prefix", loop.fixed_prefix_tokens, "system prompt + tool definitions"),
-              block("task", loop.task_tokens, "task statement"),
-              block("retrieved_files", loop.fill_tokens, "retrieved files")]
-    appended = {b.kind: b.tokens for b in blocks}
-    records, transcripts, error = [], [], None
-    for attempt in range(1, loop.max_attempts + 1):
-        blocks, trimmed = trim(blocks, target, loop.keep_tail_tokens)
-        transcripts.append(tuple(blocks))
-        input_tokens = sum(b.tokens for b in blocks)
-        room = loop.window_tokens - input_tokens if shared else loop.output_limit_tokens
-        if input_tokens > loop.window_tokens or room < 1:
-            error = _refusal(loop, blocks, input_tokens)
-            records.append(TurnRecord(0, attempt, attempt, input_tokens, max(room, 0), 0,
-                                      "context_length_exceeded", appended, trimmed))
-            break
-        patch = patches[attempt - 1]
-        stop_reason = "end_turn" if patch <= room else "max_tokens"
-        passed = stop_reason == "end_turn" and attempt == loop.passes_on_attempt
-        records.append(TurnRecord(0, attempt, attempt, input_tokens, room, min(patch, room),
-                                  stop_reason, appended, trimmed, passed))
-        if stop_reason == "max_tokens" or attempt == loop.passes_on_attempt:
-            break
-        appended = {PATCH_KIND: patch, DIAGNOSTICS_KIND: diagnostics[attempt - 1]}
-        blocks = blocks + [block(PATCH_KIND, patch, f"diff of attempt {attempt}"),
-                           block(DIAGNOSTICS_KIND, diagnostics[attempt - 1],
-                                 f"diagnostics of attempt {attempt}")]
-    return Simulation(loop, records, transcripts, error)
+    outcome = run_loop(as_run(loop), lesson2_rule(loop))
+    appended = {"fixed_prefix": loop.fixed_prefix_tokens, "task": loop.task_tokens,
+                "retrieved_file": loop.fill_tokens}
+    records = []
+    for turn in outcome.turns:
+        attempt = turn.turn  # one attempt per turn
+        passed = turn.stop_reason == "end_turn" and attempt == loop.passes_on_attempt
+        records.append(TurnRecord(0, turn.turn, attempt, turn.input_tokens, turn.max_tokens, turn.output_tokens,
+                                  turn.stop_reason, appended, sum(r.tokens for r in turn.removals), passed))
+        appended = {PATCH_KIND: patches[attempt - 1], DIAGNOSTICS_KIND: diagnostics[attempt - 1]}
+    last = outcome.turns[-1]
+    error = (_refusal(loop, last.blocks, last.input_tokens)
+             if last.stop_reason == "context_length_exceeded" else None)
+    return Simulation(loop, records, [turn.blocks for turn in outcome.turns], error, outcome)
 
 
 def occupancy(simulation: Simulation) -> list[dict]:
     """Per turn, tokens by block kind in the request, plus the reply, for a table or stacked chart.
 
-    Each row: ``turn``, ``attempt``, one key per kind in ``KINDS`` (tokens sent), ``reply``
+    Each row: ``turn``, ``attempt``, one key per kind in ``LOOP_KINDS`` (tokens sent), ``reply``
     (output tokens), ``input_tokens``, ``max_tokens``, ``head_lost`` (tokens cut from heads so
     far, still-present blocks), ``stop_reason``.
     """
     rows = []
     for record, blocks in zip(simulation.records, simulation.transcripts):
         row = {"turn": record.turn, "attempt": record.attempt}
-        row.update({kind: sum(b.tokens for b in blocks if b.kind == kind) for kind in KINDS})
+        row.update({kind: sum(b.tokens for b in blocks if b.kind == kind) for kind in LOOP_KINDS})
         row.update(reply=record.output_tokens, input_tokens=record.input_tokens,
                    max_tokens=record.max_tokens, head_lost=sum(b.head_lost for b in blocks),
                    stop_reason=record.stop_reason)
@@ -265,12 +247,13 @@ def format_trace(record: TurnRecord, max_attempts: int, model: str = "coding-age
             f"[stop_reason: {record.stop_reason}]")
 
 
-def keep_tail(text: str, keep_tokens: int, encoding: str = "o200k_base") -> str:
+def last_tokens(text: str, keep_tokens: int, encoding: str = "o200k_base") -> str:
     """The last ``keep_tokens`` tokens of ``text``: what a trim from the head leaves of a tool output.
 
-    The text form of the trim rule, counted in exact tokens of ``encoding`` (not characters).
-    A cut that falls inside a multi-byte character shows U+FFFD there. Example: the last 2
-    tokens of "hello world again" in o200k_base are " world again".
+    The text form of the tail-keeping trim (``removal.keep_tail`` works on block sizes), counted
+    in exact tokens of ``encoding`` (not characters). A cut that falls inside a multi-byte
+    character shows U+FFFD there. Example: the last 2 tokens of "hello world again" in
+    o200k_base are " world again".
     Raises: ValueError if ``keep_tokens`` is not a whole number >= 0 or the encoding is unknown.
     """
     from .tokens import get_encoding

@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 from ctxlib.ceiling import NINE_FILE_REFACTOR, ONE_LINE_CHANGE, class_ceiling, first_turn_ceiling
 from ctxlib.course.examples import LESSON1_FILES, LESSON1_QUERY
-from ctxlib.course.exercises import Case, Exercise, ceiling_cases, exercise, run_cases, scorer_cases, starter_name
+from ctxlib.course.checks.lesson1 import scorer_cases
+from ctxlib.course.checks.lesson2 import ceiling_cases
+from ctxlib.course.exercises import Case, Exercise, exercise, run_cases, starter_name
 from ctxlib.course.progress import read_progress
 from ctxlib.course.quiz import load_quiz
 from ctxlib.scoring import score_file
@@ -49,8 +51,13 @@ def test_scorer_cases_use_lesson1_files_and_score_file():
     seed = [(c.args[0], c.expected) for c in cases[:4]]
     assert seed == [("shop/pricing.py", 18), ("shop/cart.py", 4), ("docs/history.md", 0), ("tests/test_pricing.py", 15)]
     assert all(c.expected == score_file(*c.args) for c in cases)
-    # Hand-computed: "pricing" twice in the name (2 x 3), "PRICING"/"pricing" twice in the text.
-    assert [c.expected for c in cases[4:]] == [2 + 3, 6, 2, 0]
+    # Hand-computed: "pricing" twice in the text, once in the name (2 + 3); twice in the name (2 x 3);
+    # "discount" in two longer words; nothing; "vat" named twice (2 x (2 + 3)); "ana" in banana and
+    # bandana, not overlapping; "बजट" twice in the text, once in the name; "tax" in the name and twice in
+    # the text; "json" once in the text and once in the name's extension.
+    assert [c.expected for c in cases[4:]] == [2 + 3, 6, 2, 0, 10, 2, 2 + 3, 3 + 2, 1 + 3]
+    # The cases after the lesson's own files are named by what they test, never by their data.
+    assert cases[4].about["en"] == "for a name and a text in mixed case" and "Pricing" not in cases[4].about["hi"]
     assert all(set(c.about) == {"en", "hi"} for c in cases)
 
 
@@ -68,8 +75,8 @@ def test_ceiling_cases_are_the_chapter_figures():
 def test_passed_only_when_every_case_passed():
     q = exercise(LESSON, "own_scorer", "en")
     result = q.run(solution_of(q))
-    assert (result.outcome, result.passed, result.total, result.message) == ("passed", 8, 8, "All 8 checks passed.")
-    assert exercise(LESSON, "own_scorer", "hi").run(solution_of(q)).message == "सभी 8 जाँचें सफल रहीं।"
+    assert (result.outcome, result.passed, result.total, result.message) == ("passed", 13, 13, "All 13 checks passed.")
+    assert exercise(LESSON, "own_scorer", "hi").run(solution_of(q)).message == "सभी 13 जाँचें सफल रहीं।"
 
 
 def test_failed_says_which_inputs_and_what_came_back_but_not_the_expected_value():
@@ -77,22 +84,23 @@ def test_failed_says_which_inputs_and_what_came_back_but_not_the_expected_value(
         return sum(text.lower().count(t.lower()) + name.lower().count(t.lower()) for t in terms)
 
     result = exercise(LESSON, "own_scorer", "en").run(my_score)
-    assert result.outcome == "failed" and result.passed == 4
-    assert result.message == ("Not yet: 4 of 8 checks passed. For file 'shop/pricing.py' with terms "
-                              "['discount', 'pricing'], my_score returned 16.")
+    assert result.outcome == "failed" and result.passed == 5
+    assert result.message == ("Not yet: 5 of 13 checks passed. For file 'shop/pricing.py' with terms "
+                              "['discount', 'pricing'], my_score returned 16: too low.")
     assert "18" not in result.message and "Traceback" not in result.message
     hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
-    assert hi == ("अभी नहीं: 8 में से 4 जाँचें सफल रहीं। File 'shop/pricing.py', terms ['discount', 'pricing'] "
-                  "के लिए my_score ने 16 लौटाया।")
+    assert hi == ("अभी नहीं: 13 में से 5 जाँचें सफल रहीं। File 'shop/pricing.py', terms ['discount', 'pricing'] "
+                  "के लिए my_score ने 16 लौटाया: बहुत कम।")
 
 
-def test_a_failure_on_a_short_text_shows_the_text():
+def test_a_failure_on_a_hidden_case_names_what_it_tests_not_its_data():
     def my_score(name, text, terms):  # case-sensitive: misses "PRICING" and "Pricing"
         return sum(text.count(t) + 3 * name.count(t) for t in terms)
 
     message = exercise(LESSON, "own_scorer", "en").run(my_score).message
-    assert message.endswith("For file 'Shop/Pricing.py' with text 'PRICING rules, pricing table' and terms "
-                            "['pricing'], my_score returned 1.")
+    assert message == "Not yet: 9 of 13 checks passed. For a name and a text in mixed case, my_score returned 1: too low."
+    hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
+    assert hi == "अभी नहीं: 13 में से 9 जाँचें सफल रहीं। छोटे-बड़े अक्षरों वाले नाम और text के लिए my_score ने 1 लौटाया: बहुत कम।"
 
 
 @pytest.mark.parametrize("body", ["    ...", "    pass", "    return None", "    raise NotImplementedError",
@@ -143,7 +151,7 @@ def test_an_error_after_some_passes_counts_them():
 
     result = exercise(LESSON, "own_scorer", "en").run(my_score)
     assert (result.outcome, result.passed) == ("error", 5)
-    assert result.message.startswith("For file 'pricing/pricing.py' with text '' and terms ['pricing'], your code raised "
+    assert result.message.startswith("For a term twice in the name and an empty text, your code raised "
                                      "ZeroDivisionError: empty text")
 
 
@@ -159,7 +167,8 @@ def test_a_value_instead_of_a_function_and_bools_are_not_counts():
 def test_value_cases_compare_the_answer_itself():
     cases = [Case(None, 94_000, {"en": "for the chapter's p50 figures", "hi": "अध्याय के p50 आँकड़ों के लिए"})]
     assert run_cases(94_000, cases, name="fill").outcome == "passed"
-    assert run_cases(96_000, cases, "en", "fill").message == "Not yet: For the chapter's p50 figures, fill is 96000."
+    assert run_cases(96_000, cases, "en", "fill").message == "Not yet: For the chapter's p50 figures, fill is 96000: too high."
+    assert run_cases(96_000, cases, "hi", "fill").message == "अभी नहीं: अध्याय के p50 आँकड़ों के लिए fill 96000 है: बहुत ज़्यादा।"
     assert run_cases(Ellipsis, cases).outcome == "not attempted"
 
 
@@ -175,7 +184,7 @@ def test_check_prints_the_outcome_and_records_it(progress_file, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Not attempted yet")
     assert out[1].startswith("Hint 1 of 2: str.count counts") and out[2].startswith("Hint 2 of 2: Lower-case")
-    assert out[3].startswith("Not yet: 2 of 8 checks passed.") and out[4] == "All 8 checks passed."
+    assert out[3].startswith("Not yet: 2 of 13 checks passed.") and out[4] == "All 13 checks passed."
     attempts = read_progress(progress_file)["attempts"]
     assert [(a["question"], a["outcome"], a["hints_used"], a["solution_viewed"]) for a in attempts] == [
         ("own_scorer", "failed", 2, False), ("own_scorer", "passed", 2, False)]  # the untouched starter is not recorded
@@ -188,7 +197,7 @@ def test_check_without_an_argument_finds_the_starters_name_in_the_notebook(monke
     assert capsys.readouterr().out.startswith("Not attempted yet: there is no my_score in the notebook.")
     monkeypatch.setattr(__main__, "my_score", solution_of(q), raising=False)
     q.check()
-    assert capsys.readouterr().out == "All 8 checks passed.\n"
+    assert capsys.readouterr().out == "All 13 checks passed.\n"
 
 
 def test_hints_in_order_then_no_more_and_out_of_range(capsys):
@@ -227,7 +236,7 @@ def test_a_recording_failure_never_breaks_the_check(tmp_path, monkeypatch, capsy
     q = exercise(LESSON, "own_scorer", "en")
     q.check(solution_of(q))
     out, err = capsys.readouterr()
-    assert out == "All 8 checks passed.\n"
+    assert out == "All 13 checks passed.\n"
     assert err == "ctxlib: this attempt was not saved to your progress file (FileExistsError).\n"
 
 
@@ -246,23 +255,23 @@ def test_the_scorer_solution_is_score_file(name, text, terms):
 
 def test_the_ceiling_exercise_four_outcomes():
     en, hi = exercise("02_running_total", "own_ceiling", "en"), exercise("02_running_total", "own_ceiling", "hi")
-    assert en.run(solution_of(en)).message == "All 6 checks passed."
+    assert en.run(solution_of(en)).message == "All 12 checks passed."
 
     def forgets_the_patch(window, fixed_prefix, task, patch, diagnostics, attempts):
         return window - fixed_prefix - task - attempts * diagnostics
 
     assert en.run(forgets_the_patch).message == (
-        "Not yet: 0 of 6 checks passed. For window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
-        "diagnostics 18,000, 4 attempts, forgets_the_patch returned 118000.")
+        "Not yet: 1 of 12 checks passed. For window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
+        "diagnostics 18,000, 4 attempts, forgets_the_patch returned 118000: too high.")
     assert hi.run(forgets_the_patch).message == (
-        "अभी नहीं: 6 में से 0 जाँचें सफल रहीं। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
-        "diagnostics 18,000, 4 attempts के लिए forgets_the_patch ने 118000 लौटाया।")
+        "अभी नहीं: 12 में से 1 जाँचें सफल रहीं। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
+        "diagnostics 18,000, 4 attempts के लिए forgets_the_patch ने 118000 लौटाया: बहुत ज़्यादा।")
     assert en.run(starter_of(en)).outcome == "not attempted"
 
     def clamps_at_zero(window, fixed_prefix, task, patch, diagnostics, attempts):
         return max(0, window - fixed_prefix - task - attempts * (patch + diagnostics))
 
-    assert (en.run(clamps_at_zero).outcome, en.run(clamps_at_zero).passed) == ("failed", 5)
+    assert (en.run(clamps_at_zero).outcome, en.run(clamps_at_zero).passed) == ("failed", 10)
     assert en.run(lambda *sizes: sizes[0] / 0).outcome == "error"
 
 
@@ -278,9 +287,9 @@ def test_the_ceiling_solution_is_first_turn_ceiling(sizes, attempts):
 
 
 def test_lesson_2_exercise_checkers_compute_their_answers_with_ctxlib():
-    from ctxlib.course.exercises import (keep_tail_cases, misclassified_cases, percentile_cases,
-                                          run_cases, tail_trim_run_cases)
-    from ctxlib.transcript import keep_tail
+    from ctxlib.course.checks.lesson2 import (keep_tail_cases, misclassified_cases, percentile_cases,
+                                              tail_trim_run_cases)
+    from ctxlib.transcript import last_tokens
     import math
 
     assert [c.expected for c in tail_trim_run_cases()] == [2_794]   # 200,000 - 197,206
@@ -288,7 +297,7 @@ def test_lesson_2_exercise_checkers_compute_their_answers_with_ctxlib():
     assert run_cases(2_794, tail_trim_run_cases()).outcome == "passed"
     assert run_cases(4_000, tail_trim_run_cases()).outcome == "failed"
     assert run_cases(Ellipsis, misclassified_cases()).outcome == "not attempted"
-    assert run_cases(keep_tail, keep_tail_cases()).outcome == "passed"
+    assert run_cases(last_tokens, keep_tail_cases()).outcome == "passed"
     by_chars = lambda text, keep: text[-keep:]  # characters are not tokens
     assert run_cases(by_chars, keep_tail_cases()).outcome == "failed"
     nearest = lambda values, p: sorted(values)[math.ceil(p / 100 * len(values)) - 1]
@@ -300,21 +309,22 @@ def test_lesson_2_exercise_checkers_compute_their_answers_with_ctxlib():
 # --- Lessons 1 and 3: the exercises added after their sections ------------------------------
 
 from ctxlib.course import exercises as ex
+from ctxlib.course.checks import lesson1 as l1, lesson3 as l3
 
 
 def test_lesson1_value_exercises_have_hand_computed_answers():
     # At 75 the pricing file (77) does not fit; the test file (46) and the cart (27) do.
-    assert ex.predict_75_cases()[0].expected == ["tests/test_pricing.py", "shop/cart.py"]
+    assert l1.predict_75_cases()[0].expected == ["tests/test_pricing.py", "shop/cart.py"]
     # Exact o200k_base costs of the three relevant files: 56 + 31 + 21.
-    assert ex.exact_budget_cases()[0].expected == 56 + 31 + 21
-    assert run_cases(..., ex.predict_75_cases()).message.startswith("Not attempted yet: your function is still ...")
+    assert l1.exact_budget_cases()[0].expected == 56 + 31 + 21
+    assert run_cases(..., l1.predict_75_cases()).message.startswith("Not attempted yet: your function is still ...")
 
 
 def test_the_packer_exercise_is_checked_against_pack_context():
-    cases = ex.packer_cases()
+    cases = l1.packer_cases()
     assert cases[0].expected == ([("shop/pricing.py", 77), ("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 150)
     assert cases[3].expected == ([("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 73)  # budget 75
-    assert cases[6].expected == ([], 0)  # "history" matches, but 1,300 tokens never fit in 1,000
+    assert cases[9].expected == ([], 0)  # "history" matches, but 1,300 tokens never fit in 1,000
 
     def stops_at_first_misfit(files, terms, budget):
         from ctxlib import estimate_tokens, score_file
@@ -330,26 +340,27 @@ def test_the_packer_exercise_is_checked_against_pack_context():
 
 
 def test_the_ranges_and_candidates_exercises():
-    assert ex.ranges_cases()[1].expected == [(8, 14), (198, 202)]
-    assert ex.ranges_cases()[3].expected == [(1, 3), (18, 20)]
-    sample, planted, empty = ex.candidates_cases()
+    assert l3.ranges_cases()[1].expected == [(8, 14), (198, 202)]
+    assert l3.ranges_cases()[3].expected == [(1, 3), (18, 20)]
+    sample, empty, planted = l3.candidates_cases()[:3]
     assert "deploy/invoice_archive.ini" not in sample.expected and "shop/vat.py" in sample.expected
-    assert "notes/keys.txt" not in planted.expected and empty.expected == []
+    assert "shop/shipping.py" in planted.args[0] and "shop/shipping.py" not in planted.expected and empty.expected == []
+    assert "shipping" not in planted.about["en"] and "shipping" not in planted.about["hi"]  # the planted file is not named
 
 
 def test_the_capstone_is_checked_by_properties(tmp_path):
     from ctxlib.course.sample_project import BUDGET, QUERY, build_sample_project
     root = build_sample_project(tmp_path / "shop")
     answer = {"root": root, "task": QUERY, "budget": BUDGET, "essential": ["shop/invoice.py", "shop/vat.py"]}
-    untouched = run_cases(answer, ex.capstone_cases(), name="capstone")  # the lesson's own example
+    untouched = run_cases(answer, l3.capstone_cases(), name="capstone")  # the lesson's own example
     assert (untouched.outcome, untouched.passed) == ("not attempted", 4)
     assert "(4 of 4 checks pass on it)" in untouched.message
     answer["task"] = "vat invoice rounding"  # a task of one's own on the same project is graded
-    assert run_cases(answer, ex.capstone_cases(), name="capstone").outcome == "passed"
+    assert run_cases(answer, l3.capstone_cases(), name="capstone").outcome == "passed"
     missing = dict(answer, essential=["docs/changelog.md"])  # 3,916 tokens: never fits in 2,000
-    result = run_cases(missing, ex.capstone_cases(), name="capstone")
+    result = run_cases(missing, l3.capstone_cases(), name="capstone")
     assert result.outcome == "failed" and "docs/changelog.md not packed" in result.message
-    assert run_cases(dict(answer, essential=[]), ex.capstone_cases(), name="capstone").outcome == "failed"
+    assert run_cases(dict(answer, essential=[]), l3.capstone_cases(), name="capstone").outcome == "failed"
 
 
 def test_not_yet_names_the_function_the_learner_passed():
@@ -358,8 +369,116 @@ def test_not_yet_names_the_function_the_learner_passed():
     def score_v2(name, text, terms):
         return 0
 
-    assert ", score_v2 returned 0." in q.run(score_v2).message
+    assert ", score_v2 returned 0: too low." in q.run(score_v2).message
     # A lambda has no name of its own: it is called by the starter's name.
-    assert ", my_score returned 0." in q.run(lambda name, text, terms: 0).message
+    assert ", my_score returned 0: too low." in q.run(lambda name, text, terms: 0).message
     hi = exercise("01_window_as_budget", "own_scorer", "hi").run(score_v2).message
-    assert hi.startswith("अभी नहीं: ") and " score_v2 ने 0 लौटाया।" in hi
+    assert hi.startswith("अभी नहीं: ") and " score_v2 ने 0 लौटाया: बहुत कम।" in hi
+
+
+# --- the engine on hostile or odd answers: never a crash, always a message in both languages -----
+
+SEQUENCE_CASES = [Case(([3, 1, 2],), [1, 2, 3], {"en": "for three numbers", "hi": "तीन संख्याओं के लिए"}),
+                  Case(([],), [], {"en": "for no numbers", "hi": "बिना संख्याओं के"})]
+
+
+def test_a_tuple_passes_where_a_list_is_asked_and_5_0_for_5():
+    assert run_cases(lambda xs: tuple(sorted(xs)), SEQUENCE_CASES).outcome == "passed"
+    assert run_cases(lambda xs: [float(x) for x in sorted(xs)], SEQUENCE_CASES).outcome == "passed"
+    assert run_cases(lambda xs: [x == 1 or x for x in sorted(xs)], SEQUENCE_CASES).outcome == "failed"  # True is not 1
+
+
+@pytest.mark.parametrize("answer, why_en, why_hi", [
+    (lambda xs: (x for x in sorted(xs)), "it is a generator, not a list", "यह generator है, list नहीं"),
+    (lambda xs: set(xs), "it is a set, not a list", "यह set है, list नहीं"),
+    (lambda xs: sorted(xs, reverse=True), "the right items, in the wrong order", "सही items, पर ग़लत क्रम में"),
+    (lambda xs: sorted(xs)[:2], "2 items, fewer than the right answer has", "2 items, सही जवाब से कम"),
+    (lambda xs: sorted(xs) + [4], "4 items, more than the right answer has", "4 items, सही जवाब से ज़्यादा"),
+    (lambda xs: [1, 2, 4], "item 2 (counting from 0): too high", "item 2 (0 से गिनकर): बहुत ज़्यादा"),
+    (lambda xs: [1, 2, "3"], "item 2 (counting from 0): it is a str, not a number",
+     "item 2 (0 से गिनकर): यह str है, number नहीं"),
+])
+def test_a_failure_says_how_the_result_differs_in_both_languages(answer, why_en, why_hi):
+    en, hi = run_cases(answer, SEQUENCE_CASES, "en"), run_cases(answer, SEQUENCE_CASES, "hi")
+    assert en.outcome == hi.outcome == "failed"
+    passed = en.passed  # the empty list may come out right
+    assert en.message.startswith(f"Not yet: {passed} of 2 checks passed. For three numbers, ") and en.message.endswith(f": {why_en}.")
+    assert hi.message.startswith(f"अभी नहीं: 2 में से {passed} जाँचें सफल रहीं। तीन संख्याओं के लिए ") and hi.message.endswith(f": {why_hi}।")
+    assert "[1, 2, 3]" not in en.message
+
+
+def test_an_answer_that_changes_its_input_fails_even_with_the_right_result():
+    def sorts_in_place(xs):
+        xs.sort()
+        return xs
+
+    result = run_cases(sorts_in_place, SEQUENCE_CASES)
+    assert result.outcome == "failed" and result.passed == 1  # the empty list is not changed by sorting
+    assert result.message == ("Not yet: 1 of 2 checks passed. For three numbers, sorts_in_place changed its input "
+                              "(argument 1). Work on a copy: the caller still needs its data.")
+
+
+class AlwaysEqual:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+class Hostile:
+    def __eq__(self, other):
+        raise RuntimeError("no comparing me")
+
+    def __len__(self):
+        raise RuntimeError("no measuring me")
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("answer", [lambda xs: AlwaysEqual(), lambda xs: [AlwaysEqual()] * 3, lambda xs: Hostile(),
+                                    lambda xs: [Hostile(), Hostile(), Hostile()]])
+def test_an_object_that_claims_equality_or_breaks_comparison_is_a_failure_not_a_crash(answer):
+    for lang in ("en", "hi"):
+        result = run_cases(answer, SEQUENCE_CASES, lang)
+        assert result.outcome == "failed" and result.passed == 0
+
+
+def test_a_self_containing_list_is_a_failure_not_a_crash():
+    loop = []
+    loop.append(loop)
+    assert run_cases(lambda xs: [loop, loop, loop], SEQUENCE_CASES).outcome == "failed"
+
+
+def test_exit_in_the_learners_code_is_their_error_not_the_end_of_the_kernel():
+    import sys
+
+    result = run_cases(lambda xs: sys.exit(3), SEQUENCE_CASES)
+    assert result.outcome == "error" and result.message.startswith("For three numbers, your code raised SystemExit: 3")
+
+
+def test_every_quiz_names_its_checker_in_its_lessons_module():
+    for lesson in ("01_window_as_budget", "02_running_total", "03_real_repository", "04_what_to_remove"):
+        for lang in ("en", "hi"):
+            checkers = [q.checker for q in load_quiz(lesson, lang).questions if q.checker]
+            assert checkers and all(c.startswith(f"ctxlib.course.checks.lesson{int(lesson[:2])}:") for c in checkers)
+    assert not hasattr(ex, "scorer_cases")  # the engine holds no checker
+
+
+def test_a_value_exercise_that_passes_says_so_in_the_singular():
+    from ctxlib.course.checks.lesson1 import predict_75_cases
+
+    right = ["tests/test_pricing.py", "shop/cart.py"]
+    assert run_cases(right, predict_75_cases()).message == "The check passed."
+    assert run_cases(tuple(right), predict_75_cases(), "hi").message == "जाँच सफल रही।"
+    assert run_cases(right[:1], predict_75_cases(), name="predicted_at_75").message == (
+        "Not yet: For the files kept at a budget of 75 tokens, in packing order, predicted_at_75 is "
+        "['tests/test_pricing.py']: 1 item, fewer than the right answer has.")
+
+
+def test_none_after_the_first_case_and_nan_are_failures_with_plain_words():
+    result = run_cases(lambda xs: None if not xs else sorted(xs), SEQUENCE_CASES[::-1] + SEQUENCE_CASES)
+    assert result.outcome == "not attempted"  # None on the first case: the starter
+    result = run_cases(lambda xs: sorted(xs) if len(xs) == 3 else None, SEQUENCE_CASES)
+    assert result.message.endswith("For no numbers, your function returned None: it is None, not a list.")
+    nan = run_cases(lambda x: float("nan"), [Case(("x",), 1, {"en": "for x", "hi": "x के लिए"})])
+    assert nan.message == "Not yet: 0 of 1 checks passed. For x, your function returned nan."

@@ -19,10 +19,10 @@ from ctxlib.ledger import (
 
 RECORDS = [
     TurnRecord(1, 1, 1, 80_000, 120_000, 6_100, "end_turn",
-               {"fixed_prefix": 9_000, "task": 1_000, "retrieved_files": 70_000}),
+               {"fixed_prefix": 9_000, "task": 1_000, "retrieved_file": 70_000}),
     TurnRecord(1, 2, 2, 104_100, 95_900, 5_800, "end_turn",
-               {"attempt_diff": 6_100, "tool_output": 18_000}, passed=True),
-    TurnRecord(2, 1, 1, 80_000, 120_000, 1_588, "max_tokens", {"retrieved_files": 70_000}, 0),
+               {"edit": 6_100, "diagnostics": 18_000}, passed=True),
+    TurnRecord(2, 1, 1, 80_000, 120_000, 1_588, "max_tokens", {"retrieved_file": 70_000}, 0),
 ]
 
 
@@ -80,9 +80,18 @@ def test_jsonl_round_trip(tmp_path):
     write_ledger(path, RECORDS)
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 3
-    assert json.loads(lines[1])["appended"] == {"attempt_diff": 6_100, "tool_output": 18_000}
+    assert json.loads(lines[1])["appended"] == {"edit": 6_100, "diagnostics": 18_000}
     assert read_ledger(path) == RECORDS
     assert [p.name for p in tmp_path.iterdir()] == ["ledger.jsonl"]  # no temporary file left
+
+
+def test_a_ledger_written_with_the_old_kind_names_reads_as_today_s(tmp_path):
+    old = {**asdict(RECORDS[1]), "appended": {"attempt_diff": 6_100, "tool_output": 18_000}}
+    first = {**asdict(RECORDS[0]), "appended": {"fixed_prefix": 9_000, "task": 1_000, "retrieved_files": 70_000}}
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps(first) + "\n" + json.dumps(old) + "\n", encoding="utf-8")
+    assert read_ledger(path) == RECORDS[:2]
+    assert diagnostics_sizes(read_ledger(path)) == [18_000]
 
 
 def test_write_replaces_an_existing_ledger(tmp_path):
@@ -97,7 +106,7 @@ def test_write_replaces_an_existing_ledger(tmp_path):
     ('{"run": 1}', "missing field(s): turn, attempt"),
     (json.dumps({**asdict(RECORDS[0]), "input_tokens": -3}), "input_tokens must be a whole number"),
     (json.dumps({**asdict(RECORDS[0]), "stop_reason": "done"}), "stop_reason must be one of"),
-    (json.dumps({**asdict(RECORDS[0]), "appended": {"tool_output": 1.5}}), "appended['tool_output']"),
+    (json.dumps({**asdict(RECORDS[0]), "appended": {"diagnostics": 1.5}}), "appended['diagnostics']"),
     (json.dumps({**asdict(RECORDS[0]), "passed": "yes"}), "passed must be true or false, got 'yes'"),
     ("[1, 2]", "a ledger record is a JSON object, got list"),
 ])

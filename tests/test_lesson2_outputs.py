@@ -20,8 +20,9 @@ def saved_text(lang):
 @pytest.mark.parametrize("lang", ["en", "hi"])
 def test_ceilings_and_the_max_tokens_stop_are_saved(lang):
     text = saved_text(lang)
-    for figure in ("94,000", "70,000", "35%", "58,000", "[stop_reason: max_tokens]"):
-        assert figure in text, f"{lang}: {figure!r} missing from the saved outputs"
+    # The prose's bare figures (94,000, 70,000, 35%, 58,000, 1.7%, 0.58%, ...) are read from the prose itself
+    # and checked against these outputs in test_prose_figures.py; here, the lines they sit in.
+    assert "[stop_reason: max_tokens]" in text
     # The 180,000 fill with equal diffs stops at attempt 2; both reconstructions give the trace.
     assert ("attempt 2/4  model=coding-agent-v2  input_tokens=196,000  max_tokens=4,000\n"
             "[stop_reason: max_tokens]") in text
@@ -31,7 +32,6 @@ def test_ceilings_and_the_max_tokens_stop_are_saved(lang):
     assert ("attempt 2/4  model=coding-agent-v2  input_tokens=195,206  max_tokens=4,794\n"
             "[stop_reason: end_turn]") in text
     assert "200,000 / 12,000,000 = 0.0167" in text and "70,000 / 12,000,000 = 0.0058" in text
-    assert "1.7%" in text and "0.58%" in text
 
 
 @pytest.mark.parametrize("lang", ["en", "hi"])

@@ -217,7 +217,7 @@ def test_cli_progress_prints_hindi_with_lang_hi(progress_file, capsys):
     assert main(["progress", "--name", "आशा", "--lang", "hi"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "आशा की प्रगति"
-    assert out[1].split() == ["पाठ", "सही", "संकेत", "हल"]
+    assert out[1].split() == ["पाठ", "सही", "संकेत", "हल", "देखे"]
     assert out[2].split() == [LESSON, "10", "में", "से", "1", "1", "0"]
     assert out[-1] == f"(progress file यहाँ है: {progress_file})"
     # The columns line up by display width: the Devanagari vowel signs take no column.

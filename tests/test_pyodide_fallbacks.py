@@ -23,7 +23,7 @@ import tiktoken
 
 from ctxlib import tokens
 from ctxlib.course import charts, progress, quiz
-from ctxlib.transcript import KINDS, Loop, occupancy, simulate
+from ctxlib.transcript import LOOP_KINDS, Loop, occupancy, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,7 +90,7 @@ def test_svg_chart_draws_the_same_bars(monkeypatch):
     drawn = {(int(t), k): int(n) for t, k, n in
              re.findall(r'data-turn="(\d+)" data-kind="(\w+)" data-tokens="(\d+)"', svg)}
     # Two panels: the zoom panel only draws what reaches into the top 30,000 tokens.
-    expected = {(row["turn"], kind): row[kind] for row in occupancy(simulation) for kind in (*KINDS, "reply")
+    expected = {(row["turn"], kind): row[kind] for row in occupancy(simulation) for kind in (*LOOP_KINDS, "reply")
                 if row[kind] > 0}
     assert drawn == expected
     assert re.findall(r'data-window="(\d+)"', svg) == [str(simulation.loop.window_tokens)] * 2

@@ -27,7 +27,7 @@ CHOICE_IDS = [f"{lesson}-{lang}-{q.id}" for (lesson, lang), q in CHOICE]
 RIGHT_WORD = {"en": "Right", "hi": "सही"}
 # Lesson 1's keys written down by hand from the quiz's design, so a wrong key in the files fails here.
 RIGHT = {"fits_but_not_all": {"a"}, "budget_100": {"b"}, "skip_keep_going": {"d"},
-         "hindi_rough_rule": {"a", "b"}, "name_files": {"c"}}
+         "hindi_rough_rule": {"b", "d"}, "name_files": {"c"}}
 
 
 # Every test here records into its own throwaway progress file (tests/conftest.py).
@@ -120,7 +120,7 @@ def test_the_first_question_needs_the_lessons_reasoning_and_gives_no_length_cue(
 
 def test_multiple_choice_says_when_right_options_are_missing():
     for lang, note in (("en", "Some right options are not chosen yet."), ("hi", "कुछ सही विकल्प अभी चुने नहीं गए हैं।")):
-        feedback = grade(QUIZZES[(LESSON, lang)].question("hindi_rough_rule"), ["a"])
+        feedback = grade(QUIZZES[(LESSON, lang)].question("hindi_rough_rule"), ["b"])
         assert feedback.correct is False and feedback.notes == [note]
 
 
@@ -242,7 +242,7 @@ def test_twins_that_disagree_are_refused():
 
 def test_maintainer_hash_command_reproduces_the_stored_key(capsys):
     q = QUIZZES[(LESSON, "en")].question("hindi_rough_rule")
-    main(["hash", q.id, "b,a", "--salt", q.salt])
+    main(["hash", q.id, "d,b", "--salt", q.salt])
     assert json.loads(capsys.readouterr().out) == {"salt": q.salt, "answer_sha256": q.answer_sha256}
     main(["check"])
     assert f"ok: {LESSON} (10 questions, en, hi)" in capsys.readouterr().out
@@ -294,8 +294,8 @@ def test_check_button_in_hindi_for_multiple_choice_and_numbers():
     multiple = quiz_widget(question, "hi")
     boxes = multiple.children[0].children
     assert [b.description for b in boxes] == [f"{chr(65 + i)}) {o.text}" for i, o in enumerate(question.options)]
-    boxes[0].value = boxes[1].value = True
-    assert "सही!</b></div><div>A) सही: 24, 27 और 80" in _click_check(multiple)
+    boxes[1].value = boxes[3].value = True
+    assert "सही!</b></div><div>B) सही: 24, 27 और 80" in _click_check(multiple)
     numeric = quiz_widget(QUIZZES[(LESSON, "hi")].question("budget_120_used"), "hi")
     assert numeric.children[0].description == "जवाब:"
     numeric.children[0].value = "1,230"  # typed with a thousands separator
@@ -378,6 +378,6 @@ def test_a_choice_answer_of_the_wrong_type_is_named():
 
 @pytest.mark.parametrize("typed, number", [("1,234", 1234.0), (" 104 ", 104.0), ("1,2,3", None), (10**400, None), ("abc", None)])
 def test_numeric_answers_are_read_carefully(typed, number):
-    from ctxlib.course.quiz import _as_number
+    from ctxlib.course.answers import _as_number
 
     assert _as_number(typed) == number

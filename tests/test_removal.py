@@ -117,6 +117,15 @@ def test_head_trim_in_the_loop_is_lesson_2s_simulator(fill):
         (r.input_tokens, r.max_tokens, r.stop_reason) for r in theirs.records]
 
 
+def test_head_lost_is_what_went_from_the_head():
+    block = make_block("diagnostics", 18_000, "pytest, attempt 1", attempt=1)
+    assert block.head_lost == 0
+    assert cut_head(block, 16_412).head_lost == 16_412
+    assert cut_head(cut_head(block, 10_000), 2_000).head_lost == 12_000  # two cuts add up
+    assert keep_head_and_tail(block, 4_000, 2_000).head_lost == 0  # a middle cut keeps the head
+    assert mask(block).head_lost == 18_000  # a placeholder holds none of the original
+
+
 def test_head_trim_loses_the_latest_tracebacks_on_turn_3_with_a_120000_fill():
     # Request 3: 130,000 + 2 x 6,000 + 24,000 + 60,000 = 226,000, 32,000 over 194,000:
     # attempt 1's 24,000 go, then the first 8,000 of the 60,000 cascade, its tracebacks.
@@ -259,3 +268,33 @@ def test_bad_input_gets_one_line_naming_the_value():
         make_block("log", 10, "x")
     with pytest.raises(ValueError, match="target_tokens must be a whole number of tokens >= 0, got -1"):
         head_trim(transcript(), -1)
+
+
+def test_masking_with_polling_moves_the_masked_stretch_in_steps():
+    from ctxlib.removal import make_block, observation_masking
+
+    def outputs(n):
+        return [make_block("file_read", 500, f"read {i}", turn=i, path=f"f{i}.py") for i in range(n)]
+
+    def masked(n, polling):
+        blocks, _ = observation_masking(outputs(n), 100_000, keep_last=10, polling=polling)
+        return sum(b.masked for b in blocks)
+
+    # SWE-agent's LastNObservations: (n // polling) * polling - keep_last of the oldest are masked.
+    assert [masked(n, 1) for n in (10, 11, 24)] == [0, 1, 14]
+    assert [masked(n, 5) for n in (14, 15, 19, 20, 24)] == [0, 5, 5, 10, 10]
+    assert [masked(n, 10) for n in (19, 20, 29, 30)] == [0, 10, 10, 20]
+    with pytest.raises(ValueError, match="polling"):
+        observation_masking(outputs(3), 100_000, polling=0)
+
+
+def test_polling_lets_masking_keep_the_cache():
+    # Lesson 4, section 7: keep 10 on the 40-turn run, Anthropic's cache, against compaction's 133,128.
+    from ctxlib.cost import ANTHROPIC, run_cost
+    from ctxlib.overflow import exploration_run, run_loop
+    from ctxlib.removal import Rule, observation_masking
+
+    run = exploration_run()
+    billed = [round(run_cost(run_loop(run, Rule(observation_masking, keep_last=10, polling=p)), ANTHROPIC)
+                    .billed_with_cache) for p in (1, 5, 10)]
+    assert billed == [376_754, 158_771, 133_391]

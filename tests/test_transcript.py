@@ -4,7 +4,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxlib.ledger import read_ledger, write_ledger
-from ctxlib.transcript import KINDS, Block, Loop, format_trace, occupancy, simulate, trim
+from ctxlib.overflow import chapter_run, run_loop
+from ctxlib.removal import Block, head_trim, make_block
+from ctxlib.transcript import LOOP_KINDS, Loop, as_run, format_trace, lesson2_rule, occupancy, simulate
 
 FAST = settings(max_examples=80, deadline=None)
 
@@ -14,10 +16,16 @@ def summary(simulation):
             for r in simulation.records]
 
 
+def trim(blocks, target_tokens, keep_tail_tokens=0):
+    """Lesson 2's rule on ``blocks``: (blocks kept, tokens trimmed)."""
+    kept, removals = lesson2_rule(Loop(keep_tail_tokens=keep_tail_tokens))(blocks, target_tokens)
+    return kept, sum(r.tokens for r in removals)
+
+
 def test_trim_cuts_the_oldest_evictable_block_from_its_head_first():
-    blocks = [Block("task", 10, True, "task"),
-              Block("tool_output", 8, False, "first"),
-              Block("tool_output", 5, False, "second")]
+    blocks = [make_block("task", 10, "task"),
+              make_block("diagnostics", 8, "first"),
+              make_block("diagnostics", 5, "second")]
     kept, trimmed = trim(blocks, 12)
     assert trimmed == 11
     assert [(b.label, b.tokens, b.head_lost) for b in kept] == [
@@ -25,7 +33,7 @@ def test_trim_cuts_the_oldest_evictable_block_from_its_head_first():
 
 
 def test_trim_leaves_pinned_blocks_even_above_the_target():
-    blocks = [Block("retrieved_files", 30, True, "files"), Block("tool_output", 4, False, "log")]
+    blocks = [make_block("retrieved_file", 30, "files"), make_block("diagnostics", 4, "log")]
     kept, trimmed = trim(blocks, 20)
     assert trimmed == 4 and sum(b.tokens for b in kept) == 30
     assert trim(blocks, 40) == (blocks, 0)
@@ -49,9 +57,9 @@ def test_the_exact_trace_comes_from_a_176412_fill():
 
 def test_turn_2_reads_only_the_tail_of_its_diagnostics():
     run = simulate(Loop(fill_tokens=176_412))
-    diagnostics = [b for b in run.transcripts[1] if b.kind == "tool_output"]
-    assert [(b.label, b.tokens, b.head_lost) for b in diagnostics] == [
-        ("diagnostics of attempt 1", 1_588, 16_412)]
+    diagnostics = [b for b in run.transcripts[1] if b.kind == "diagnostics"]
+    assert [(b.label, b.attempt, b.tokens, b.head_lost) for b in diagnostics] == [
+        ("diagnostics of attempt 1 (turn 1)", 1, 1_588, 16_412)]
 
 
 def test_the_chapter_s_stated_180000_fill_stops_on_attempt_2():
@@ -108,7 +116,7 @@ def test_a_run_that_passes_stops_early():
 
 def test_evicting_diffs_too_keeps_the_180000_fill_running():
     # Diffs evictable as well: each request is trimmed back to 200,000 - 6,000.
-    run = simulate(Loop(evictable_kinds=("attempt_diff", "tool_output")))
+    run = simulate(Loop(evictable_kinds=("edit", "diagnostics")))
     assert [r.input_tokens for r in run.records] == [190_000, 194_000, 194_000, 194_000]
     assert [r.stop_reason for r in run.records] == ["end_turn"] * 4
 
@@ -118,18 +126,18 @@ def test_per_attempt_sizes():
                         diagnostics_tokens=(18_000, 60_000, 18_000, 18_000)))
     assert [r.input_tokens for r in run.records] == [80_000, 103_000, 169_000, 194_000]
     assert [r.appended for r in run.records[1:]] == [
-        {"attempt_diff": 5_000, "tool_output": 18_000},
-        {"attempt_diff": 6_000, "tool_output": 60_000},
-        {"attempt_diff": 7_000, "tool_output": 18_000}]
+        {"edit": 5_000, "diagnostics": 18_000},
+        {"edit": 6_000, "diagnostics": 60_000},
+        {"edit": 7_000, "diagnostics": 18_000}]
 
 
 def test_occupancy_rows_for_the_chart():
     rows = occupancy(simulate(Loop(fill_tokens=176_412)))
     assert rows[1] == {"turn": 2, "attempt": 2, "fixed_prefix": 9_000, "task": 1_000,
-                       "retrieved_files": 176_412, "attempt_diff": 6_000, "tool_output": 1_588,
+                       "retrieved_file": 176_412, "edit": 6_000, "diagnostics": 1_588,
                        "reply": 6_000, "input_tokens": 194_000, "max_tokens": 6_000,
                        "head_lost": 16_412, "stop_reason": "end_turn"}
-    assert [row["tool_output"] for row in rows] == [0, 1_588, 0]
+    assert [row["diagnostics"] for row in rows] == [0, 1_588, 0]
     assert [row["head_lost"] for row in rows] == [0, 16_412, 36_000]
 
 
@@ -164,7 +172,7 @@ loops = st.builds(
     diagnostics_tokens=tokens,
     max_attempts=st.integers(1, 6),
     reply_reserve_tokens=st.integers(0, 30_000),
-    evictable_kinds=st.sets(st.sampled_from(KINDS)).map(tuple),
+    evictable_kinds=st.sets(st.sampled_from(LOOP_KINDS)).map(tuple),
     output_limit_tokens=st.none() | st.integers(1, 40_000),
 )
 
@@ -188,14 +196,13 @@ def test_no_request_that_goes_out_is_above_the_window(loop):
 @given(loop=loops)
 def test_trimming_only_touches_evictable_blocks(loop):
     run = simulate(loop)
-    original = {"system prompt + tool definitions": loop.fixed_prefix_tokens,
-                "task statement": loop.task_tokens, "retrieved files": loop.fill_tokens}
-    for attempt in range(1, loop.max_attempts + 1):
-        original[f"diff of attempt {attempt}"] = loop.patch_tokens
-        original[f"diagnostics of attempt {attempt}"] = loop.diagnostics_tokens
+    original = {"fixed_prefix": loop.fixed_prefix_tokens, "task": loop.task_tokens,
+                "retrieved_file": loop.fill_tokens, "edit": loop.patch_tokens,
+                "diagnostics": loop.diagnostics_tokens}
     for blocks in run.transcripts:
         for block in blocks:
-            assert block.tokens + block.head_lost == original[block.label]
+            assert block.tokens + block.head_lost == original[block.kind]
+            assert block.turn == (block.attempt or 0)  # one attempt per turn
             assert block.pinned == (block.kind not in loop.evictable_kinds)
             if block.pinned:
                 assert block.head_lost == 0
@@ -216,7 +223,7 @@ def test_varied_diffs_under_the_stated_fill_give_the_chapter_s_trace():
     assert summary(run) == [(1, 190_000, 10_000, 6_000, "end_turn"),
                             (2, 196_000, 4_000, 2_412, "end_turn"),
                             (3, 198_412, 1_588, 1_588, "max_tokens")]
-    assert [row["tool_output"] for row in occupancy(run)] == [0, 0, 0]  # no test output is left
+    assert [row["diagnostics"] for row in occupancy(run)] == [0, 0, 0]  # no test output is left
 
 
 def test_the_tail_keeping_trim_gives_the_trace_with_a_tail_at_every_turn():
@@ -228,7 +235,7 @@ def test_the_tail_keeping_trim_gives_the_trace_with_a_tail_at_every_turn():
                             (2, 195_206, 4_794, 2_000, "end_turn"),
                             # 203,206 before; attempt 2's 6,000 cut to 1,206 too.
                             (3, 198_412, 1_588, 1_588, "max_tokens")]
-    tails = [[(b.tokens, b.head_lost) for b in blocks if b.kind == "tool_output"]
+    tails = [[(b.tokens, b.head_lost) for b in blocks if b.kind == "diagnostics"]
              for blocks in run.transcripts]
     assert tails == [[], [(1_206, 10_794)], [(1_206, 10_794), (1_206, 4_794)]]
     assert [r.trimmed_tokens for r in run.records] == [0, 10_794, 4_794]
@@ -240,8 +247,8 @@ def test_equal_6000_diffs_reach_attempt_3_under_neither_trim():
 
 
 def test_the_tail_keeping_trim_leaves_short_blocks_alone():
-    blocks = [Block("task", 10, True, "task"), Block("tool_output", 8, False, "first"),
-              Block("tool_output", 2, False, "second")]
+    blocks = [make_block("task", 10, "task"), make_block("diagnostics", 8, "first"),
+              make_block("diagnostics", 2, "second")]
     kept, trimmed = trim(blocks, 10, keep_tail_tokens=3)
     assert trimmed == 5
     assert [(b.label, b.tokens, b.head_lost) for b in kept] == [
@@ -249,13 +256,13 @@ def test_the_tail_keeping_trim_leaves_short_blocks_alone():
     assert trim(blocks, 10, keep_tail_tokens=0)[0][1].tokens == 0  # the head trim, for contrast
 
 
-def test_keep_tail_counts_tokens_not_characters():
-    from ctxlib.transcript import keep_tail
-    assert keep_tail("hello world again", 2) == " world again"
-    assert keep_tail("hello world again", 0) == ""
-    assert keep_tail("hello world again", 99) == "hello world again"
+def test_last_tokens_counts_tokens_not_characters():
+    from ctxlib.transcript import last_tokens
+    assert last_tokens("hello world again", 2) == " world again"
+    assert last_tokens("hello world again", 0) == ""
+    assert last_tokens("hello world again", 99) == "hello world again"
     with pytest.raises(ValueError, match="keep_tokens must be a whole number of tokens >= 0, got -1"):
-        keep_tail("x", -1)
+        last_tokens("x", -1)
 
 
 def test_the_refusal_is_localized_and_an_exactly_full_window_is_named():
@@ -292,3 +299,25 @@ def test_a_loop_too_long_to_simulate_is_refused_by_name():
         simulate(Loop(max_attempts=20_000))
     assert len(simulate(Loop(max_attempts=1_000, fill_tokens=10_000, patch_tokens=100,
                              diagnostics_tokens=100)).records) == 1_000
+
+
+def test_simulate_is_lesson_4_s_loop_under_lesson_2_s_rule():
+    # Lesson 4's chapter run (a 70,000 fill, the 60,000 cascade on attempt 2) under head_trim.
+    loop = Loop(fill_tokens=70_000, diagnostics_tokens=(24_000, 60_000, 24_000, 24_000))
+    run, outcome = simulate(loop), run_loop(chapter_run(70_000), head_trim)
+    assert [(r.input_tokens, r.max_tokens, r.stop_reason) for r in run.records] == [
+        (t.input_tokens, t.max_tokens, t.stop_reason) for t in outcome.turns] == [
+        (80_000, 120_000, "end_turn"), (110_000, 90_000, "end_turn"),
+        (176_000, 24_000, "end_turn"), (194_000, 6_000, "end_turn")]
+    assert run.outcome.turns == simulate(loop).outcome.turns
+    assert [b.kind for b in run.transcripts[1]] == ["fixed_prefix", "task", "retrieved_file", "edit",
+                                                    "diagnostics"]
+    assert set(LOOP_KINDS) == {b.kind for b in run.transcripts[-1]}
+    assert as_run(Loop(passes_on_attempt=2)).steps[-1].path == "billing/invoice.py"
+    assert len(as_run(Loop(passes_on_attempt=2)).steps) == 2
+
+
+def test_one_block_type():
+    import ctxlib.overflow
+    import ctxlib.transcript
+    assert ctxlib.transcript.Block is ctxlib.overflow.Block is Block

@@ -175,11 +175,11 @@ def test_ledger_and_occupant_tables_are_html_tables_with_hindi_headers():
     assert table._repr_html_().startswith('<table class="ctxlib-table">')
     assert "<td style=\"text-align:right\">196,000</td>" in table._repr_html_()
     from ctxlib.course.widgets import occupant_table
-    occupants = occupant_table({"retrieved_files": 180_000, "tool_output": 18_000},
-                               {"retrieved_files": True, "tool_output": False}, "hi")
+    occupants = occupant_table({"retrieved_file": 180_000, "diagnostics": 18_000},
+                               {"retrieved_file": True, "diagnostics": False}, "hi")
     lines = str(occupants).splitlines()
     assert lines[0].startswith("block का प्रकार ") and lines[0].endswith("tokens  trim")
-    assert lines[1:] == ["retrieved_files  180,000  pinned", "tool_output       18,000  evictable"]
+    assert lines[1:] == ["retrieved_file  180,000  pinned", "diagnostics      18,000  evictable"]
 
 
 def test_the_refusal_reads_in_hindi():

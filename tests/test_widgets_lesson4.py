@@ -7,8 +7,8 @@ from ctxlib.cost import ANTHROPIC
 from ctxlib.overflow import chapter_run, exploration_run, run_loop
 from ctxlib.removal import Rule, head_trim, no_removal, observation_masking
 from ctxlib.course.charts import removal_chart
-from ctxlib.course.exercises import (cached_share_cases, masking_cases, run_cost_cases, run_cases,
-                                     superseded_cases)
+from ctxlib.course.checks.lesson4 import cached_share_cases, masking_cases, run_cost_cases, superseded_cases
+from ctxlib.course.exercises import run_cases
 from ctxlib.course.quiz import load_quiz
 from ctxlib.course.widgets import (Explorer, compare_rules, cost_table, describe_turns, make_removal_explorer,
                                    rerun_removal)

@@ -42,7 +42,7 @@ except ImportError:  # the browser build (Pyodide) has no matplotlib: turn_chart
 
 from ctxlib.ceiling import check_tokens
 from ctxlib.i18n import LANGS, N_, message
-from ctxlib.transcript import KINDS, occupancy
+from ctxlib.transcript import LOOP_KINDS as KINDS, occupancy  # the kinds Lesson 2's loop makes
 
 FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regular.ttf"
 
@@ -50,9 +50,9 @@ FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regul
 LABELS = {
     "fixed_prefix": N_("system prompt + tool definitions"),
     "task": N_("task"),
-    "retrieved_files": N_("retrieved files"),
-    "attempt_diff": N_("diffs of earlier attempts"),
-    "tool_output": N_("tool output (diagnostics)"),
+    "retrieved_file": N_("retrieved files"),
+    "edit": N_("diffs of earlier attempts"),
+    "diagnostics": N_("tool output (diagnostics)"),
     "reply": N_("reply (patch)"),
     "window": N_("context window ({window:,} tokens)"),
     "xlabel": N_("turn (attempt)"),
@@ -76,8 +76,8 @@ def _labels(lang: str) -> dict:
     return labels
 
 
-COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_files": "#4c72b0",
-          "attempt_diff": "#dd8452", "tool_output": "#c44e52", "reply": "#55a868"}
+COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_file": "#4c72b0",
+          "edit": "#dd8452", "diagnostics": "#c44e52", "reply": "#55a868"}
 
 
 def chart_alt(kind: str, lang: str, rows_by_panel, window: int, names=None) -> str:
@@ -334,17 +334,20 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
     return fig
 
 
-def show(chart) -> None:
+def show(chart, *, picture_only: bool = False) -> None:
     """Display a ``turn_chart`` or ``removal_chart`` result in a notebook, the same call on the desktop and in the browser.
 
     One output with two forms: ``text/html`` (``chart_html``: the image with its text alternative
     as ``alt``, no wider than the output area; desktop: a PNG at 100 dpi; browser build: the
-    inline SVG, drawn with the page's fonts) and ``text/plain`` (the text alternative, for nbval,
-    static viewers and terminals, instead of a ``<Figure ...>`` repr). nbval compares both; the
-    PNG's bytes are left out of the comparison as nbval leaves out images (``tools/nbval_sanitize.cfg``).
+    inline SVG, drawn with the page's fonts) and ``text/plain`` (the text alternative in the
+    lesson's language, for nbval, static viewers and terminals, instead of a ``<Figure ...>``
+    repr). ``picture_only=True`` leaves out the plain-text form (the text alternative stays in
+    the image's ``alt``). nbval compares both forms; the PNG's bytes are left out of the
+    comparison as nbval leaves out images (``tools/nbval_sanitize.cfg``).
     Returns None; raises nothing of its own.
     """
     from IPython.display import display
 
     alt = getattr(chart, "ctxlib_alt", None) or getattr(chart, "alt", "")
-    display({"text/html": chart_html(chart), "text/plain": alt}, raw=True)
+    bundle = {"text/html": chart_html(chart)} if picture_only else {"text/html": chart_html(chart), "text/plain": alt}
+    display(bundle, raw=True)

@@ -1,10 +1,12 @@
-"""The classroom's subcommands of the ``ctxlib`` command, and its console-script entry point.
+"""The classroom's subcommands of the ``ctxlib`` command: ``progress`` and ``grade``.
 
     ctxlib progress [--name NAME] [--lang hi]   your quick-check score per lesson
     ctxlib grade DIR [--csv OUT.csv] [--lang hi]  instructor: a class's progress files as a table
 
-The library's own commands (``count``, ``pack``) are in ``ctxlib.cli``; this module adds these
-two to the same parser, so the library never imports the course.
+The library's own commands (``count``, ``pack``, ``rank``, ``eval``) and the console script are in
+``ctxlib.cli``; this module adds these two to the same parser through the ``ctxlib.commands`` entry
+points (pyproject.toml), so the library never imports the course, and ``pip install ctxlib`` without
+the ``[course]`` extra still runs. Without the extra, both commands say in one line how to get it.
 """
 from __future__ import annotations
 
@@ -112,8 +114,32 @@ def cmd_grade(args) -> int:
     return 0
 
 
-def add_course_commands(sub) -> None:
-    """Add ``progress`` and ``grade`` to the ``ctxlib`` subparsers ``sub``."""
+# What the classroom's commands import that `pip install ctxlib` alone does not bring.
+COURSE_PACKAGES = ("jsonschema", "wcwidth")
+
+
+def needs_course(func):
+    """``func``, or one line saying how to install the course when its extra is missing.
+
+    The classroom's commands live in the same distribution as the library, but their packages are the
+    ``[course]`` extra; without it, ``ctxlib progress`` says so in one line instead of a traceback.
+    """
+    def run(args) -> int:
+        import importlib.util
+
+        missing = [name for name in COURSE_PACKAGES if importlib.util.find_spec(name) is None]
+        if missing:
+            lang = getattr(args, "lang", None) or lang_from_environment()
+            raise UsageError(message("{command} is part of the course; install it with: pip install \"ctxlib[course]\" "
+                                     "(missing: {names})", lang, command=args.command, names=", ".join(missing)))
+        return func(args)
+
+    return run
+
+
+def add_commands(sub) -> None:
+    """Add ``progress`` and ``grade`` to the ``ctxlib`` subparsers ``sub``: the entry point (group
+    ``ctxlib.commands``) that ``ctxlib.cli.main`` loads."""
     p = sub.add_parser(
         "progress",
         help="your quick-check score per lesson",
@@ -123,7 +149,7 @@ def add_course_commands(sub) -> None:
     p.add_argument("--name", default=None, help="save your name in the progress file, for your instructor's report")
     p.add_argument("--lang", choices=LANGS, default=None,
                    help="the language to print in (default: $CTXLIB_LANG, else hi under a Hindi locale, else en)")
-    p.set_defaults(func=cmd_progress)
+    p.set_defaults(func=needs_course(cmd_progress))
 
     p = sub.add_parser(
         "grade",
@@ -136,12 +162,16 @@ def add_course_commands(sub) -> None:
     p.add_argument("--lang", choices=LANGS, default=None,
                    help="the language of the summary and messages (default: $CTXLIB_LANG, else hi under a Hindi "
                         "locale, else en); the CSV is the same in every language")
-    p.set_defaults(func=cmd_grade)
+    p.set_defaults(func=needs_course(cmd_grade))
+
+
 
 
 def main(argv=None) -> int:
-    """Entry point of the ``ctxlib`` console script: the library's commands plus the classroom's."""
-    return cli.main(argv, extensions=[add_course_commands])
+    """The library's commands plus the classroom's, without relying on installed entry points."""
+    from ctxlib import mcp_server
+
+    return cli.main(argv, extensions=[add_commands, mcp_server.add_commands])
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Quick checks: quiz files as data, their validation, and grading an answer.
+"""Quick checks: quiz files as data and their validation (grading an answer is ``answers.py``).
 
 Each lesson's quick checks live in ``quizzes/<lang>/<lesson>.json``, one file per language
 with the same question ids, checked against ``quizzes/schema.json``. Question types:
@@ -11,18 +11,16 @@ That keeps answers out of plain sight in the file; it is not security (four opti
 four guesses). Numeric answers are stored in the clear: a tolerance cannot be checked
 against a hash. Maintainers write a key with ``python -m ctxlib.course.quiz hash ID a,c``.
 
-Code exercises are run by ``ctxlib.course.exercises`` (``grade`` refuses them); their ``checker``
+Grading (``grade``, ``answer_hash``, ``correct_option_ids``...) is ``ctxlib.course.answers``,
+re-exported here. Code exercises are run by ``ctxlib.course.exercises`` (``grade`` refuses them); their ``checker``
 names a function there that must exist when the file loads. Attempts are recorded by
 ``ctxlib.course.progress``; the notebook widgets are in ``ctxlib.course.widgets``.
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib
-import itertools
 import json
-import math
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -30,20 +28,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from ctxlib import safefile
-from ctxlib.i18n import N_, message
+from ctxlib.i18n import LANGS
 
-LANGS = ("en", "hi")
-CHOICE_TYPES = ("single_choice", "multiple_choice")
-# What kind of answer each question type wants, and the grader's notes; translated by ctxlib.i18n.
-MESSAGES = {
-    "single_choice": N_("Choose one."), "multiple_choice": N_("Choose every option that is true."),
-    "numeric": N_("Answer with a number."), "numeric_unit": N_("Answer with a number ({unit})."),
-    "code": N_("Answer in code: q = exercise(\"{lesson}\", \"{id}\", LANG), then q.check(your_answer); "
-               "q.hint() and q.solution() help."),
-    "choose": N_("Choose an option first."), "missing": N_("Some right options are not chosen yet."),
-    "not_a_number": N_("Enter a number."), "right_number": N_("{answer} is right."),
-    "wrong_number": N_("{answer} is not right."),
-}
+# Grading lives in answers.py; its names are re-exported here, where the classroom has always imported them.
+from .answers import (CHOICE_TYPES, Feedback, answer_hash, answer_kind,  # noqa: F401
+                      correct_option_ids, grade, number_text, numeric_matches, question_text)
+
 
 
 class QuizError(ValueError):
@@ -56,7 +46,7 @@ class QuizError(ValueError):
 
 
 @dataclass
-class Option:
+class AnswerOption:
     """One choice: its id, its text, and the feedback shown when it is chosen."""
 
     id: str
@@ -74,7 +64,7 @@ class Question:
     explanation: str
     lang: str
     hints: list[str] = field(default_factory=list)
-    options: list[Option] = field(default_factory=list)
+    options: list[AnswerOption] = field(default_factory=list)
     salt: str = ""
     answer_sha256: str = ""
     answer: dict = field(default_factory=dict)  # numeric: value+abs_tol | value+rel_tol | min+max
@@ -82,7 +72,7 @@ class Question:
     misconceptions: list[tuple[float, str]] = field(default_factory=list)
     starter: str = ""
     solution: str = ""
-    checker: str = ""  # code: "module:function" returning the cases, e.g. "ctxlib.course.exercises:scorer_cases"
+    checker: str = ""  # code: "module:function" returning the cases, e.g. "ctxlib.course.checks.lesson1:scorer_cases"
     lesson: str = ""
 
 
@@ -102,39 +92,6 @@ class Quiz:
             if q.id == question_id:
                 return q
         raise KeyError(f"no question {question_id!r} in {self.path}; ids: {[q.id for q in self.questions]}")
-
-
-@dataclass
-class Feedback:
-    """The grade of one answer: right or not, what to tell the learner, and the explanation."""
-
-    correct: bool
-    option_feedback: list[tuple[str, str]]  # (option id, feedback) for each chosen option, in option order
-    notes: list[str]  # general remarks in the quiz's language
-    explanation: str
-
-
-def answer_hash(salt: str, question_id: str, option_ids) -> str:
-    """The stored key of a choice answer: sha256 hex of ``"salt:question_id:ids"``, ids sorted.
-
-    ``answer_hash("5eed", "whole_repo", ["c"])`` hashes ``"5eed:whole_repo:c"``.
-    """
-    return hashlib.sha256(f"{salt}:{question_id}:{','.join(sorted(option_ids))}".encode()).hexdigest()
-
-
-def correct_option_ids(question: Question) -> frozenset | None:
-    """The option ids whose hash is the question's key, found by trying every allowed set.
-
-    Single choice tries each option; multiple choice every non-empty subset (at most 8
-    options, so at most 255 sets). Returns ``None`` when no set matches: a broken key.
-    """
-    ids = [o.id for o in question.options]
-    sizes = [1] if question.type == "single_choice" else range(1, len(ids) + 1)
-    for size in sizes:
-        for combo in itertools.combinations(ids, size):
-            if answer_hash(question.salt, question.id, combo) == question.answer_sha256:
-                return frozenset(combo)
-    return None
 
 
 def quizzes_dir() -> Path:
@@ -194,7 +151,7 @@ def _build(path: Path, data: dict) -> Quiz:
     for q in data["questions"]:
         questions.append(Question(
             id=q["id"], type=q["type"], prompt=q["prompt"], explanation=q["explanation"], lang=data["lang"],
-            hints=list(q.get("hints", [])), options=[Option(**o) for o in q.get("options", [])],
+            hints=list(q.get("hints", [])), options=[AnswerOption(**o) for o in q.get("options", [])],
             salt=q.get("salt", ""), answer_sha256=q.get("answer_sha256", ""), answer=dict(q.get("answer", {})),
             unit=q.get("unit", ""), misconceptions=[(m["value"], m["feedback"]) for m in q.get("misconceptions", [])],
             starter=q.get("starter", ""), solution=q.get("solution", ""), checker=q.get("checker", ""),
@@ -203,7 +160,7 @@ def _build(path: Path, data: dict) -> Quiz:
 
 
 def resolve_checker(spec: str):
-    """The function named by ``"module:function"``, e.g. ``"ctxlib.course.exercises:scorer_cases"``; ValueError if missing."""
+    """The function named by ``"module:function"``, e.g. ``"ctxlib.course.checks.lesson1:scorer_cases"``; ValueError if missing."""
     module_name, _, name = spec.partition(":")
     try:
         checker = getattr(importlib.import_module(module_name), name)
@@ -310,122 +267,6 @@ def check_twins(quiz: Quiz, twin: Quiz) -> None:
         ):
             if mine != theirs:
                 raise QuizError(twin.path, t.id, f"questions/{i}/{name}", f"{theirs!r} differs from {mine!r} in {quiz.path}")
-
-
-def _chosen_ids(question: Question, answer) -> set[str]:
-    if answer is None:
-        chosen = set()
-    elif isinstance(answer, str):
-        chosen = {answer}
-    elif isinstance(answer, (list, tuple, set, frozenset)) and all(isinstance(a, str) for a in answer):
-        chosen = set(answer)
-    else:
-        raise ValueError(f"question {question.id!r} takes option ids such as 'a' or ['a', 'c'], got {answer!r}")
-    unknown = chosen - {o.id for o in question.options}
-    if unknown:
-        raise ValueError(f"question {question.id!r} has no option {sorted(unknown)}; options: {[o.id for o in question.options]}")
-    if question.type == "single_choice" and len(chosen) > 1:
-        raise ValueError(f"question {question.id!r} takes one option, got {sorted(chosen)}")
-    return chosen
-
-
-def numeric_matches(key: dict, value: float) -> bool:
-    """Whether ``value`` meets a numeric key: ``|value - v| <= abs_tol``, or ``<= rel_tol * |v|``, or ``min <= value <= max``.
-
-    The relative tolerance is a share of the expected value ``v`` (not of the larger number,
-    as ``math.isclose`` has it): ``{"value": 200, "rel_tol": 0.05}`` accepts 190 to 210.
-    """
-    if "min" in key:
-        return key["min"] <= value <= key["max"]
-    allowed = key["abs_tol"] if "abs_tol" in key else key["rel_tol"] * abs(key["value"])
-    return abs(value - key["value"]) <= allowed
-
-
-def _as_number(answer) -> float | None:
-    if isinstance(answer, bool):
-        return None
-    try:
-        # "1,234" is a thousands separator; "1,2,3" is not a number at all.
-        text = str(answer).strip()
-        if isinstance(answer, str) and "," in text and not re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?", text):
-            return None
-        value = float(text.replace(",", "")) if isinstance(answer, str) else float(answer)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return value if math.isfinite(value) else None
-
-
-def number_text(value: float) -> str:
-    """A number as the learner would write it: ``2799999.0`` -> ``"2799999"``, ``0.25`` -> ``"0.25"``.
-
-    Whole numbers print in full (``%g`` would turn 2799999 into ``2.8e+06``, which reads as
-    another answer); others print as Python's shortest exact form, ``repr``.
-    """
-    if value.is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return repr(value)
-
-
-def grade(question: Question, answer) -> Feedback:
-    """Grade one answer, with feedback in the question's language.
-
-    Args:
-        question: a loaded ``Question``.
-        answer: single choice: an option id (``"c"``); multiple choice: option ids
-            (``["a", "b"]``); numeric: a number or numeric text (``104``, ``"104"``).
-            ``None`` means nothing chosen yet.
-    Returns:
-        ``Feedback``: ``correct``; the feedback of each chosen option; notes (nothing
-        chosen, right options missing, a number's verdict and the misconception it
-        matches); and the explanation (shown by the widget once the answer is right).
-    Raises:
-        ValueError: an option id the question does not have, or several for single choice.
-        NotImplementedError: for code exercises, which ``q.check()`` will run (issue 5).
-    """
-    lang = question.lang
-    if question.type in CHOICE_TYPES:
-        chosen = _chosen_ids(question, answer)
-        if not chosen:
-            return Feedback(False, [], [message(MESSAGES["choose"], lang)], question.explanation)
-        correct = answer_hash(question.salt, question.id, chosen) == question.answer_sha256
-        notes = []
-        if not correct and question.type == "multiple_choice" and chosen < (correct_option_ids(question) or set()):
-            notes.append(message(MESSAGES["missing"], lang))
-        said = [(o.id, o.feedback) for o in question.options if o.id in chosen]
-        return Feedback(correct, said, notes, question.explanation)
-    if question.type == "numeric":
-        value = _as_number(answer)
-        if value is None:
-            return Feedback(False, [], [message(MESSAGES["not_a_number"], lang)], question.explanation)
-        correct = numeric_matches(question.answer, value)
-        shown = number_text(value)
-        notes = [message(MESSAGES["right_number" if correct else "wrong_number"], lang, answer=shown)]
-        if not correct:
-            notes += [text for v, text in question.misconceptions if math.isclose(v, value, abs_tol=1e-9)]
-        return Feedback(correct, [], notes, question.explanation)
-    raise NotImplementedError(f"question {question.id!r} is a code exercise; it is checked by running code, not by grade()")
-
-
-def question_text(question: Question) -> str:
-    """The question as plain text: prompt, options lettered A), B)..., and what kind of answer to give.
-
-    Reads the same in a static viewer as in a terminal; option letters follow the order in the file.
-    """
-    lines = [question.prompt]
-    lines += [f"  {chr(ord('A') + i)}) {o.text}" for i, o in enumerate(question.options)]
-    if question.type == "code":
-        lines += ["", question.starter.rstrip(), ""]
-    lines.append(answer_kind(question))
-    return "\n".join(lines)
-
-
-def answer_kind(question: Question) -> str:
-    """What kind of answer ``question`` wants, in its language: "Choose one.", "Answer with a number (tokens)."..."""
-    if question.type == "numeric" and question.unit:
-        return message(MESSAGES["numeric_unit"], question.lang, unit=question.unit)
-    if question.type == "code":
-        return message(MESSAGES["code"], question.lang, lesson=question.lesson, id=question.id)
-    return message(MESSAGES[question.type], question.lang)
 
 
 def lesson_question_ids() -> dict[str, list[str]]:

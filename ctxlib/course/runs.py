@@ -10,10 +10,9 @@ the mean input ("prompt") tokens per model call, the cost in USD and whether it 
 call at p50 (over instances), mean cost per instance and the solve rate. The solve rate divides by
 the 500 tasks of SWE-bench Verified, as the paper does, so a task with no row counts as unsolved.
 
-Not handled: the 50-task runs (hybrid and masking-window sweeps) in the main table. The OpenHands
-file is read (``load_runs("openhands")``) but the lesson tabulates only SWE-agent's five model
-configurations: that file holds two 500-task masking runs (the default window and M=72), and
-``strategy_table`` pools whatever instances it is given.
+Not handled: the 50-task runs (hybrid and masking-window sweeps) and OpenHands' 500-task masking run
+with a window of 72 (``full_runs`` leaves them out). The lesson tabulates SWE-agent's five model
+configurations and OpenHands' one (Gemini 2.5 Flash, ``load_runs("openhands")``).
 """
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ import gzip
 from dataclasses import dataclass
 from pathlib import Path
 
-import statistics
+from ..ledger import percentile
 
 DATA = Path(__file__).parent / "data" / "complexity_trap"
 FILES = {"swe-agent": "experiment_instance_costs_sweagent.csv.gz",
@@ -36,7 +35,7 @@ STRATEGIES = ("Raw Agent", "Observation Masking", "LLM-Summary")
 
 
 @dataclass(frozen=True)
-class Instance:
+class TaskRun:
     """One task in one experiment: agent, model, strategy, turns, mean input tokens per call, cost (USD), solved.
 
     ``cost_usd`` is the agent's calls plus the summarizer's (``cost + summary_cost`` in the file), as the
@@ -67,8 +66,8 @@ def _openhands_strategy(experiment: str) -> str:
     return "Observation Masking" if "observation_masking" in experiment else "LLM-Summary"
 
 
-def load_runs(agent: str = "swe-agent", path: Path | None = None) -> list[Instance]:
-    """Every row of the agent's file as an ``Instance``.
+def load_runs(agent: str = "swe-agent", path: Path | None = None) -> list[TaskRun]:
+    """Every row of the agent's file as a ``TaskRun``.
 
     Args: ``agent`` "swe-agent" or "openhands"; ``path`` another gzipped CSV of the same columns.
     Raises: ValueError for an unknown agent; OSError if the file cannot be read.
@@ -77,17 +76,19 @@ def load_runs(agent: str = "swe-agent", path: Path | None = None) -> list[Instan
         raise ValueError(f"agent must be one of {sorted(FILES)}, got {agent!r}")
     with gzip.open(path or DATA / FILES[agent], "rt", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
-    return [Instance(agent, r["experiment"], _model(r["experiment"]),
+    return [TaskRun(agent, r["experiment"], _model(r["experiment"]),
                      r.get("strategy") or _openhands_strategy(r["experiment"]), int(r["turn_count"]),
                      int(float(r["mean_prompt_tokens"])),
                      float(r["cost"]) + float(r["summary_cost"]), float(r["summary_cost"]), r["outcome"] == "1")
             for r in rows]
 
 
-def full_runs(instances) -> list[Instance]:
-    """The instances of experiments run on all 500 tasks (their names end in ``verified-500`` or have no 50-task mark)."""
+def full_runs(instances) -> list[TaskRun]:
+    """The instances of experiments run on all 500 tasks (their names end in ``verified-500`` or have no 50-task
+    mark), at each strategy's default setting: OpenHands' 500-task masking run with a window of 72 (``-M_72``)
+    is a sweep point, not the default, and is left out so each row is one run."""
     return [i for i in instances if "verified-50" not in i.experiment.replace("verified-500", "")
-            and "verified_50" not in i.experiment]
+            and "verified_50" not in i.experiment and "-M_" not in i.experiment]
 
 
 @dataclass(frozen=True)
@@ -105,17 +106,16 @@ class StrategyRow:
 
 
 def _deciles(values) -> list[int]:
-    if len(values) < 2:
-        return [values[0]] * 9
-    return [round(q) for q in statistics.quantiles(values, n=10, method="inclusive")]
+    # Nearest rank, the course's one percentile rule (ctxlib.ledger.percentile, Lesson 2).
+    return [percentile(values, p) for p in range(10, 100, 10)]
 
 
 def strategy_table(instances) -> list[StrategyRow]:
     """One ``StrategyRow`` per (model, strategy) over ``instances``, in the order of ``MODELS`` and ``STRATEGIES``.
 
-    p50/p90 are ``statistics.quantiles(..., method="inclusive")`` deciles, rounded (so p50 is the median,
-    the mean of the two middle values for an even count); the solve rate is solved / 500.
-    Example: Qwen3-Coder 480B, Raw Agent -> input_tokens_p50 19,204, solve_rate 0.534.
+    p50/p90 are nearest-rank percentiles (``ctxlib.ledger.percentile``, the rule of the whole course: a
+    value some task really had, never a mean of two); the solve rate is solved / 500.
+    Example: Qwen3-Coder 480B, Raw Agent -> input_tokens_p50 19,151, solve_rate 0.534.
     """
     groups = {}
     for i in instances:

@@ -88,7 +88,7 @@ def svg_turn_chart(rows: list[dict], kinds: tuple, colors: dict, labels: dict, w
 
     Args:
         rows: ``transcript.occupancy(simulation)``: per turn, tokens by kind, ``turn``, ``stop_reason``.
-        kinds: the stacked kinds bottom to top (``transcript.KINDS`` then ``"reply"``).
+        kinds: the stacked kinds bottom to top (``transcript.LOOP_KINDS`` then ``"reply"``).
         colors, labels: ``charts.COLORS`` and ``charts._labels(lang)`` (its "window" and "zoom" are
             functions of a token count).
         window: the context window in tokens (the dashed line).

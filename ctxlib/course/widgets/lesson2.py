@@ -64,8 +64,8 @@ def ledger_table(simulation, lang: str = "en") -> Table:
     from ctxlib.transcript import occupancy
 
     check_lang(lang)
-    rows = [[row["turn"], row["fixed_prefix"] + row["task"], row["retrieved_files"],
-             row["attempt_diff"], row["tool_output"], row["head_lost"], row["input_tokens"],
+    rows = [[row["turn"], row["fixed_prefix"] + row["task"], row["retrieved_file"],
+             row["edit"], row["diagnostics"], row["head_lost"], row["input_tokens"],
              row["max_tokens"], row["reply"], row["stop_reason"]]
             for row in occupancy(simulation)]
     return Table([message(column, lang) for column in LEDGER_COLUMNS], rows)

@@ -13,6 +13,7 @@ from ctxlib.overflow import CURRENT_FILE, chapter_run, exploration_run, run_loop
 from ctxlib.removal import (Rule, compaction, compose, drop_superseded_diffs, head_and_tail, head_trim,
                             keep_tail, no_removal, observation_masking, replace_stale_copies, summarize_span)
 
+from ..labels import block_label, pricing_name
 from ..tables import Table
 from .explorer import Explorer
 
@@ -110,7 +111,7 @@ def cost_table(outcomes, pricing=ANTHROPIC, lang: str = "en") -> Table:
         c = run_cost(o, pricing)
         rows.append([o.rule, c.input_tokens, f"{c.cached_share:.0%}", c.cache_misses, round(c.billed_with_cache)])
     return Table(header, rows, title=message("prompt cache: {name}, cache read {read}x, cache write {write}x", lang,
-                                             name=pricing.name, read=pricing.read_fraction,
+                                             name=pricing_name(pricing, lang), read=pricing.read_fraction,
                                              write=pricing.write_fraction))
 
 
@@ -151,7 +152,8 @@ def rerun_removal(rule: str = "observation_masking", keep_last: int = 10, thresh
         message("removed {tokens:,} tokens over the run; lost: {lost}", lang, tokens=removed_tokens(outcome),
                 lost=first_lost_text(outcome, lang)),
         message("billed input {plain:,} tokens; with a prompt cache ({name}) {cached:,.0f} input-token "
-                "equivalents, {misses} cache misses", lang, plain=plain.input_tokens, name=ANTHROPIC.name,
+                "equivalents, {misses} cache misses", lang, plain=plain.input_tokens,
+                name=pricing_name(ANTHROPIC, lang),
                 cached=cached.billed_with_cache, misses=cached.cache_misses),
     ])
 
@@ -207,7 +209,7 @@ def blocks_table(blocks, lang: str = "en") -> Table:
         kept = ""
         if b.kind == "diagnostics":
             kept = message("yes", lang) if b.holds(0, b.tracebacks_tokens) else message("no", lang)
-        rows.append([b.label, b.kind, b.tokens, message("pinned", lang) if b.pinned else message("evictable", lang),
+        rows.append([block_label(b, lang), b.kind, b.tokens, message("pinned", lang) if b.pinned else message("evictable", lang),
                      kept])
     return Table(header, rows)
 
@@ -254,7 +256,7 @@ def cheapest(outcomes, pricing, steps: int, lang: str = "en") -> str:
     finished = [o for o in outcomes if o.stop_reason == "end_turn" and len(o.turns) == steps]
     best = min(finished, key=lambda o: run_cost(o, pricing).billed_with_cache)
     return message("{pricing}: cheapest finished run {rule}, {billed:,.0f} input-token equivalents", lang,
-                   pricing=pricing.name, rule=best.rule, billed=run_cost(best, pricing).billed_with_cache)
+                   pricing=pricing_name(pricing, lang), rule=best.rule, billed=run_cost(best, pricing).billed_with_cache)
 
 
 def describe_savings(rows, instances, lang: str = "en") -> str:
@@ -286,6 +288,36 @@ def simulated_savings(measured: float, turns=(20, 40, 80, 120), lang: str = "en"
     return "\n".join(lines)
 
 
+def input_growth(outcome, first: int, lang: str = "en") -> str:
+    """The input of request ``first`` (1 = the first request) and of the last request of ``outcome``, in tokens.
+
+    Lesson 4, section 6: masking's input still grows ("10,664 ... 20,489"). Raises: IndexError if
+    ``outcome`` has fewer than ``first`` requests.
+    """
+    turns = outcome.turns
+    return message("{rule}: input of request {first}: {start:,} tokens; of request {last}: {end:,} tokens", lang,
+                   rule=outcome.rule, first=first, start=turns[first - 1].input_tokens, last=len(turns),
+                   end=turns[-1].input_tokens)
+
+
+def cost_gap(cheaper, dearer, pricing, lang: str = "en") -> str:
+    """How much less ``cheaper`` bills than ``dearer`` under ``pricing``'s cache (``ctxlib.cost.run_cost``), as a
+    share of ``dearer``'s bill in input-token equivalents, in one line (Lesson 4, section 9)."""
+    a, b = run_cost(cheaper, pricing).billed_with_cache, run_cost(dearer, pricing).billed_with_cache
+    return message("{cheaper} bills {gap:.1%} less than {dearer} ({pricing})", lang, cheaper=cheaper.rule,
+                   dearer=dearer.rule, gap=1 - a / b, pricing=pricing_name(pricing, lang))
+
+
+def real_cost_gap(rows, model: str, lang: str = "en") -> str:
+    """The measured mean cost per task (USD) of ``model`` under masking and under LLM-Summary, and how much more
+    the summary costs, in one line (``rows``: ``runs.strategy_table``). Raises: KeyError if a row is missing."""
+    by = {(r.model, r.strategy): r for r in rows}
+    masking, summary = by[(model, "Observation Masking")].mean_cost_usd, by[(model, "LLM-Summary")].mean_cost_usd
+    return message("measured, {model}: masking ${masking:.2f}, LLM-Summary ${summary:.2f} per task: the summary "
+                   "costs {gap:.1%} more", lang, model=model, masking=masking, summary=summary,
+                   gap=summary / masking - 1)
+
+
 RULE_SUMMARIES = (
     ("head_trim", N_("cut the oldest tool output from its head while over the target"), N_("Lesson 2's trim")),
     ("keep_tail", N_("the same cut, but every output keeps its last tokens (its summary)"), N_("a variant of Lesson 2's trim")),
@@ -294,7 +326,7 @@ RULE_SUMMARIES = (
     ("drop_superseded_diffs", N_("a diff replaced by a later diff of the same file is dropped"), N_("this lesson")),
     ("replace_stale_copies", N_("a file read again supersedes its older copy"), N_("this lesson")),
     ("summarize_span", N_("older blocks become one summary block of a stated size"), N_("OpenHands' summarizing condenser")),
-    ("compaction", N_("past a share of the window, summarize the oldest blocks down to a lower mark"), N_("Claude Code-style compaction")),
+    ("compaction", N_("past a share of the window, summarize the oldest blocks down to a lower mark"), N_("the course's generalization of Claude Code's compaction")),
 )
 
 

@@ -1,0 +1,101 @@
+"""Lesson 1's checkers, "The context window as a budget": the scorer, the packer, two predictions.
+
+Expected values come from ``ctxlib.scoring.score_file`` and ``ctxlib.packing.pack_context``.
+"""
+from __future__ import annotations
+
+from ctxlib.i18n import N_
+from ctxlib.packing import pack_context
+from ctxlib.scoring import score_file
+from ctxlib.tokens import token_counter
+
+from ..examples import LESSON1_FILES, LESSON1_QUERY
+from ..exercises import Case, describe
+
+
+def _about_file(name: str, terms: list) -> dict:
+    return describe(N_("for file {name} with terms {terms}"), name=repr(name), terms=repr(terms))
+
+
+def scorer_cases() -> list[Case]:
+    """Lesson 1, "own_scorer": ``my_score(name, text, terms)`` against ``ctxlib.scoring.score_file``.
+
+    Lesson 1's four files for its query, then one slip each: case in the name and the text, a term
+    twice in the name, a term inside longer words with the query in capitals, no match, a term named
+    twice in the query, a term that overlaps itself ("ana" in "banana"), a Hindi name and text, a
+    name in capitals, a term in the extension (the whole name counts).
+    """
+    cases = [Case((name, text, list(LESSON1_QUERY)), score_file(name, text, LESSON1_QUERY),
+                  _about_file(name, list(LESSON1_QUERY))) for name, text in LESSON1_FILES.items()]
+    hidden = [
+        (("Shop/Pricing.py", "PRICING rules, pricing table", ["pricing"]),
+         describe(N_("for a name and a text in mixed case"))),
+        (("pricing/pricing.py", "", ["pricing"]), describe(N_("for a term twice in the name and an empty text"))),
+        (("notes.txt", "apply_discount() and discounted()", ["Discount"]),
+         describe(N_("for a term inside longer words, the query in capitals"))),
+        (("shop/cart.py", LESSON1_FILES["shop/cart.py"], ["tax", "refund"]),
+         describe(N_("for terms that occur nowhere in the file"))),
+        (("shop/vat.py", "VAT = 0.2  # vat rate", ["vat", "vat"]), describe(N_("for a query that names one term twice"))),
+        (("docs/fruit.md", "banana bandana", ["ana"]), describe(N_("for a term that overlaps itself in the text"))),
+        (("docs/बजट.md", "बजट: कुल बजट 500", ["बजट"]), describe(N_("for a file name and text in Hindi"))),
+        (("src/Billing/TAX.py", "tax = Tax()", ["TAX"]), describe(N_("for a name that holds the term only in capitals"))),
+        (("config/settings.json", '{"json_indent": 2}', ["json"]), describe(N_("for a term in the file's extension"))),
+    ]
+    return cases + [Case(args, score_file(*args), about) for args, about in hidden]
+
+
+def predict_75_cases() -> list[Case]:
+    """Lesson 1, "predict_75": the learner's prediction of the files ``pack_context`` keeps at 75 tokens.
+
+    One value case: the names, in packing order, of ``pack_context(LESSON1_FILES, LESSON1_QUERY, 75)``
+    (rough counts). With 75 the best file (77 tokens) does not fit, and the next two do.
+    """
+    chosen = [name for name, _ in pack_context(LESSON1_FILES, LESSON1_QUERY, 75).chosen]
+    return [Case(None, chosen, describe(N_("for the files kept at a budget of 75 tokens, in packing order")))]
+
+
+# Files for the packer's extra cases: ties in score and not in cost (kept in the files' own order), a file with no
+# text (it still costs 1 token), Hindi text (4 characters per token, not 4 bytes).
+_TIES = {"shop/tax_b.py": "tax = 1" * 8, "shop/tax_a.py": "tax=2" * 8, "shop/tax.py": "tax tax " * 10,
+         "shop/other.py": "other " * 50}
+_EMPTY = {"docs/readme.md": "tax " * 30, "shop/tax.py": "", "shop/tax_rates.py": "tax"}
+_HINDI = {"docs/कर.md": "कर की दर: " * 40, "docs/tax_hi.md": "tax: कर " * 60, "shop/tax.py": "tax = 0.2\n" * 9}
+
+
+def packer_cases() -> list[Case]:
+    """Lesson 1, "own_packer": ``my_pack(files, terms, budget)`` against ``ctxlib.packing.pack_context``.
+
+    Expected values are ``(packed.chosen, packed.used)`` with the rough rule: Lesson 1's files at the
+    budgets the lesson uses (300, 120, 100, 75) and one so small that nothing fits; then budgets
+    that a file fills exactly (150 = 77 + 46 + 27, 77), a query that leaves files scoring 0 that
+    would fit, one file that is the only match and one that matches but never fits, files tied in
+    score, a file with no text, Hindi text, and no files at all.
+    """
+    calls = [(LESSON1_FILES, list(LESSON1_QUERY), budget, None) for budget in (300, 120, 100, 75, 10)]
+    calls += [(LESSON1_FILES, list(LESSON1_QUERY), 150, N_("for Lesson 1's files and a budget they fill exactly")),
+              (LESSON1_FILES, list(LESSON1_QUERY), 77, N_("for Lesson 1's files and a budget the best file fills exactly")),
+              (LESSON1_FILES, ["cart"], 300, None),
+              (LESSON1_FILES, ["cart"], 5_000, N_("for Lesson 1's files, a budget that fits every file, and a query most files do not match")),
+              (LESSON1_FILES, ["history"], 1_000, None), (LESSON1_FILES, ["history"], 2_000, None),
+              (_TIES, ["tax"], 1_000, N_("for files tied in score")),
+              (_TIES, ["tax"], 40, N_("for files tied in score and a budget that fits only some of them")),
+              (_EMPTY, ["tax"], 9, N_("for a file with no text and a small budget")),
+              (_HINDI, ["tax", "कर"], 300, N_("for files in Hindi")),
+              ({}, ["tax"], 100, N_("for no files at all"))]
+    cases = []
+    for files, terms, budget, about in calls:
+        packed = pack_context(files, terms, budget)
+        about = (describe(about) if about else
+                 describe(N_("for Lesson 1's files, terms {terms}, budget {budget}"), terms=repr(terms), budget=f"{budget:,}"))
+        cases.append(Case((dict(files), terms, budget), (list(packed.chosen), packed.used), about))
+    return cases
+
+
+def exact_budget_cases() -> list[Case]:
+    """Lesson 1, "exact_budget": the smallest budget, in exact ``o200k_base`` tokens, that keeps all
+    three relevant files of Lesson 1's example (found by trying every budget from 1 up with ``pack_context``)."""
+    count = token_counter("o200k_base")
+    relevant = sum(1 for name, text in LESSON1_FILES.items() if pack_context({name: text}, LESSON1_QUERY, 10**6).chosen)
+    budget = next(b for b in range(1, 10_000)
+                  if len(pack_context(LESSON1_FILES, LESSON1_QUERY, b, count=count).chosen) == relevant)
+    return [Case(None, budget, describe(N_("for the smallest budget that keeps all three relevant files")))]

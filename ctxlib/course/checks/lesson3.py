@@ -1,0 +1,185 @@
+"""Lesson 3's checkers, "Choosing context in a real repository": the secret filter, the identifier
+splitter, the line ranges, the knapsack prediction and the capstone.
+
+Expected values come from ``ctxlib.repo.credential_in_text``, ``ctxlib.bm25.code_terms``,
+``ctxlib.views.line_ranges``, ``ctxlib.strategies.knapsack`` and ``ctxlib.fit.pack_repository``.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from ctxlib.bm25 import code_terms
+from ctxlib.fit import pack_repository, rank
+from ctxlib.i18n import N_
+from ctxlib.repo import credential_in_text, read_repo
+from ctxlib.strategies import Option, knapsack
+from ctxlib.tokens import count_tokens
+from ctxlib.views import line_ranges
+
+from ..exercises import Case, Property, describe
+from ..sample_project import QUERY, build_sample_project, sample_files
+
+
+def _sample_repo():
+    """Lesson 3's sample project, read with ``ctxlib.repo.read_repo``, from a fresh temporary copy."""
+    with tempfile.TemporaryDirectory() as folder:
+        return read_repo(build_sample_project(Path(folder) / "shop"))
+
+
+def _is_sample_project(root) -> bool:
+    """Whether the folder ``root`` holds exactly the sample project's files, byte for byte."""
+    root = Path(root)
+    if not root.is_dir():
+        return False
+    found = {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+    expected = sample_files()
+    return found.keys() == expected.keys() and all(found[k].read_bytes() == v for k, v in expected.items())
+
+
+# Fake secrets, each caught by one of gitleaks' rules: random base64, an AWS-shaped key id, a Slack-shaped token.
+_PRIVATE_KEY = ("-----BEGIN RSA PRIVATE KEY-----\n"
+                "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw\n"
+                "7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFc\n"
+                "-----END RSA PRIVATE KEY-----\n")
+_AWS = "\n# archive upload\naws_access_key_id = AKIAZ7QWERTYUIOP3XYZ\n"
+_SLACK = "सूचना भेजने के लिए: xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx\n"
+
+
+def candidates_cases() -> list[Case]:
+    """Lesson 3, "own_candidates": ``my_candidates(files)``, the paths a packer may consider.
+
+    ``files`` is ``{path: text}`` as the reader kept them; a path is a candidate unless
+    ``ctxlib.repo.credential_in_text`` finds a secret in its text. Cases: the sample project, and no
+    files; then a private key planted in a file with an ordinary name, a key at the end of a long
+    file, files named like secrets that hold none, a file that only talks about passwords and empty files, the
+    files in another order than by path, Hindi text with and without a token, and only secrets.
+    """
+    files = {f.path: f.text for f in _sample_repo().files}
+    planted = dict(files, **{"shop/shipping.py": "SHIPPING_RATES = {'DE': 4.9}\n" + _PRIVATE_KEY})
+    at_end = dict(files, **{"shop/invoice.py": files["shop/invoice.py"] * 4 + _AWS})
+    named = dict(files, **{"notes/keys.txt": "Keys to the office: ask Asha.\n", "config/secrets.md":
+                           "Secrets live in the vault, never in the repository.\n",
+                           "certs/README.pem.txt": "Put certificates here.\n"})
+    talk = dict(files, **{"docs/security.md": "Never commit a password or an API key; use the vault.\n",
+                          "tests/__init__.py": "", "docs/blank.md": "\n\n"})
+    reordered = dict(reversed(list(files.items())))
+    hindi = {"docs/सूचना.md": "हर invoice पर VAT दिखाएँ।\n", "ops/notify.md": _SLACK, "shop/vat.py": files["shop/vat.py"]}
+    only = {"a/key.txt": _PRIVATE_KEY, "b/deploy.ini": _AWS}
+    given = [(files, N_("for the sample project's files")),
+             ({}, N_("for no files at all")),
+             (planted, N_("for the sample project with a secret planted in a file with an ordinary name")),
+             (at_end, N_("for the sample project with a secret at the end of a long file")),
+             (named, N_("for the sample project plus files whose names sound secret but hold none")),
+             (talk, N_("for the sample project plus a file that only talks about passwords, and empty files")),
+             (reordered, N_("for the sample project's files in another order")),
+             (hindi, N_("for files in Hindi, one of them with a token")),
+             (only, N_("for files that all hold a secret"))]
+    return [Case((files,), [path for path, text in files.items() if credential_in_text(text) is None], describe(about))
+            for files, about in given]
+
+
+def code_terms_cases() -> list[Case]:
+    """Lesson 3, "own_terms": ``my_terms(text)`` against ``ctxlib.bm25.code_terms``.
+
+    camelCase, snake_case, an acronym before a word (``HTTPServer``), digits, a path, a dunder
+    name, the two words that trap substring counting (``private``, ``activate``: no "vat" part),
+    and text with no identifier at all; then repeated parts (all kept), an acronym inside a name,
+    digits inside a word, letters outside a-z and digits outside 0-9 (they separate parts), an empty text, and parts out of
+    alphabetical order.
+    """
+    shown = ["computeVatRate", "vat_rate", "VAT_RATES = {}", "HTTPServer", "parseJSONResponse",
+             "shop/vat2.py", "__init__", "private activate deactivateAccount", "IOError, x", "  ...  "]
+    hidden = [("vat = vat_rate * VAT  # vat", N_("for a text that repeats a part")),
+              ("getHTTPResponseCode(XMLParser)", N_("for acronyms inside names")),
+              ("sha256sum md5 utf8Decode", N_("for digits inside words")),
+              ("# बजट की जाँच\ncheckBudget(naïveTotal)", N_("for letters outside a to z")),
+              ("दर = १८  # rate18 in Devanagari digits", N_("for digits outside 0 to 9")),
+              ("", N_("for an empty text")),
+              ("zeta_Beta alphaGamma", N_("for parts out of alphabetical order")),
+              ("ALL_CAPS_NAME = Total", N_("for a name in capitals")),
+              ("pointX = setY(Z) + nA", N_("for single capital letters"))]
+    return ([Case((text,), code_terms(text), describe(N_("for text {text}"), text=repr(text))) for text in shown]
+            + [Case((text,), code_terms(text), describe(about)) for text, about in hidden])
+
+
+def ranges_cases() -> list[Case]:
+    """Lesson 3, "own_ranges": ``my_ranges(hits, n_lines, context)`` against ``ctxlib.views.line_ranges``.
+
+    One hit; hits close enough to merge; ranges that only touch (merged too); hits at the first and
+    the last line (clipped to the file); unsorted hits; context 0; no hits; then ranges one line
+    apart (not merged), a hit repeated, a range inside the one before, a context wider than the
+    file, a one-line file, and unsorted hits that merge.
+    """
+    shown = [([10], 100, 2), ([10, 12, 200], 300, 2), ([3, 8], 20, 2), ([1, 20], 20, 2),
+             ([50, 5, 7], 60, 1), ([4, 5, 9], 12, 0), ([], 30, 2)]
+    hidden = [(([3, 9], 20, 2), N_("for two ranges one line apart")),
+              (([10, 18, 40], 50, 3), N_("for ranges one line apart with a wider context")),
+              (([7, 7, 7], 30, 2), N_("for a hit repeated")),
+              (([5, 6, 30], 40, 0), N_("for hits on neighbouring lines with no context")),
+              (([4, 9], 10, 20), N_("for a context wider than the file")),
+              (([1], 1, 2), N_("for a file of one line")),
+              (([30, 12, 14, 2, 28], 31, 2), N_("for unsorted hits that merge"))]
+    return ([Case((hits, n, context), line_ranges(hits, n, context),
+                  describe(N_("for hits {hits} in {n} lines, context {context}"), hits=repr(hits), n=n, context=context))
+             for hits, n, context in shown]
+            + [Case(args, line_ranges(*args), describe(about)) for args, about in hidden])
+
+
+def lesson3_small_case():
+    """Lesson 3's small case: ``(options, cost)`` for the four best-ranked Python files of the sample
+    project for its query (``ctxlib.fit.rank``), each whole, priced at its exact ``o200k_base`` tokens."""
+    files = {f.path: f.text for f in _sample_repo().files}
+    four = [(path, score) for path, score in rank(files, QUERY) if path.endswith(".py")][:4]
+    return [[Option.of(path, "whole", files[path], score)] for path, score in four], \
+        (lambda option, limit: count_tokens(files[option.path]))
+
+
+def predict_knapsack_cases() -> list[Case]:
+    """Lesson 3, "predict_knapsack": which files the exact knapsack packs, whole, in 1,000 tokens,
+    for ``lesson3_small_case()``. The answer is compared as a set of paths, in any order."""
+    options, cost = lesson3_small_case()
+    chosen = {option.path for option, _ in knapsack(options, 1_000, cost)}
+    return [Case(None, Property(lambda got: set(got) == chosen and len(list(got)) == len(chosen)),
+                 describe(N_("for the files the exact knapsack packs at 1,000 tokens")))]
+
+
+def capstone_cases() -> list[Case]:
+    """Lesson 3, "capstone": a pack of the learner's repository for their task, checked by properties.
+
+    The answer is ``{"root": folder, "task": words, "budget": tokens, "essential": [paths]}``; the
+    check packs it with ``ctxlib.fit.pack_repository`` (defaults). The lesson's own default, the sample
+    project for the lesson's query, is "not attempted" (with how many checks pass on it), so running
+    the lesson top to bottom records nothing. Properties: the rendered text holds
+    the budget in exact tokens (counted again here, not read from the pack); no secret is in it
+    (``credential_in_text``); at least one essential file is named; every one of them is packed.
+    """
+    packs = {}
+
+    def pack(a):
+        key = (str(a["root"]), a["task"], a["budget"])
+        if key not in packs:
+            packs[key] = pack_repository(a["root"], a["task"], a["budget"])
+        return packs[key]
+
+    def used(a):
+        return count_tokens(pack(a).text, pack(a).encoding)
+
+    def packed(a):
+        return {c.path for c in pack(a).chosen}
+
+    def untouched(a):
+        return a["task"] == QUERY and _is_sample_project(a["root"])
+
+    return [
+        Case(None, Property(lambda a: used(a) <= a["budget"], lambda a: f"{used(a):,} > {a['budget']!r}", untouched),
+             describe(N_("for the budget: the rendered pack, counted again in exact tokens, must be at most the budget"))),
+        Case(None, Property(lambda a: credential_in_text(pack(a).text) is None,
+                            lambda a: credential_in_text(pack(a).text)),
+             describe(N_("for secrets: no secret may be in the rendered pack"))),
+        Case(None, Property(lambda a: len(list(a["essential"])) > 0, lambda a: repr(a["essential"])),
+             describe(N_("for the essential files: name at least one"))),
+        Case(None, Property(lambda a: set(a["essential"]) <= packed(a),
+                            lambda a: ", ".join(sorted(set(a["essential"]) - packed(a))) + " not packed"),
+             describe(N_("for the essential files: every one must be in the pack"))),
+    ]

@@ -1,0 +1,424 @@
+"""``ctxlib mcp``: the packer as a Model Context Protocol server, for a coding agent's harness.
+
+Lesson 3's point, in a real harness: the harness, not the model, holds the budget. The model asks
+for context ("pack the files about vat invoices into 8,000 tokens"); the server reads only inside
+the roots it was started with, refuses what looks like a credential, ranks for the query and
+returns a text whose exact token count is at most the budget.
+
+Three tools, over stdio, with the official Python SDK (``mcp``, the ``[mcp]`` extra):
+
+- ``pack(query, budget, path?, include?, exclude?, view?, encoding?)``: the packed context as the
+  text result, then the report (what was packed, in which view, what was skipped and why) as a second
+  text item and as structured output;
+- ``rank(query, path?, top?, explain?)``: the ranking ``pack`` walks, with each signal's effect;
+- ``count(paths, encoding?)``: exact token counts, per file and per folder.
+
+The tool bodies are the plain functions ``pack_tool``, ``rank_tool`` and ``count_tool``: they take
+the roots and the arguments as the model sent them, check every argument themselves (so that a
+budget of "lots" gets one sentence, not a validation dump) and raise ``ToolInputError``. Secrets are
+refused as ``ctxlib pack`` refuses them, and no argument turns that off.
+
+Not handled: roots are fixed when the server starts (the protocol's roots capability is not read),
+and only stdio is served. The module does not use ``from __future__ import annotations``: the SDK
+reads the tools' annotations (their JSON schemas) at run time, and they are local to ``build_server``.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from . import tokens  # the rest of the library is imported by the tools, so `ctxlib count` starts as fast
+
+MAX_BUDGET_TOKENS = 2_000_000  # ten times the largest context window of 2026; a larger ask is a mistake
+MAX_TOP = 1_000
+PROGRESS_EVERY_FILES = 200  # a progress notification per this many files read
+
+
+class ToolInputError(ValueError):
+    """An argument the model sent that cannot be used; its text is one sentence for the model to act on."""
+
+
+def _sentence(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if text.endswith(".") else text + "."
+
+
+def check_roots(roots) -> list[Path]:
+    """The server's roots as resolved folders.
+
+    Args:
+        roots: folder paths (str or Path), at least one.
+    Returns:
+        each root with links resolved (``Path.resolve``), in the order given, duplicates dropped.
+    Raises:
+        ValueError: for no root, or a root that is not an existing folder (naming it).
+    """
+    resolved = []
+    for root in roots:
+        path = Path(root).expanduser().resolve()
+        if not path.is_dir():
+            raise ValueError(f"--root {root}: not a folder" if path.exists() else f"--root {root}: no such folder")
+        if path not in resolved:
+            resolved.append(path)
+    if not resolved:
+        raise ValueError("give at least one --root DIR: the folders the server may read")
+    return resolved
+
+
+def _roots_text(roots) -> str:
+    return ", ".join(str(r) for r in roots)
+
+
+def resolve_path(roots: list[Path], path: str | None) -> tuple[Path, Path]:
+    """``(root, target)``: the folder or file ``path`` names, inside one of ``roots``.
+
+    Args:
+        roots: resolved root folders (``check_roots``).
+        path: ``None`` or ``""`` for the first root; a path relative to a root (tried against each
+            root in order, the first that has it wins); or an absolute path inside a root.
+    Returns:
+        the root holding it and the path itself (not resolved: the reader opens it without following links).
+    Raises:
+        ToolInputError: for a path outside every root, one that passes through a symbolic link, or one
+            that does not exist; the message names the roots.
+    """
+    if path is None or not str(path).strip():
+        return roots[0], roots[0]
+    if not isinstance(path, str) or "\x00" in path:
+        raise ToolInputError(f"path must be a text path inside the roots ({_roots_text(roots)}), got {path!r}.")
+    candidates = [Path(path)] if os.path.isabs(path) else [root / path for root in roots]
+    for candidate in candidates:
+        absolute = Path(os.path.abspath(candidate))  # '..' folded without touching the disk
+        root = next((r for r in roots if absolute == r or r in absolute.parents), None)
+        if root is None:
+            continue
+        here = root
+        for part in absolute.relative_to(root).parts:  # no link anywhere below the root
+            here = here / part
+            if here.is_symlink():
+                raise ToolInputError(f"{path}: is or passes through a symbolic link; the server reads nothing "
+                                     f"through links (roots: {_roots_text(roots)}).")
+        if absolute.exists():
+            return root, absolute
+    if not any(Path(os.path.abspath(c)) == r or r in Path(os.path.abspath(c)).parents
+               for c in candidates for r in roots):
+        raise ToolInputError(f"{path}: is outside the roots this server may read ({_roots_text(roots)}).")
+    raise ToolInputError(f"{path}: no such file or folder in the roots ({_roots_text(roots)}).")
+
+
+def check_budget_arg(budget) -> int:
+    """``budget`` as a whole number of tokens, or ``ToolInputError`` naming the value."""
+    if isinstance(budget, bool) or not isinstance(budget, int):
+        if isinstance(budget, float) and budget.is_integer():
+            budget = int(budget)
+        elif isinstance(budget, str) and budget.strip().isdigit():
+            budget = int(budget.strip())
+        else:
+            raise ToolInputError(f"budget must be a whole number of tokens, such as 8000; got {budget!r}.")
+    if budget < 1 or budget > MAX_BUDGET_TOKENS:
+        raise ToolInputError(f"budget must be between 1 and {MAX_BUDGET_TOKENS:,} tokens; got {budget:,}.")
+    return budget
+
+
+def _check_text(name: str, value, *, required: bool = True) -> str:
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise ToolInputError(f"{name} must be non-empty text describing the task; got {value!r}.")
+    return value
+
+
+def _check_patterns(name: str, value) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ToolInputError(f"{name} must be a list of gitignore-style patterns such as [\"*.py\"]; got {value!r}.")
+    return value
+
+
+def _check_choice(name: str, value, choices) -> str:
+    if value not in choices:
+        raise ToolInputError(f"{name} must be one of {', '.join(choices)}; got {value!r}.")
+    return value
+
+
+def _reason(skipped) -> dict:
+    """A skipped entry as the report shows it: path, code (where the library has one) and reason."""
+    entry = {"path": skipped.path, "reason": skipped.text("en")}
+    code = getattr(skipped, "code", None)
+    if code is not None:
+        entry["code"] = getattr(code, "value", code)
+    return entry
+
+
+def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude=None, view="auto",
+              encoding=tokens.DEFAULT_ENCODING, progress=None) -> tuple[str, dict]:
+    """The ``pack`` tool: ``(packed text, report)``.
+
+    Args:
+        roots: the server's resolved roots.
+        query: the task in words, e.g. ``"vat invoice rounding"``.
+        budget: the hard limit in tokens of ``encoding`` for the whole returned text.
+        path: a folder inside a root (default: the first root).
+        include, exclude: gitignore-style patterns, as ``ctxlib pack --include/--exclude``.
+        view: ``"auto"``, ``"whole"``, ``"signatures"`` or ``"ranges"`` (``fit.VIEW_LADDERS``).
+        encoding: ``"o200k_base"`` or ``"cl100k_base"``.
+        progress: optional callable, called with the number of files read so far.
+    Returns:
+        the text ``ctxlib pack`` would print (``tokens.count_tokens(text, encoding) <= budget``) and a
+        report ``{"path", "query", "budget_tokens", "used_tokens", "encoding", "files_read",
+        "packed": [{"path", "view", "tokens", "score"}], "skipped": [{"path", "reason"}]}``.
+    Raises:
+        ToolInputError: for any argument that cannot be used, or when nothing fits (one sentence).
+    """
+    from . import fit
+
+    query = _check_text("query", query)
+    budget = check_budget_arg(budget)
+    view = _check_choice("view", view, list(fit.VIEW_LADDERS))
+    encoding = _check_choice("encoding", encoding, sorted(tokens.ENCODINGS))
+    include, exclude = _check_patterns("include", include), _check_patterns("exclude", exclude)
+    root, target = resolve_path(roots, path)
+    if not target.is_dir():
+        raise ToolInputError(f"{path}: is a file; pack reads a folder (roots: {_roots_text(roots)}).")
+    seen = [0]
+
+    def tick(n=1):
+        seen[0] += n
+        if progress is not None and seen[0] % PROGRESS_EVERY_FILES == 0:
+            progress(seen[0])
+
+    try:
+        pack = fit.pack_repository(target, query, budget, encoding=encoding, view=view, include=include,
+                                   exclude=exclude, include_secrets=False, progress=tick)
+    except ValueError as exc:
+        raise ToolInputError(_sentence(exc)) from None
+    shown = str(target.relative_to(root)) if target != root else "."
+    report = {
+        "root": str(root), "path": shown, "query": query, "budget_tokens": budget,
+        "used_tokens": pack.used_tokens, "encoding": pack.encoding, "files_read": pack.files_read,
+        "packed": [{"path": c.path, "view": c.view, "tokens": c.tokens, "score": round(c.score, 4)}
+                   for c in pack.chosen],
+        "skipped": [_reason(s) for s in pack.skipped],
+    }
+    return pack.text, report
+
+
+def format_pack_report(report: dict, listed: int = 20) -> str:
+    """The ``pack`` report as a few lines a model (or a person) reads: packed files, skips, the total."""
+    lines = [f"packed {len(report['packed'])} files from {report['path']} for {report['query']!r}: "
+             f"{report['used_tokens']:,} of {report['budget_tokens']:,} tokens ({report['encoding']})"]
+    lines += [f"  {p['tokens']:>7,}  {p['view']:<10}  {p['path']}" for p in report["packed"]]
+    if report["skipped"]:
+        lines.append(f"skipped {len(report['skipped'])} files, e.g.:")
+        lines += [f"  {s['path']}: {s['reason']}" for s in report["skipped"][:listed]]
+    return "\n".join(lines)
+
+
+def rank_tool(roots: list[Path], query, path=None, top=20, explain=False) -> dict:
+    """The ``rank`` tool: the files ``pack`` would walk, best first, with each signal's effect.
+
+    Args:
+        roots: the server's resolved roots.
+        query: the task in words.
+        path: a folder inside a root (default: the first root).
+        top: how many files to list, 1 to ``MAX_TOP``.
+        explain: also give each file's BM25 part and signals (``ranking.explain_ranked``).
+    Returns:
+        ``{"query_terms", "files": [{"path", "score", "kind", ...}]}``; files scoring 0 are left out.
+    Raises:
+        ToolInputError: for any argument that cannot be used.
+    """
+    from . import ranking, repo
+
+    query = _check_text("query", query)
+    if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_TOP:
+        raise ToolInputError(f"top must be a whole number from 1 to {MAX_TOP:,}; got {top!r}.")
+    if not isinstance(explain, bool):
+        raise ToolInputError(f"explain must be true or false; got {explain!r}.")
+    root, target = resolve_path(roots, path)
+    if not target.is_dir():
+        raise ToolInputError(f"{path}: is a file; rank reads a folder (roots: {_roots_text(roots)}).")
+    files = {f.path: f.text for f in repo.read_repo(target).files}
+    try:
+        cleaned = ranking.clean_query(query, files)
+        ranked = ranking.rank_files(files, cleaned)
+    except ValueError as exc:
+        raise ToolInputError(_sentence(exc)) from None
+    rows = []
+    for r in ranked:
+        if r.score <= 0 or len(rows) >= top:
+            continue
+        row = {"path": r.path, "score": round(r.score, 4), "kind": r.kind}
+        if explain:
+            row["bm25"] = round(r.bm25, 4)
+            row["signals"] = [{"signal": s, "effect": e} for s, e in r.effects]
+        rows.append(row)
+    return {"query_terms": list(cleaned.terms), "files": rows}
+
+
+def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> dict:
+    """The ``count`` tool: exact token counts per file, and totals per folder named.
+
+    Args:
+        roots: the server's resolved roots.
+        paths: files or folders inside the roots (a list of text paths, at least one).
+        encoding: ``"o200k_base"`` or ``"cl100k_base"``.
+    Returns:
+        ``{"encoding", "files": [{"path", "tokens", "characters"}], "folders": [{"path", "tokens",
+        "files"}], "skipped": [{"path", "reason"}], "total_tokens"}``; a folder is read as ``pack``
+        reads it (``.gitignore``, binaries, size cap, credentials skipped).
+    Raises:
+        ToolInputError: for no path, a path outside the roots or through a link, or a bad encoding.
+    """
+    from . import repo
+
+    encoding = _check_choice("encoding", encoding, sorted(tokens.ENCODINGS))
+    if isinstance(paths, str):
+        paths = [paths]
+    if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
+        raise ToolInputError(f"paths must be a list of one or more files or folders in the roots; got {paths!r}.")
+    files, folders, skipped = [], [], []
+    for path in paths:
+        root, target = resolve_path(roots, path)
+        shown = str(target.relative_to(root)) if target != root else "."
+        if target.is_dir():
+            found = repo.read_repo(target)
+            under = (lambda rel: f"{shown}/{rel}") if shown != "." else (lambda rel: rel)
+            rows = [{"path": under(f.path),
+                     "tokens": tokens.count_tokens(f.text, encoding), "characters": len(f.text)}
+                    for f in found.files]
+            files += rows
+            folders.append({"path": shown, "tokens": sum(r["tokens"] for r in rows), "files": len(rows)})
+            skipped += [{**_reason(s), "path": under(s.path)} for s in found.skipped]
+        else:
+            found, remark = repo.read_file(target, shown, repo.MAX_FILE_BYTES)
+            if found is not None:
+                files.append({"path": shown, "tokens": tokens.count_tokens(found.text, encoding),
+                              "characters": len(found.text)})
+            if remark is not None and found is None:
+                skipped.append(_reason(remark))
+    return {"encoding": encoding, "files": files, "folders": folders, "skipped": skipped,
+            "total_tokens": sum(f["tokens"] for f in files)}
+
+
+PACK_DESCRIPTION = (
+    "Pack the repository files most relevant to a task into a hard token budget. Returns the packed "
+    "context (file headers and contents, whole files, signatures or the line ranges around the query's "
+    "hits), whose exact token count is at most `budget`, then a report of what was packed and what was "
+    "skipped and why. Files that look like credentials are always refused. Use it before editing code: "
+    "ask for the context of the task in the task's own words.")
+RANK_DESCRIPTION = (
+    "Rank a repository's files for a task, best first, as `pack` walks them: BM25 over code-aware terms "
+    "plus named signals (definitions, file names, tests, imports). With explain, each signal's effect. "
+    "Reads nothing but the ranking: use it to see why a file was or was not packed.")
+COUNT_DESCRIPTION = (
+    "Count tokens exactly (tiktoken) for files or folders inside the roots: per file, and a total per "
+    "folder (read as `pack` reads them: .gitignore, binaries and credentials skipped).")
+
+
+def build_server(roots):
+    """An ``MCPServer`` (the SDK's) with the three tools bound to ``roots``; raises ``ValueError`` for bad roots."""
+    from typing import Annotated
+
+    import anyio
+    import anyio.from_thread
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.types import CallToolResult, TextContent, ToolAnnotations
+    from pydantic import WithJsonSchema
+
+    from . import fit
+
+    roots = check_roots(roots)
+    server = MCPServer("ctxlib", instructions=(
+        "ctxlib packs a repository's most relevant files into a hard token budget. Call `pack` with the "
+        f"task and a budget to get context; `rank` to see the order; `count` for exact sizes. Roots: "
+        f"{_roots_text(roots)}."))
+    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                                open_world_hint=False)
+
+    def loose(schema: dict):  # the schema the model sees; the tool body checks the value itself
+        return WithJsonSchema(schema)
+
+    Query = Annotated[object, loose({"type": "string", "description": "the task in words, e.g. 'vat invoice rounding'"})]
+    Budget = Annotated[object, loose({"type": "integer", "minimum": 1, "maximum": MAX_BUDGET_TOKENS,
+                                      "description": "hard limit in tokens for the whole returned text"})]
+    SubPath = Annotated[object, loose({"type": "string", "description": "a folder inside a root (default: the first root)"})]
+    Patterns = Annotated[object, loose({"type": "array", "items": {"type": "string"},
+                                        "description": "gitignore-style patterns, e.g. ['*.py', 'src/']"})]
+    View = Annotated[object, loose({"type": "string", "enum": list(fit.VIEW_LADDERS), "default": "auto",
+                                    "description": "auto: whole file, else signatures, else hit ranges"})]
+    Encoding = Annotated[object, loose({"type": "string", "enum": sorted(tokens.ENCODINGS),
+                                        "default": tokens.DEFAULT_ENCODING})]
+    Top = Annotated[object, loose({"type": "integer", "minimum": 1, "maximum": MAX_TOP, "default": 20})]
+    Explain = Annotated[object, loose({"type": "boolean", "default": False})]
+    Paths = Annotated[object, loose({"type": "array", "items": {"type": "string"}, "minItems": 1,
+                                     "description": "files or folders inside the roots"})]
+
+    async def run(work, ctx: Context | None = None):
+        try:
+            return await anyio.to_thread.run_sync(work)
+        except ToolInputError as exc:
+            raise ToolError(str(exc)) from None
+        except (OSError, ValueError, RecursionError) as exc:  # the library's one-line errors
+            raise ToolError(_sentence(exc)) from None
+
+    @server.tool(name="pack", description=PACK_DESCRIPTION, annotations=read_only, structured_output=False)
+    async def pack(query: Query, budget: Budget, ctx: Context, path: SubPath = None, include: Patterns = None,
+                   exclude: Patterns = None, view: View = "auto", encoding: Encoding = tokens.DEFAULT_ENCODING):
+        def progress(files_read: int) -> None:
+            anyio.from_thread.run(ctx.report_progress, files_read, None, f"{files_read:,} files read")
+
+        text, report = await run(lambda: pack_tool(roots, query, budget, path, include, exclude, view, encoding,
+                                                   progress=progress))
+        return CallToolResult(content=[TextContent(type="text", text=text),
+                                       TextContent(type="text", text=format_pack_report(report))],
+                              structured_content=report)
+
+    @server.tool(name="rank", description=RANK_DESCRIPTION, annotations=read_only, structured_output=False)
+    async def rank(query: Query, path: SubPath = None, top: Top = 20, explain: Explain = False):
+        result = await run(lambda: rank_tool(roots, query, path, top, explain))
+        return CallToolResult(content=[TextContent(type="text", text=json.dumps(result, indent=1))],
+                              structured_content=result)
+
+    @server.tool(name="count", description=COUNT_DESCRIPTION, annotations=read_only, structured_output=False)
+    async def count(paths: Paths, encoding: Encoding = tokens.DEFAULT_ENCODING):
+        result = await run(lambda: count_tool(roots, paths, encoding))
+        return CallToolResult(content=[TextContent(type="text", text=json.dumps(result, indent=1))],
+                              structured_content=result)
+
+    return server
+
+
+def cmd_mcp(args) -> int:
+    """``ctxlib mcp --root DIR ...``: serve the tools over stdio until the client closes; returns 0."""
+    from .cli import UsageError
+
+    try:
+        import mcp  # noqa: F401  (the SDK: the [mcp] extra)
+    except ModuleNotFoundError:
+        raise UsageError("mcp: the Model Context Protocol SDK is not installed; "
+                         "install it with: pip install 'ctxlib[mcp]'") from None
+    server = build_server(args.root)
+    print(f"ctxlib mcp: serving pack, rank and count over stdio; roots: {_roots_text(check_roots(args.root))}",
+          file=sys.stderr)
+    server.run("stdio")
+    return 0
+
+
+def add_commands(sub) -> None:
+    """Add ``mcp`` to the ``ctxlib`` subparsers ``sub`` (an entry point of the ``ctxlib.commands`` group)."""
+    p = sub.add_parser(
+        "mcp",
+        help="serve pack, rank and count to an agent over the Model Context Protocol (stdio)",
+        description="A Model Context Protocol server over stdio: an agent's harness calls pack (a query "
+                    "packed into a hard token budget), rank and count. Nothing outside the roots is read, "
+                    "through links or otherwise; credentials are always refused. Needs the [mcp] extra.",
+    )
+    p.add_argument("--root", action="append", required=True, metavar="DIR",
+                   help="a folder the server may read; repeatable (the first is the default for 'path')")
+    p.set_defaults(func=cmd_mcp)

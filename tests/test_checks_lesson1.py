@@ -1,0 +1,253 @@
+"""Lesson 1's checkers reject plausible wrong answers and accept right ones written other ways.
+
+Each wrong answer is a small function with one bug, named by its id; tests/checks_suite.py says
+what "rejected" means (not passed, and the expected value not in the message).
+"""
+import re
+
+import pytest
+
+from checks_suite import accepted, rejected
+from ctxlib import estimate_tokens, score_file
+from ctxlib.course.checks.lesson1 import packer_cases, scorer_cases
+from ctxlib.course.examples import LESSON1_FILES
+from ctxlib.tokens import count_tokens
+
+SCORER = scorer_cases()
+PACKER = packer_cases()
+
+
+# --- own_scorer: my_score(name, text, terms) ------------------------------------------------
+
+def case_sensitive(name, text, terms):
+    return sum(text.count(t) + 3 * name.count(t) for t in terms)
+
+
+def name_weight_one(name, text, terms):
+    return sum(text.lower().count(t.lower()) + name.lower().count(t.lower()) for t in terms)
+
+
+def weight_on_the_text(name, text, terms):
+    return sum(3 * text.lower().count(t.lower()) + name.lower().count(t.lower()) for t in terms)
+
+
+def presence_not_count(name, text, terms):
+    return sum((t.lower() in text.lower()) + 3 * (t.lower() in name.lower()) for t in terms)
+
+
+def whole_words_only(name, text, terms):
+    words, parts = re.findall(r"\w+", text.lower()), re.findall(r"\w+", name.lower())
+    return sum(words.count(t.lower()) + 3 * parts.count(t.lower()) for t in terms)
+
+
+def distinct_terms(name, text, terms):
+    return sum(text.lower().count(t) + 3 * name.lower().count(t) for t in {t.lower() for t in terms})
+
+
+def base_name_only(name, text, terms):
+    base = name.lower().rsplit("/", 1)[-1]
+    return sum(text.lower().count(t.lower()) + 3 * base.count(t.lower()) for t in terms)
+
+
+def overlapping_matches(name, text, terms):
+    def count(s, t):
+        return len(re.findall(f"(?={re.escape(t)})", s))
+    return sum(count(text.lower(), t.lower()) + 3 * count(name.lower(), t.lower()) for t in terms)
+
+
+def terms_not_lowered(name, text, terms):
+    return sum(text.lower().count(t) + 3 * name.lower().count(t) for t in terms)
+
+
+def ascii_only(name, text, terms):
+    name, text = (s.encode("ascii", "ignore").decode().lower() for s in (name, text))
+    return sum(text.count(t.lower()) + 3 * name.count(t.lower()) for t in terms if t.isascii())
+
+
+def lowers_terms_in_place(name, text, terms):
+    for i, t in enumerate(terms):
+        terms[i] = t.lower()
+    return sum(text.lower().count(t) + 3 * name.lower().count(t) for t in terms)
+
+
+def extension_dropped(name, text, terms):
+    stem = name.lower().rsplit(".", 1)[0]
+    return sum(text.lower().count(t.lower()) + 3 * stem.count(t.lower()) for t in terms)
+
+
+def lesson_example_hard_coded(name, text, terms):
+    return {"shop/pricing.py": 18, "shop/cart.py": 4, "docs/history.md": 0, "tests/test_pricing.py": 15}.get(name, 0)
+
+
+def text_and_name_together(name, text, terms):
+    return sum(3 * (name + " " + text).lower().count(t.lower()) for t in terms)
+
+
+SCORER_WRONG = [case_sensitive, name_weight_one, weight_on_the_text, presence_not_count, whole_words_only,
+                distinct_terms, base_name_only, overlapping_matches, terms_not_lowered, ascii_only,
+                lowers_terms_in_place, lesson_example_hard_coded, text_and_name_together, extension_dropped]
+
+
+def scorer_with_regex(name, text, terms):
+    return sum(len(re.findall(re.escape(t.lower()), text.lower())) + 3 * len(re.findall(re.escape(t.lower()), name.lower()))
+               for t in terms)
+
+
+def scorer_with_find(name, text, terms):
+    def count(haystack, needle):
+        n, at = 0, haystack.find(needle)
+        while at != -1:
+            n, at = n + 1, haystack.find(needle, at + len(needle))
+        return n
+    total = 0
+    for term in terms:
+        total += count(text.lower(), term.lower()) + 3 * count(name.lower(), term.lower())
+    return float(total)  # a float count is still the right count
+
+
+@pytest.mark.parametrize("wrong", SCORER_WRONG, ids=lambda f: f.__name__)
+def test_the_scorer_checker_rejects(wrong):
+    rejected(wrong, SCORER)
+
+
+@pytest.mark.parametrize("right", [scorer_with_regex, scorer_with_find, score_file], ids=lambda f: f.__name__)
+def test_the_scorer_checker_accepts(right):
+    accepted(right, SCORER)
+
+
+def test_a_terms_list_changed_in_place_is_named_as_such():
+    message = rejected(lowers_terms_in_place, SCORER).message
+    assert "changed its input (argument 3)" in message and "Work on a copy" in message
+
+
+# --- own_packer: my_pack(files, terms, budget) -> (chosen, used) ----------------------------
+
+def greedy(files, terms, budget, order=None, fits=lambda used, cost, budget: used + cost <= budget,
+           cost=estimate_tokens, skip_zero=True, stop=False):
+    """The right packer with one rule swapped out; each wrong answer below swaps one."""
+    scores = {name: score_file(name, text, terms) for name, text in files.items()}
+    names = order(files, scores) if order else sorted(files, key=lambda n: -scores[n])
+    chosen, used = [], 0
+    for name in names:
+        if skip_zero and scores[name] == 0:
+            continue
+        c = cost(files[name])
+        if not fits(used, c, budget):
+            if stop:
+                break
+            continue
+        chosen.append((name, c))
+        used += c
+    return chosen, used
+
+
+def skips_a_file_that_fills_the_rest(files, terms, budget):
+    return greedy(files, terms, budget, fits=lambda used, cost, budget: used + cost < budget)
+
+
+def stops_at_the_first_misfit(files, terms, budget):
+    return greedy(files, terms, budget, stop=True)
+
+
+def keeps_files_that_score_zero(files, terms, budget):
+    return greedy(files, terms, budget, skip_zero=False)
+
+
+def lowest_score_first(files, terms, budget):
+    return greedy(files, terms, budget, order=lambda files, scores: sorted(files, key=lambda n: scores[n]))
+
+
+def ties_broken_by_name(files, terms, budget):
+    return greedy(files, terms, budget, order=lambda files, scores: sorted(files, key=lambda n: (-scores[n], n)))
+
+
+def ties_in_reverse(files, terms, budget):
+    return greedy(files, terms, budget, order=lambda files, scores: sorted(reversed(list(files)), key=lambda n: -scores[n]))
+
+
+def characters_as_tokens(files, terms, budget):
+    return greedy(files, terms, budget, cost=len)
+
+
+def bytes_over_four(files, terms, budget):
+    return greedy(files, terms, budget, cost=lambda text: max(1, len(text.encode()) // 4))
+
+
+def no_minimum_of_one_token(files, terms, budget):
+    return greedy(files, terms, budget, cost=lambda text: len(text) // 4)
+
+
+def exact_tokens_instead_of_the_rough_rule(files, terms, budget):
+    return greedy(files, terms, budget, cost=count_tokens)
+
+
+def names_without_costs(files, terms, budget):
+    chosen, used = greedy(files, terms, budget)
+    return [name for name, _ in chosen], used
+
+
+def pops_packed_files(files, terms, budget):
+    chosen, used = greedy(files, terms, budget)
+    for name, _ in chosen:
+        files.pop(name)
+    return chosen, used
+
+
+def used_is_the_budget_left(files, terms, budget):
+    chosen, used = greedy(files, terms, budget)
+    return chosen, budget - used
+
+
+def lesson_answers_hard_coded(files, terms, budget):
+    if budget >= 150:
+        return [("shop/pricing.py", 77), ("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 150
+    return greedy(files, terms, budget)
+
+
+PACKER_WRONG = [skips_a_file_that_fills_the_rest, stops_at_the_first_misfit, keeps_files_that_score_zero,
+                lowest_score_first, ties_broken_by_name, ties_in_reverse, characters_as_tokens, bytes_over_four,
+                no_minimum_of_one_token, exact_tokens_instead_of_the_rough_rule, names_without_costs,
+                pops_packed_files, used_is_the_budget_left, lesson_answers_hard_coded]
+
+
+def packer_with_index_ties(files, terms, budget):
+    ranked = sorted(enumerate(files.items()), key=lambda item: (-score_file(item[1][0], item[1][1], terms), item[0]))
+    chosen, left = [], budget
+    for _, (name, text) in ranked:
+        cost = estimate_tokens(text)
+        if score_file(name, text, terms) > 0 and cost <= left:
+            chosen.append((name, cost))
+            left -= cost
+    return tuple(chosen), budget - left  # a tuple of pairs is as good as a list
+
+
+def packer_from_pack_context(files, terms, budget):
+    from ctxlib import pack_context
+    chosen, used = pack_context(files, terms, budget)
+    return [list(pair) for pair in chosen], used  # [name, cost] lists are as good as tuples
+
+
+@pytest.mark.parametrize("wrong", PACKER_WRONG, ids=lambda f: f.__name__)
+def test_the_packer_checker_rejects(wrong):
+    rejected(wrong, PACKER)
+
+
+@pytest.mark.parametrize("right", [packer_with_index_ties, packer_from_pack_context], ids=lambda f: f.__name__)
+def test_the_packer_checker_accepts(right):
+    accepted(right, PACKER)
+
+
+def test_the_packer_cases_hold_the_boundary_and_the_ties():
+    expected = {c.about["en"]: c.expected for c in PACKER}
+    assert expected["for Lesson 1's files and a budget they fill exactly"] == (
+        [("shop/pricing.py", 77), ("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 77 + 46 + 27)
+    # Tied files keep the order they came in: tax_b before tax_a.
+    assert [name for name, _ in expected["for files tied in score"][0]] == ["shop/tax.py", "shop/tax_b.py", "shop/tax_a.py"]
+    # A file with no text still costs 1 token by the rough rule.
+    assert expected["for a file with no text and a small budget"] == ([("shop/tax_rates.py", 1), ("shop/tax.py", 1)], 2)
+    assert all(dict(c.args[0]) == c.args[0] for c in PACKER) and PACKER[0].args[0] == LESSON1_FILES
+
+
+def test_the_wrong_type_is_named_not_the_value():
+    message = rejected(names_without_costs, PACKER).message
+    assert message.endswith("item 0 (counting from 0): item 0 (counting from 0): it is a str, not a list.")

@@ -1,0 +1,305 @@
+"""Lesson 3's checkers reject plausible wrong answers and accept right ones written other ways.
+
+Each wrong answer is a small function with one bug, named by its id (tests/checks_suite.py).
+"""
+import re
+
+import pytest
+
+from checks_suite import accepted, rejected
+from ctxlib.course.checks.lesson3 import candidates_cases, code_terms_cases, ranges_cases
+from ctxlib.repo import credential_in_text
+
+CANDIDATES = candidates_cases()
+TERMS = code_terms_cases()
+RANGES = ranges_cases()
+
+
+# --- own_candidates: my_candidates(files) -> the paths whose text holds no secret -------------
+
+def right_candidates(files):
+    return [path for path, text in files.items() if credential_in_text(text) is None]
+
+
+def names_that_sound_secret(files):
+    return [path for path in files if not re.search(r"key|secret|\.pem|\.ini|\.env", path)]
+
+
+def the_lesson_file_by_name(files):
+    return [path for path in files if path != "deploy/invoice_archive.ini"]
+
+
+def name_rule_and_private_keys(files):
+    return [path for path, text in files.items()
+            if not path.endswith((".ini", ".env", ".pem")) and "PRIVATE KEY" not in text]
+
+
+def only_the_first_lines(files):
+    return [path for path, text in files.items() if credential_in_text("\n".join(text.splitlines()[:40])) is None]
+
+
+def only_the_first_kilobyte(files):
+    return [path for path, text in files.items() if credential_in_text(text[:1024]) is None]
+
+
+def words_that_sound_secret(files):
+    return [path for path, text in files.items()
+            if credential_in_text(text) is None and not re.search(r"password|api key|token", text, re.I)]
+
+
+def sorted_paths(files):
+    return sorted(right_candidates(files))
+
+
+def a_set_of_paths(files):
+    return set(right_candidates(files))
+
+
+def the_secret_files(files):
+    return [path for path, text in files.items() if credential_in_text(text) is not None]
+
+
+def paths_and_texts(files):
+    return [(path, text) for path, text in files.items() if credential_in_text(text) is None]
+
+
+def deletes_the_secrets(files):
+    for path in [p for p, text in files.items() if credential_in_text(text)]:
+        del files[path]
+    return list(files)
+
+
+def ascii_texts_only(files):
+    return [path for path, text in files.items() if text.isascii() and credential_in_text(text) is None]
+
+
+def drops_empty_files(files):
+    return [path for path, text in files.items() if text.strip() and credential_in_text(text) is None]
+
+
+def none_for_no_files(files):
+    return right_candidates(files) or None
+
+
+CANDIDATES_WRONG = [names_that_sound_secret, the_lesson_file_by_name, name_rule_and_private_keys,
+                    only_the_first_lines, only_the_first_kilobyte, words_that_sound_secret, sorted_paths,
+                    a_set_of_paths, the_secret_files, paths_and_texts, deletes_the_secrets, ascii_texts_only,
+                    none_for_no_files, drops_empty_files]
+
+
+def candidates_with_a_loop(files):
+    kept = []
+    for path in files:
+        reason = credential_in_text(files[path])
+        if not reason:
+            kept.append(path)
+    return tuple(kept)
+
+
+def candidates_with_filter(files):
+    return list(filter(lambda path: credential_in_text(files[path]) is None, files))
+
+
+@pytest.mark.parametrize("wrong", CANDIDATES_WRONG, ids=lambda f: f.__name__)
+def test_the_candidates_checker_rejects(wrong):
+    rejected(wrong, CANDIDATES)
+
+
+@pytest.mark.parametrize("right", [right_candidates, candidates_with_a_loop, candidates_with_filter],
+                         ids=lambda f: f.__name__)
+def test_the_candidates_checker_accepts(right):
+    accepted(right, CANDIDATES)
+
+
+def test_a_failure_never_names_a_planted_file():
+    planted = ("shipping", "keys.txt", "secrets.md", "README.pem", "notify", "security.md", "key.txt", "deploy.ini")
+    for case in CANDIDATES:
+        assert not any(name in text for name in planted for text in case.about.values()), case.about
+    message = rejected(the_lesson_file_by_name, CANDIDATES).message
+    assert message.startswith("Not yet: 5 of 9 checks passed. For the sample project with a secret planted in a file "
+                              "with an ordinary name, the_lesson_file_by_name returned [")
+    assert message.endswith(": 23 items, more than the right answer has.")
+
+
+def test_order_and_type_are_said():
+    assert rejected(sorted_paths, CANDIDATES).message.endswith(": the right items, in the wrong order.")
+    assert rejected(a_set_of_paths, CANDIDATES).message.endswith(": it is a set, not a list.")
+
+
+# --- own_terms: my_terms(text) -> lower-case identifier parts, in order ------------------------
+
+PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def right_terms(text):
+    return [part.lower() for part in PART.findall(text)]
+
+
+def distinct_parts(text):
+    return list(dict.fromkeys(right_terms(text)))
+
+
+def not_lowered(text):
+    return PART.findall(text)
+
+
+def acronym_letter_by_letter(text):
+    return [part.lower() for part in re.findall(r"[A-Z][a-z]*|[a-z]+|[0-9]+", text)]
+
+
+def acronym_joined_to_the_word(text):
+    return [part.lower() for part in re.findall(r"[A-Z]+[a-z]*|[a-z]+|[0-9]+", text)]
+
+
+def digits_dropped(text):
+    return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", text)]
+
+
+def digits_kept_in_the_word(text):
+    return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z0-9])|[A-Z]?[a-z0-9]+|[0-9]+", text)]
+
+
+def snake_case_only(text):
+    return [part.lower() for part in re.split(r"[^A-Za-z0-9]+", text) if part]
+
+
+def lowered_before_splitting(text):
+    return right_terms(text.lower())
+
+
+def sorted_parts(text):
+    return sorted(right_terms(text))
+
+
+def unicode_letters(text):
+    return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[^\W\d_A-Z]+|[0-9]+", text)]
+
+
+def acronyms_of_two_or_more(text):
+    return [part.lower() for part in re.findall(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[0-9]+", text)]
+
+
+def any_unicode_digit(text):
+    return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", text)]
+
+
+def split_on_whitespace(text):
+    return [part for word in text.split() for part in right_terms(word)] or [""]
+
+
+def lesson_example_hard_coded(text):
+    return ["compute", "vat", "rate"] if "compute" in text else right_terms(text)[:3]
+
+
+TERMS_WRONG = [distinct_parts, not_lowered, acronym_letter_by_letter, acronym_joined_to_the_word, digits_dropped,
+               digits_kept_in_the_word, snake_case_only, lowered_before_splitting, sorted_parts, unicode_letters,
+               split_on_whitespace, lesson_example_hard_coded, any_unicode_digit,
+               acronyms_of_two_or_more]
+
+
+def terms_by_hand(text):
+    parts, current = [], ""
+
+    def kind(c):
+        return "upper" if "A" <= c <= "Z" else "lower" if "a" <= c <= "z" else "digit" if "0" <= c <= "9" else None
+
+    for i, c in enumerate(text):
+        k, prev = kind(c), kind(text[i - 1]) if i else None
+        nxt = kind(text[i + 1]) if i + 1 < len(text) else None
+        starts = (k is not None and (prev is None or (k == "digit") != (prev == "digit")
+                                     or (k == "upper" and prev == "lower")
+                                     or (k == "upper" and prev == "upper" and nxt == "lower")))
+        if k is None or starts:
+            if current:
+                parts.append(current.lower())
+            current = ""
+        if k is not None:
+            current += c
+    if current:
+        parts.append(current.lower())
+    return parts
+
+
+def terms_as_a_tuple(text):
+    return tuple(m.group().lower() for m in PART.finditer(text))
+
+
+@pytest.mark.parametrize("wrong", TERMS_WRONG, ids=lambda f: f.__name__)
+def test_the_terms_checker_rejects(wrong):
+    rejected(wrong, TERMS)
+
+
+@pytest.mark.parametrize("right", [right_terms, terms_by_hand, terms_as_a_tuple], ids=lambda f: f.__name__)
+def test_the_terms_checker_accepts(right):
+    accepted(right, TERMS)
+
+
+# --- own_ranges: my_ranges(hits, n_lines, context=2) -----------------------------------------
+
+def ranges_with(hits, n_lines, context, gap=1, clip=True, sort=True, widen=max):
+    ranges = []
+    for hit in (sorted(hits) if sort else hits):
+        first, last = hit - context, hit + context
+        if clip:
+            first, last = max(1, first), min(n_lines, last)
+        if ranges and first <= ranges[-1][1] + gap:
+            ranges[-1] = (ranges[-1][0], widen(ranges[-1][1], last))
+        else:
+            ranges.append((first, last))
+    return ranges
+
+
+def right_ranges(hits, n_lines, context=2):
+    return ranges_with(hits, n_lines, context)
+
+
+RANGES_WRONG = {
+    "merges_across_a_one_line_gap": lambda h, n, c=2: ranges_with(h, n, c, gap=2),
+    "merges_only_overlaps_not_touching": lambda h, n, c=2: ranges_with(h, n, c, gap=0),
+    "hits_not_sorted": lambda h, n, c=2: ranges_with(h, n, c, sort=False),
+    "not_clipped": lambda h, n, c=2: ranges_with(h, n, c, clip=False),
+    "clipped_at_the_start_only": lambda h, n, c=2: [(max(1, a), b) for a, b in ranges_with(h, n, c, clip=False)],
+    "context_always_two": lambda h, n, c=2: ranges_with(h, n, 2),
+    "sorts_the_callers_hits": lambda h, n, c=2: (h.sort(), ranges_with(h, n, c))[1],
+    "zero_based_lines": lambda h, n, c=2: [(a - 1, b - 1) for a, b in ranges_with(h, n, c)],
+    "last_line_exclusive": lambda h, n, c=2: [(a, b + 1) for a, b in ranges_with(h, n, c)],
+    "one_range_per_hit": lambda h, n, c=2: [(max(1, x - c), min(n, x + c)) for x in sorted(h)],
+    "duplicates_removed_then_unmerged": lambda h, n, c=2: [(max(1, x - c), min(n, x + c)) for x in sorted(set(h))],
+    "one_range_from_first_to_last": lambda h, n, c=2: [(max(1, min(h) - c), min(n, max(h) + c))] if h else [],
+    "none_for_no_hits": lambda h, n, c=2: ranges_with(h, n, c) or None,
+}
+
+
+def ranges_as_lists(hits, n_lines, context=2):
+    merged = []
+    for hit in sorted(hits):
+        first, last = max(1, hit - context), min(n_lines, hit + context)
+        if merged and first - merged[-1][1] <= 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return merged  # [first, last] lists: the question's tuples, as another sequence
+
+
+def ranges_by_line_marks(hits, n_lines, context=2):
+    shown = set()
+    for hit in hits:
+        shown.update(range(max(1, hit - context), min(n_lines, hit + context) + 1))
+    ranges, start = [], None
+    for line in range(1, n_lines + 2):
+        if line in shown and start is None:
+            start = line
+        elif line not in shown and start is not None:
+            ranges.append((start, line - 1))
+            start = None
+    return ranges
+
+
+@pytest.mark.parametrize("bug", RANGES_WRONG)
+def test_the_ranges_checker_rejects(bug):
+    rejected(RANGES_WRONG[bug], RANGES)
+
+
+@pytest.mark.parametrize("right", [right_ranges, ranges_as_lists, ranges_by_line_marks], ids=lambda f: f.__name__)
+def test_the_ranges_checker_accepts(right):
+    accepted(right, RANGES)

@@ -1,0 +1,169 @@
+"""`ctxlib mcp`, tested as an agent's harness uses it: a subprocess spoken to by the SDK's own client.
+
+Each test starts `python -m ctxlib mcp --root DIR` over stdio, initializes a session with
+`mcp.ClientSession`, and calls the tools. The budget is checked by re-counting the returned text with
+tiktoken (ctxlib's offline encodings are tiktoken's), never by trusting the server's own report.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp", reason="the [mcp] extra is not installed: pip install -e '.[mcp]'")
+
+import anyio  # noqa: E402  (comes with mcp)
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+from ctxlib import mcp_server  # noqa: E402
+from ctxlib.course import sample_project  # noqa: E402
+from ctxlib.tokens import count_tokens  # noqa: E402
+
+AWS_KEY = "AKIA" + "Q3EGRTYUIOPASDFG"  # a made-up key in the shape gitleaks' aws-access-token rule knows
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory) -> Path:
+    """The course's sample project, plus a credential file and a link out of the root."""
+    root = tmp_path_factory.mktemp("mcp") / "shop"
+    sample_project.build_sample_project(root)
+    (root / "deploy" / "aws.env").write_text(f"AWS_ACCESS_KEY_ID={AWS_KEY}\n", encoding="utf-8")
+    outside = root.parent / "outside.txt"
+    outside.write_text("the secret plans, outside the root\n", encoding="utf-8")
+    (root / "notes").symlink_to(root.parent, target_is_directory=True)
+    return root
+
+
+def call(root: Path, *calls, env=None):
+    """Start the server on ``root``, run ``calls`` (``(tool, arguments)``) in one session, return the results
+    (and the tool list first)."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "ctxlib", "mcp", "--root", str(root)],
+                                   env={"CTXLIB_OFFLINE": "1", **(env or {})})
+    progress: list[float] = []
+
+    async def on_progress(value, total, message):
+        progress.append(value)
+
+    async def run():
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    tools = (await session.list_tools()).tools
+                    results = [await session.call_tool(name, arguments, progress_callback=on_progress)
+                               for name, arguments in calls]
+                    return tools, results
+
+    tools, results = anyio.run(run)
+    return tools, results, progress
+
+
+def text_of(result, item: int = 0) -> str:
+    return result.content[item].text
+
+
+def test_tools_are_listed_with_schemas_a_model_can_act_on(shop):
+    tools, _, _ = call(shop)
+    by_name = {t.name: t for t in tools}
+    assert sorted(by_name) == ["count", "pack", "rank"]
+    pack = by_name["pack"].input_schema
+    assert pack["required"] == ["query", "budget"]
+    assert pack["properties"]["budget"]["type"] == "integer"
+    assert pack["properties"]["view"]["enum"] == ["auto", "whole", "signatures", "ranges"]
+    assert "hard token budget" in by_name["pack"].description
+    assert by_name["count"].input_schema["properties"]["paths"]["type"] == "array"
+    assert all(t.annotations.read_only_hint for t in tools)
+
+
+def test_pack_holds_the_budget_in_exact_tokens_and_reports(shop):
+    _, results, _ = call(shop, ("pack", {"query": "vat invoice rounding", "budget": 300}),
+                         ("pack", {"query": "vat invoice rounding", "budget": 1200, "encoding": "cl100k_base"}))
+    small, large = results
+    assert not small.is_error and not large.is_error
+    assert 0 < count_tokens(text_of(small), "o200k_base") <= 300
+    assert 300 < count_tokens(text_of(large), "cl100k_base") <= 1200
+    report = small.structured_content
+    assert report["used_tokens"] == count_tokens(text_of(small), "o200k_base")
+    assert report["budget_tokens"] == 300
+    assert report["packed"][0]["path"] == "shop/invoice.py"
+    assert "shop/invoice.py" in text_of(small, 1)  # the report as a second text item
+    assert json.dumps(report)  # plain JSON, for any client
+
+
+def test_pack_is_the_same_pack_as_the_library_gives(shop):
+    from ctxlib.fit import pack_repository
+
+    _, (result,), _ = call(shop, ("pack", {"query": "discount codes", "budget": 900}))
+    assert text_of(result) == pack_repository(shop, "discount codes", 900).text
+
+
+def test_a_secret_is_refused_and_nothing_turns_it_off(shop):
+    _, results, _ = call(shop, ("pack", {"query": "aws access key deploy", "budget": 5000}),
+                         ("pack", {"query": "aws", "budget": 5000, "include_secrets": True}),
+                         ("count", {"paths": ["deploy"]}))
+    packed, with_flag, counted = results
+    assert AWS_KEY not in text_of(packed)
+    skipped = {s["path"]: s["reason"] for s in packed.structured_content["skipped"]}
+    assert "deploy/aws.env" in skipped
+    assert AWS_KEY not in text_of(with_flag)  # an unknown argument is ignored, never obeyed
+    assert "deploy/aws.env" in {s["path"] for s in counted.structured_content["skipped"]}
+
+
+@pytest.mark.parametrize("arguments, says", [
+    ({"query": "vat", "budget": "lots"}, "budget must be a whole number of tokens"),
+    ({"query": "vat", "budget": 0}, "budget must be between 1 and"),
+    ({"query": "   ", "budget": 500}, "query must be non-empty text"),
+    ({"query": "vat", "budget": 500, "path": "no/such/folder"}, "no such file or folder in the roots"),
+    ({"query": "vat", "budget": 500, "path": "/etc"}, "is outside the roots"),
+    ({"query": "vat", "budget": 500, "path": "../"}, "is outside the roots"),
+    ({"query": "vat", "budget": 500, "path": "notes"}, "symbolic link"),
+    ({"query": "vat", "budget": 500, "view": "everything"}, "view must be one of auto, whole"),
+    ({"query": "vat", "budget": 2}, "too small"),
+])
+def test_bad_arguments_are_tool_errors_of_one_sentence_and_the_server_stays_up(shop, arguments, says):
+    _, (bad, good), _ = call(shop, ("pack", arguments), ("count", {"paths": ["shop/invoice.py"]}))
+    assert bad.is_error
+    message = text_of(bad)
+    assert says in message, message
+    assert "\n" not in message and "Traceback" not in message
+    if "roots" in says or "link" in says:
+        assert str(shop) in message  # names the roots
+    assert not good.is_error  # the same server answers the next call
+
+
+def test_count_is_exact_per_file_and_per_folder(shop):
+    _, (result,), _ = call(shop, ("count", {"paths": ["shop/invoice.py", "shop"]}))
+    counted = result.structured_content
+    invoice = (shop / "shop" / "invoice.py").read_text(encoding="utf-8")
+    assert counted["files"][0] == {"path": "shop/invoice.py", "tokens": count_tokens(invoice, "o200k_base"),
+                                   "characters": len(invoice)}
+    folder = counted["folders"][0]
+    assert folder["path"] == "shop"
+    assert folder["tokens"] == sum(f["tokens"] for f in counted["files"][1:])
+
+
+def test_rank_explains_the_order_pack_walks(shop):
+    _, (result,), _ = call(shop, ("rank", {"query": "vat invoice rounding", "top": 3, "explain": True}))
+    ranked = result.structured_content
+    assert [f["path"] for f in ranked["files"]][0] == "shop/invoice.py"
+    assert len(ranked["files"]) == 3
+    assert {"signal", "effect"} <= set(ranked["files"][0]["signals"][0])
+
+
+def test_a_long_pack_reports_progress(tmp_path):
+    for i in range(450):
+        (tmp_path / f"m{i:03}.py").write_text(f"def tax_{i}(amount):\n    return amount * {i}\n", encoding="utf-8")
+    _, (result,), progress = call(tmp_path, ("pack", {"query": "tax amount", "budget": 400}))
+    assert not result.is_error
+    assert progress == [200, 400]  # one notification per 200 files read
+
+
+def test_roots_are_checked_before_serving(tmp_path):
+    with pytest.raises(ValueError, match="no such folder"):
+        mcp_server.check_roots([tmp_path / "missing"])
+    with pytest.raises(ValueError, match="at least one --root"):
+        mcp_server.check_roots([])
