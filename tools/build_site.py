@@ -23,6 +23,8 @@ outputs (stdout, tables as HTML, charts as the image with its text alternative);
 ``learner-only`` are left out (they ask the reader to run something); a quick check's widget
 becomes its options as a list, the answer and explanation folded in a ``<details>``; any
 other widget shows its plain-text note (what it is), after the printed result it was saved with.
+A lesson's relative link to another lesson goes to its page; to another file of the course
+(``../../docs/library.md``), to a copy of that file under ``files/``.
 """
 from __future__ import annotations
 
@@ -56,6 +58,7 @@ code_html = HtmlFormatter(style="bw", cssclass="highlight")
 
 
 LESSONS = ROOT / "lessons"
+TARGET = Path("site")  # the folder being built (build sets it)
 
 
 def lessons() -> list[str]:
@@ -163,6 +166,29 @@ def heading_ids(body: str, prefix: str = "s") -> tuple[str, list[tuple[str, str]
     return re.sub(r"<h([1-3])([^>]*)>(.*?)</h\1>", add, body, flags=re.S), sections
 
 
+def local_links(body: str, lang: str, target: Path) -> str:
+    """Point a lesson's relative links at the site: another lesson's notebook becomes its page; any
+    other file of the course (``../../docs/library.md``) is shipped under ``files/`` and linked there."""
+    def fix(match):
+        link = match.group(1)
+        if re.match(r"[a-z][a-z0-9+.-]*:|#|/", link):
+            return match.group(0)
+        path, _, fragment = link.partition("#")
+        source = (LESSONS / lang / path).resolve()
+        if source.suffix == ".ipynb" and source.parent.parent == LESSONS:
+            new = f"../{source.parent.name}/{source.stem}.html"
+        elif source.is_file() and ROOT in source.parents:
+            relative = source.relative_to(ROOT)
+            (target / "files" / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / "files" / relative)
+            new = f"../files/{relative.as_posix()}"
+        else:
+            sys.exit(f"build_site: lessons/{lang} links to {link}, which is not a file of the course")
+        return f'href="{html.escape(new + ("#" + fragment if fragment else ""))}"'
+
+    return re.sub(r'href="([^"]+)"', fix, body)
+
+
 def lesson_body(notebook: dict, lesson: str, lang: str) -> str:
     quiz = quiz_for(lesson, lang)
     parts = []
@@ -172,7 +198,7 @@ def lesson_body(notebook: dict, lesson: str, lang: str) -> str:
             continue
         source = text(cell["source"])
         if cell["cell_type"] == "markdown":
-            parts.append(f'<div class="prose">{markdown(source)}</div>')
+            parts.append(f'<div class="prose">{local_links(markdown(source), lang, TARGET)}</div>')
         elif cell["cell_type"] == "code" and source.strip():
             code = highlight(source, PythonLexer(), code_html).replace("<pre>", '<pre tabindex="0">', 1)
             parts.append(f'<div class="cell"><div class="code" lang="en">{code}'
@@ -266,6 +292,7 @@ def build(target: Path, lite: str) -> None:
     notebooks = {(lang, n): json.loads((LESSONS / lang / f"{n}.ipynb").read_text(encoding="utf-8"))
                  for lang in LANGS for n in names}
     titles = {key: lesson_title(nb) for key, nb in notebooks.items()}
+    globals()["TARGET"] = target
     if target.exists():
         shutil.rmtree(target)
     (target / "assets" / "fonts").mkdir(parents=True)
