@@ -292,13 +292,24 @@ def menu(page, top: str, item: str) -> None:
     page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
 
 
+# An element's text as the reader sees it, less any chart's labels (an inline SVG chart in the
+# browser build has text; the desktop's PNG has none): the charts are hidden while it is read.
+TEXT_WITHOUT_CHARTS = """e => {
+  const charts = [...e.querySelectorAll('.ctxlib-chart')];
+  charts.forEach(c => { c.dataset.display = c.style.display; c.style.display = 'none'; });
+  const text = e.innerText;
+  charts.forEach(c => { c.style.display = c.dataset.display; });
+  return text;
+}"""
+
+
 def wait_for_text(locator, expected: str, timeout_s: float = 30) -> None:
     """Wait until ``locator`` shows exactly ``expected`` (ends of lines and text trimmed)."""
     want = expected.strip()
     deadline = time.monotonic() + timeout_s
     shown = None
     while time.monotonic() < deadline:
-        shown = locator.inner_text().strip() if locator.count() else None
+        shown = locator.evaluate(TEXT_WITHOUT_CHARTS).strip() if locator.count() else None
         if shown == want:
             return
         time.sleep(0.2)

@@ -92,7 +92,14 @@ WIDGET_TEXTS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell
   const area = cell.querySelector('.jp-Cell-outputArea');
   return area ? [...area.children].filter(c => c.classList.contains('jp-OutputArea-child')).map(child => {
     const outs = child.querySelectorAll('.widget-output');
-    return outs.length ? [...outs].map(o => o.textContent).join('') : null;
+    // A chart reads as its text alternative, as the saved notebook's plain text has it.
+    return outs.length ? [...outs].map(o => {
+      const copy = o.cloneNode(true);
+      copy.querySelectorAll('.ctxlib-chart').forEach(chart => chart.replaceWith(
+        ((chart.querySelector('svg') || chart.querySelector('img') || chart).getAttribute('aria-label')
+         || (chart.querySelector('img') || {}).alt || '') + '\\n'));
+      return copy.textContent;
+    }).join('') : null;
   }) : [];
 })"""
 
