@@ -9,6 +9,12 @@ import tempfile
 os.environ["CTXLIB_PROGRESS"] = os.path.join(tempfile.mkdtemp(prefix="ctxlib-test-"), "progress.json")
 
 
+def pytest_configure(config):
+    """nbval compares a chart's alt text, not its PNG bytes (tools/nbval_sanitize.cfg), unless told otherwise."""
+    if hasattr(config.option, "nbval_sanitize_with") and not config.option.nbval_sanitize_with:
+        config.option.nbval_sanitize_with = os.path.join(os.path.dirname(__file__), "tools", "nbval_sanitize.cfg")
+
+
 # Test groups that skip themselves when this machine lacks something, and how to enable them.
 # The end of every run names each group that was skipped, so a green run cannot hide them.
 SKIPPABLE_GROUPS = {

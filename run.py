@@ -18,6 +18,13 @@ for teaching:
     python3 run.py lite DIR                while online: build the course as a static site in DIR (JupyterLite)
     python3 run.py lite-serve DIR [--port P]  serve that site; learners open it in a browser, no install
 
+to publish the course as a site to read (docs/publishing.md):
+
+    python3 run.py site DIR                the lessons as static pages in DIR, both languages, offline
+    python3 run.py publish DIR [--serve] [--port P]
+                                           the site and the browser build side by side in DIR
+                                           (online once: the browser build needs npm and the index)
+
 Options after ``lab`` go to JupyterLab (``python3 run.py lab --no-browser --port 8899``),
 options after ``test`` to pytest (``python3 run.py test tests/test_tokens.py`` runs that file only;
 with no file or folder named it runs ``tests`` and ``lessons``), options after the notebook to Voila.
@@ -98,6 +105,11 @@ def write_jupyter_config(config_dir: Path, data_dir: Path) -> None:
     for source in (data / "jupyter" / "custom" / "custom.css", data / "fonts" / "NotoSansDevanagari-Regular.ttf",
                    data / "fonts" / "OFL.txt"):
         shutil.copyfile(source, static / source.name)
+    # The course's accessibility extension (ctxlib/course/data/jupyter/labextension): JupyterLab,
+    # Voila and the browser build load it from data_dir/labextensions.
+    extension = data_dir / "labextensions" / "ctxlib-a11y"
+    shutil.rmtree(extension, ignore_errors=True)
+    shutil.copytree(data / "jupyter" / "labextension" / "ctxlib-a11y", extension)
 
 
 def setup(extra: list[str] | None = None) -> int:
@@ -513,10 +525,50 @@ def lite_serve(extra: list[str]) -> int:
     return 0
 
 
+def site(extra: list[str]) -> int:
+    """Build the course as a static site to read in DIR, from the saved notebooks, with no network (tools/build_site.py)."""
+    if not extra or extra[0].startswith("-"):
+        sys.exit("usage: python3 run.py site DIR [--lite URL]   (DIR is replaced by the built site)")
+    setup()
+    return subprocess.call([str(PY), str(ROOT / "tools" / "build_site.py"), *extra], cwd=ROOT)
+
+
+def publish(extra: list[str]) -> int:
+    """The site (DIR/index.html, DIR/en, DIR/hi) and the browser build (DIR/lite) in one static folder.
+
+    Each lesson page's "run it in your browser" link opens DIR/lite. ``--serve`` then serves DIR
+    (``lite_server``: the MIME types WebAssembly needs) on ``--bind`` (default every interface) and
+    ``--port`` (8000), for a laptop serving a room. Raises ``SystemExit`` when a build fails.
+    """
+    parser = argparse.ArgumentParser(prog="run.py publish")
+    parser.add_argument("dir", type=Path)
+    parser.add_argument("--serve", action="store_true", help="serve DIR once it is built (Ctrl+C to stop)")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    args = parser.parse_args(extra)
+    target = args.dir.resolve()
+    if site([str(target)]) != 0:
+        sys.exit("run.py publish: the site did not build")
+    if lite([str(target / "lite")]) != 0:
+        sys.exit("run.py publish: the browser build did not build")
+    say(f"published in {target}: open index.html from any static host (docs/publishing.md)")
+    if not args.serve:
+        return 0
+    with lite_server(target, args.bind, args.port) as server:
+        say(f"serving {target} on port {args.port}: http://localhost:{args.port}/ here, "
+            f"http://THIS-MACHINE'S-ADDRESS:{args.port}/ from the room (Ctrl+C to stop)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
 COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
             "offline-install": offline_install, "setup": setup, "notebooks": notebooks, "refresh": refresh,
             "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade, "lite": lite,
             "lite-serve": lite_serve}
+COMMANDS.update(site=site, publish=publish)
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

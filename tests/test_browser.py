@@ -8,7 +8,12 @@ saved outputs, runs all cells, waits for the kernel to be idle, and asserts that
 - moving the lesson's control (a budget or attempts slider) to a new value shows exactly the
   text that the control's own ctxlib callback returns for that value (the ``CONTROLS`` table);
 - a quick check's radio buttons are labelled with the options' texts, and answering it wrongly,
-  then rightly, shows ``ctxlib.course.widgets.check_answer``'s text.
+  then rightly, shows ``ctxlib.course.widgets.check_answer``'s text;
+- accessibility (the course's ``ctxlib-a11y`` extension): the quick check's options are one radio
+  group named by its heading (one Tab stop, arrows move the choice, Tab then Enter checks it),
+  its feedback box is a live region, it is marked with the lesson's ``lang``, every slider handle
+  is named by its label, and axe-core (``AXE``) finds no serious or critical violation in the
+  lesson's output areas.
 
 With every system Devanagari font hidden from Chromium (a fontconfig that lists only DejaVu), a
 Hindi lesson still renders its prose, widgets and tables in the course's own Noto Sans Devanagari,
@@ -80,7 +85,8 @@ class Control:
     ``label(lang)`` and ``expected(lang)`` take the notebook's language; ``expected`` calls the
     control's ctxlib callback for ``value``, so the browser is checked against the library.
     ``step`` is the slider's step, for moving it with the arrow keys. ``chart``: the control
-    also draws a picture (an ``img`` in its output) after the text, as Lesson 2's does.
+    also draws a chart (``.ctxlib-chart``: an ``img`` on the desktop, an inline ``svg`` in the
+    browser build) after the text, as Lesson 2's does.
     """
 
     label: Callable[[str], str]
@@ -286,13 +292,24 @@ def menu(page, top: str, item: str) -> None:
     page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
 
 
+# An element's text as the reader sees it, less any chart's labels (an inline SVG chart in the
+# browser build has text; the desktop's PNG has none): the charts are hidden while it is read.
+TEXT_WITHOUT_CHARTS = """e => {
+  const charts = [...e.querySelectorAll('.ctxlib-chart')];
+  charts.forEach(c => { c.dataset.display = c.style.display; c.style.display = 'none'; });
+  const text = e.innerText;
+  charts.forEach(c => { c.style.display = c.dataset.display; });
+  return text;
+}"""
+
+
 def wait_for_text(locator, expected: str, timeout_s: float = 30) -> None:
     """Wait until ``locator`` shows exactly ``expected`` (ends of lines and text trimmed)."""
     want = expected.strip()
     deadline = time.monotonic() + timeout_s
     shown = None
     while time.monotonic() < deadline:
-        shown = locator.inner_text().strip() if locator.count() else None
+        shown = locator.evaluate(TEXT_WITHOUT_CHARTS).strip() if locator.count() else None
         if shown == want:
             return
         time.sleep(0.2)
@@ -303,10 +320,11 @@ def wait_for_result(box, control: Control, lang: str) -> None:
     """Wait until the control's output shows ctxlib's text for the new value, and its chart if it draws one."""
     output = box.locator(".widget-output")
     wait_for_text(output, control.expected(lang))
-    if control.chart:
-        output.locator("img").first.wait_for(timeout=30_000)
-        output.locator("img").first.evaluate(
-            "img => img.complete ? null : new Promise(done => img.addEventListener('load', done))")
+    if control.chart:  # a PNG <img> on the desktop, an inline <svg> in the browser build
+        chart = output.locator(".ctxlib-chart img, .ctxlib-chart svg").first
+        chart.wait_for(timeout=30_000)
+        chart.evaluate("e => e.tagName !== 'IMG' || e.complete ? null : "
+                       "new Promise(done => e.addEventListener('load', done))")
 
 
 def assert_no_errors(page, where: str) -> None:
@@ -368,9 +386,74 @@ def answer_wrong_then_right(page, lesson: str, lang: str):
 def answer_quick_check(page, lesson: str, lang: str, progress: Path) -> None:
     """``answer_wrong_then_right``, then check that both attempts reached the progress file."""
     question = answer_wrong_then_right(page, lesson, lang)
-    attempts = json.loads(progress.read_text(encoding="utf-8"))["attempts"]
-    outcomes = [a["outcome"] for a in attempts if (a["lesson"], a["question"]) == (lesson, question.id)]
+    # The kernel shows the feedback first, then writes the file: give it a moment.
+    deadline = time.monotonic() + 15
+    while True:
+        attempts = json.loads(progress.read_text(encoding="utf-8"))["attempts"]
+        outcomes = [a["outcome"] for a in attempts if (a["lesson"], a["question"]) == (lesson, question.id)]
+        if outcomes[-2:] == ["failed", "passed"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
     assert outcomes[-2:] == ["failed", "passed"], f"progress file for {lesson}/{question.id}: {outcomes}"
+
+
+# axe-core from npm (.ci/run installs it into .venv/npm; CTXLIB_AXE names another axe.min.js):
+# injected by the tests into the page, never loaded by the course itself.
+AXE = Path(os.environ.get("CTXLIB_AXE", ROOT / ".venv" / "npm" / "node_modules" / "axe-core" / "axe.min.js"))
+# The serious and critical violations axe finds inside the course's output areas (its own content).
+AXE_SERIOUS = """async (selector) => {
+  const result = await axe.run({include: [[selector]]}, {resultTypes: ['violations']});
+  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes[0].html.slice(0, 300),
+                why: v.nodes[0].failureSummary}));
+}"""
+
+
+def assert_accessible_outputs(page, where: str) -> None:
+    """axe-core finds no serious or critical violation in the notebook's output areas."""
+    assert AXE.is_file(), f"axe-core is not installed at {AXE} (npm install --prefix .venv/npm axe-core)"
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(AXE_SERIOUS, ".jp-Cell-outputArea")
+    assert violations == [], f"{where}: axe-core in the output areas:\n" + "\n".join(map(str, violations))
+
+
+def assert_quick_check_accessible(page, lesson: str, lang: str) -> None:
+    """The first single-choice quick check: one radio group named by its heading, one Tab stop,
+    arrows move the choice, Tab then Enter checks it, the feedback box is a live region, lang is set."""
+    quiz = load_quiz(lesson, lang)
+    question = next(q for q in quiz.questions if q.type == "single_choice")
+    heading = question_heading(quiz, question.id, lang)
+    shown = page.locator(".jp-OutputArea-child").filter(
+        has=page.locator(".ctxlib-question-heading").get_by_text(heading, exact=True))
+    box = shown.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")
+    box.scroll_into_view_if_needed()
+    quiz_box = box.locator(".ctxlib-quiz")
+    group = quiz_box.locator(".widget-radio-box")
+    assert group.get_attribute("role") == "radiogroup"
+    named_by = group.get_attribute("aria-labelledby")
+    assert page.locator(f"#{named_by}").inner_text().strip() == heading
+    inputs = group.locator('input[type="radio"]')
+    names = set(inputs.evaluate_all("inputs => inputs.map(i => i.name)"))
+    assert len(names) == 1 and "" not in names, f"the options are not one group: names {names}"
+    language = "e => e.closest('[lang]').getAttribute('lang')"  # its own lang, or the one it inherits
+    assert quiz_box.get_attribute("lang") == lang and shown.locator(".ctxlib-question").evaluate(language) == lang
+    status = quiz_box.locator('.widget-html-content[role="status"][aria-live="polite"]')
+    assert status.count() == 1, "the feedback box is not a live region"
+    # Keyboard: in the group (on the first option), arrow to the second, Tab leaves the group for Check.
+    inputs.nth(0).click()
+    page.keyboard.press("ArrowDown")
+    state = inputs.evaluate_all("is => is.map(i => [i.checked, document.activeElement === i])")
+    assert state[1] == [True, True], f"after ArrowDown from the first option (checked, focused): {state}; " \
+        f"focus on {page.evaluate('document.activeElement.outerHTML.slice(0, 200)')}"
+    page.keyboard.press("Tab")
+    check = quiz_box.get_by_role("button", name=ui_text("check", lang), exact=True)
+    assert check.evaluate("b => document.activeElement === b"), "Tab from the group did not reach Check"
+    page.keyboard.press("Enter")
+    wait_for_text(status, check_answer(question, question.options[1].id, lang))
+    # Every slider of the lesson has its label as its accessible name.
+    handles = page.locator(".widget-slider .noUi-handle")
+    names = handles.evaluate_all("hs => hs.map(h => h.getAttribute('aria-label'))")
+    assert names and all(names), f"slider handles without a name: {names}"
 
 
 def save_screenshot(page, element, name: str) -> None:
@@ -414,6 +497,8 @@ def test_lesson_in_jupyterlab(lab, browser, home, lesson, lang):
         move_control(page, control, lang, f"{lang}_{lesson}")
 
         answer_quick_check(page, lesson, lang, home / "lab" / "progress.json")
+        assert_quick_check_accessible(page, lesson, lang)
+        assert_accessible_outputs(page, f"{lang}/{lesson}")
         assert_no_errors(page, f"{lang}/{lesson} after the interactions")
         assert refused == [], f"the lesson asked for something outside this machine: {refused}"
     finally:

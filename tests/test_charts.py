@@ -92,3 +92,27 @@ def test_an_old_matplotlib_falls_back_to_english(monkeypatch):
 def test_bad_arguments_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         turn_chart(TRACE_RUN, **kwargs)
+
+
+def test_a_chart_shows_as_an_image_with_its_text_alternative_no_wider_than_the_output(monkeypatch):
+    fig = turn_chart(TRACE_RUN)
+    # The tallest bars are turns 2 and 3 (200,000 tokens each, see above); the first is named.
+    alt = ("Chart: What each request carries, turn by turn. One stacked bar per turn (3 turns), coloured by "
+           "block kind; the tallest is 200,000 tokens at turn 2, against the 200,000-token context window "
+           "(dashed line).")
+    assert fig.ctxlib_alt == alt and repr(fig) == alt
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, raw=False: shown.append((obj, raw)))
+    charts.show(fig)
+    (bundle, raw), = shown
+    assert raw and set(bundle) == {"text/html", "text/plain"} and bundle["text/plain"] == alt
+    page = bundle["text/html"]
+    assert f'alt="{alt}"' in page and "max-width: 100%" in page and "width: 700px" in page
+    assert page.startswith('<figure class="ctxlib-chart" lang="en"') and 'src="data:image/png;base64,' in page
+
+
+def test_the_hindi_chart_says_what_it_shows_in_hindi():
+    fig = turn_chart(TRACE_RUN, "hi")
+    assert fig.ctxlib_alt.startswith("चार्ट: हर turn में request के साथ क्या-क्या जाता है। हर turn का एक stacked bar (3 turns)")
+    assert "turn 2 में 200,000 tokens का है" in fig.ctxlib_alt
+    assert 'lang="hi"' in charts.chart_html(fig)

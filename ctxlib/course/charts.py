@@ -11,13 +11,24 @@ without shaping). ctxlib ships Noto Sans Devanagari (SIL Open Font License, see
 matplotlib is too old, ``turn_chart`` warns once and draws English labels, never boxes.
 
 Where matplotlib cannot be imported (the browser build), ``turn_chart`` returns the same
-chart as SVG (``svg_chart.py``), labels in the language asked for (the browser draws Devanagari).
+chart as SVG (``svg_chart.py``), labels in the language asked for, shown inline in the page so
+the page's web font draws the Devanagari (see ``svg_chart.py``).
+
+Every chart carries a text alternative (``chart_alt``): one sentence of what it shows, the
+numbers the cell's table prints (the tallest bar, its turn, the window). ``show`` puts it in the
+image's ``alt`` and in the output's plain text (nbval, static viewers, screen readers), and
+draws the image no wider than the notebook's output area (``max-width: 100%``); figures are
+at most ``MAX_WIDTH_INCHES`` wide, two panels per row at most.
 
 Not handled: interactive charts (the lesson's widgets redraw this one).
 """
 from __future__ import annotations
 
+import base64
 import functools
+import html
+import io
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -49,6 +60,12 @@ LABELS = {
     "title": N_("What each request carries, turn by turn"),
     "zoom": N_("the top {zoom:,} tokens of the window"),
 }
+TURN_ALT = N_("Chart: {title}. One stacked bar per turn ({turns} turns), coloured by block kind; the tallest "
+              "is {peak:,} tokens at turn {turn}, against the {window:,}-token context window (dashed line).")
+REMOVAL_ALT = N_("Chart: {title}. One panel per rule, a stacked bar per turn coloured by block kind, the "
+                 "{window:,}-token context window as a dashed line. Tallest bar per rule: {peaks}.")
+MAX_WIDTH_INCHES = 10  # at 100 dpi, 1,000 px: a notebook's output area is about 850 px wide
+MAX_COLUMNS = 2  # panels side by side; more would shrink their text below reading size in the output area
 
 
 def _labels(lang: str) -> dict:
@@ -61,6 +78,66 @@ def _labels(lang: str) -> dict:
 
 COLORS = {"fixed_prefix": "#6c757d", "task": "#adb5bd", "retrieved_file": "#4c72b0",
           "edit": "#dd8452", "diagnostics": "#c44e52", "reply": "#55a868"}
+
+
+def chart_alt(kind: str, lang: str, rows_by_panel, window: int, names=None) -> str:
+    """The one-sentence text alternative of a chart, in ``lang``.
+
+    Args:
+        kind: "turn" (``turn_chart``) or "removal" (``removal_chart``).
+        lang: "en" or "hi".
+        rows_by_panel: per panel, its rows (dicts of tokens by kind, with ``turn``); a bar's height
+            is the sum of its drawn kinds' token counts (``KINDS`` or ``REMOVAL_KINDS``, then "reply").
+        window: the context window (tokens).
+        names: for "removal", each panel's rule name.
+    Returns:
+        e.g. "Chart: What each request carries, turn by turn. One stacked bar per turn (3 turns),
+        coloured by block kind; the tallest is 200,000 tokens at turn 2, against the
+        200,000-token context window (dashed line)."
+    """
+    drawn = (*(KINDS if kind == "turn" else REMOVAL_KINDS), "reply")
+
+    def height(row):
+        return sum(row[k] for k in drawn)
+
+    if kind == "turn":
+        rows = rows_by_panel[0]
+        tallest = max(rows, key=height)
+        return message(TURN_ALT, lang, title=message(LABELS["title"], lang), turns=len(rows),
+                       peak=height(tallest), turn=tallest["turn"], window=window)
+    peaks = "; ".join(f"{name} {max(map(height, rows)):,}" for name, rows in zip(names, rows_by_panel))
+    return message(REMOVAL_ALT, lang, title=message("What each request carries under each removal rule", lang),
+                   window=window, peaks=peaks)
+
+
+def chart_html(chart) -> str:
+    """A chart as the HTML ``show`` displays: a ``figure`` holding the image (its ``alt`` is the chart's
+    text alternative), at most as wide as the output area. A matplotlib figure is drawn as a PNG at
+    100 dpi; an ``svg_chart.SvgChart`` is its inline SVG (``SvgChart._repr_html_``)."""
+    if not hasattr(chart, "savefig"):
+        return chart._repr_html_()
+    buffer = io.BytesIO()
+    chart.savefig(buffer, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
+    png = base64.b64encode(buffer.getvalue()).decode("ascii")
+    width = int(round(chart.get_size_inches()[0] * 100))
+    alt = getattr(chart, "ctxlib_alt", "")
+    lang = getattr(chart, "ctxlib_lang", "en")
+    return (f'<figure class="ctxlib-chart" lang="{lang}" style="margin: 0.5em 0">'
+            f'<img src="data:image/png;base64,{png}" alt="{html.escape(alt)}" '
+            f'style="max-width: 100%; height: auto; width: {width}px"></figure>')
+
+
+if matplotlib is not None:
+    class ChartFigure(Figure):
+        """A ``Figure`` that a notebook shows as ``chart_html`` and whose plain text is its text alternative."""
+
+        ctxlib_alt, ctxlib_lang = "", "en"
+
+        def _repr_html_(self) -> str:
+            return chart_html(self)
+
+        def __repr__(self) -> str:
+            return self.ctxlib_alt or super().__repr__()
 
 
 def _version(text: str) -> tuple[int, int]:
@@ -134,16 +211,19 @@ def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None)
         check_tokens("zoom_tokens", zoom_tokens, positive=True)
     if matplotlib is None:
         from ctxlib.course.svg_chart import svg_turn_chart
-        return svg_turn_chart(occupancy(simulation), (*KINDS, "reply"), COLORS, _labels(language),
-                              simulation.loop.window_tokens, zoom_tokens)
+        rows = occupancy(simulation)
+        return svg_turn_chart(rows, (*KINDS, "reply"), COLORS, _labels(language),
+                              simulation.loop.window_tokens, zoom_tokens,
+                              alt=chart_alt("turn", language, [rows], simulation.loop.window_tokens), lang=language)
     family = devanagari_family() if language == "hi" else None
-    labels = _labels(language if family or language == "en" else "en")
+    lang = language if family or language == "en" else "en"
+    labels = _labels(lang)
     # Latin text inside Hindi labels falls back to DejaVu Sans glyph by glyph.
     font = {"fontfamily": [family, "DejaVu Sans"]} if family else {}
     rows = occupancy(simulation)
     window = simulation.loop.window_tokens
 
-    fig = Figure(figsize=(10 if zoom_tokens else 7, 5), layout="constrained")
+    fig = ChartFigure(figsize=(10 if zoom_tokens else 7, 5), layout="constrained")
     axes = fig.subplots(1, 2 if zoom_tokens else 1, squeeze=False)[0]
     for ax in axes:
         tops = _draw_bars(ax, rows, labels, window, font)
@@ -157,6 +237,7 @@ def turn_chart(simulation, language: str = "en", zoom_tokens: int | None = None)
     legend_font = font_manager.FontProperties(family=font.get("fontfamily"), size=8)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4,
                frameon=False, prop=legend_font)
+    fig.ctxlib_alt, fig.ctxlib_lang = chart_alt("turn", lang, [rows], window), lang
     return fig
 
 
@@ -180,10 +261,12 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
         outcomes: ``ctxlib.overflow.Outcome``s of the same run under different rules.
         language: "en" or "hi" (Devanagari as ``turn_chart`` draws it; English with one warning
             when it cannot be drawn).
-        columns: panels per row.
+        columns: panels per row; at most ``MAX_COLUMNS`` (2) are drawn side by side, so the chart
+            fits a notebook's output area with readable text (a larger number draws 2 per row).
     Returns:
         a matplotlib ``Figure`` with one stacked-bar panel per outcome, titled with its rule's
-        name; the y axis is shared, in tokens.
+        name (wrapped at 48 characters); the y axis is shared, in tokens. Its ``ctxlib_alt``
+        is the text alternative (``chart_alt``).
     Raises:
         ValueError: no outcomes, an unknown language, or ``columns`` < 1.
     """
@@ -196,21 +279,26 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
     if language not in LANGS:
         raise ValueError(f"language must be 'en' or 'hi', got {language!r}")
     check_tokens("columns", columns, positive=True)
+    columns = min(columns, MAX_COLUMNS)
     if matplotlib is None:  # the browser build: the same panels as SVG
         from ctxlib.course.svg_chart import svg_panels_chart
         window = outcomes[0].run.window_tokens
+        every = [tokens_by_kind(o) for o in outcomes]
         texts = {"title": message("What each request carries under each removal rule", language),
                  "xlabel": message("turn", language), "ylabel": message("tokens", language),
                  "window": message("context window ({window:,} tokens)", language, window=window)}
-        return svg_panels_chart([(o.rule, tokens_by_kind(o)) for o in outcomes], (*REMOVAL_KINDS, "reply"),
+        return svg_panels_chart([(o.rule, rows) for o, rows in zip(outcomes, every)], (*REMOVAL_KINDS, "reply"),
                                 REMOVAL_COLORS, {k: message(v, language) for k, v in REMOVAL_LABELS.items()},
-                                window, texts, columns)
+                                window, texts, columns,
+                                alt=chart_alt("removal", language, every, window, [o.rule for o in outcomes]),
+                                lang=language)
     family = devanagari_family() if language == "hi" else None
     lang = language if family or language == "en" else "en"
     font = {"fontfamily": [family, "DejaVu Sans"]} if family else {}
     window = outcomes[0].run.window_tokens
     rows_n = -(-len(outcomes) // columns)
-    fig = Figure(figsize=(5 * min(columns, len(outcomes)), 3.4 * rows_n + 1), layout="constrained")
+    fig = ChartFigure(figsize=(MAX_WIDTH_INCHES / MAX_COLUMNS * min(columns, len(outcomes)), 3.4 * rows_n + 1),
+                      layout="constrained")
     axes = fig.subplots(rows_n, min(columns, len(outcomes)), squeeze=False, sharey=True)
     highest = window
     every = [tokens_by_kind(o) for o in outcomes]
@@ -227,7 +315,7 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
         highest = max(highest, *bottom)
         ax.axhline(window, color="black", linestyle="--", linewidth=1.0,
                    label=message("context window ({window:,} tokens)", lang, window=window))
-        ax.set_title(outcome.rule, fontsize=9)
+        ax.set_title(textwrap.fill(outcome.rule, 48), fontsize=9)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
         ax.set_xlabel(message("turn", lang), **font)
         if len(turns) <= 8:
@@ -241,25 +329,25 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
     handles, labels = axes[0][0].get_legend_handles_labels()
     legend_font = font_manager.FontProperties(family=font.get("fontfamily"), size=8)
     fig.legend(handles, labels, loc="outside lower center", ncols=4, frameon=False, prop=legend_font)
+    fig.ctxlib_alt = chart_alt("removal", lang, every, window, [o.rule for o in outcomes])
+    fig.ctxlib_lang = lang
     return fig
 
 
 def show(chart, *, picture_only: bool = False) -> None:
-    """Display a ``turn_chart`` result in a notebook, the same call on the desktop and in the browser.
+    """Display a ``turn_chart`` or ``removal_chart`` result in a notebook, the same call on the desktop and in the browser.
 
-    Desktop: the matplotlib figure as a PNG, as ``%matplotlib inline`` shows it (this registers
-    IPython's PNG formatter for figures, so the notebook needs no ``%matplotlib`` line and no
-    pyplot). Browser build (no matplotlib): the SVG chart. ``picture_only=True`` leaves out the
-    figure's English text repr (Lesson 4). Returns None; raises nothing of its own.
+    One output with two forms: ``text/html`` (``chart_html``: the image with its text alternative
+    as ``alt``, no wider than the output area; desktop: a PNG at 100 dpi; browser build: the
+    inline SVG, drawn with the page's fonts) and ``text/plain`` (the text alternative in the
+    lesson's language, for nbval, static viewers and terminals, instead of a ``<Figure ...>``
+    repr). ``picture_only=True`` leaves out the plain-text form (the text alternative stays in
+    the image's ``alt``). nbval compares both forms; the PNG's bytes are left out of the
+    comparison as nbval leaves out images (``tools/nbval_sanitize.cfg``).
+    Returns None; raises nothing of its own.
     """
-    from IPython import get_ipython
     from IPython.display import display
 
-    if matplotlib is not None and get_ipython() is not None:
-        from IPython.core.pylabtools import select_figure_formats
-
-        select_figure_formats(get_ipython(), {"png"})
-    if picture_only:  # a figure's text/plain ("<Figure size 700x500 with 1 Axes>") is English no reader needs
-        display(chart, include=["image/png", "image/svg+xml", "text/html"])
-    else:
-        display(chart)
+    alt = getattr(chart, "ctxlib_alt", None) or getattr(chart, "alt", "")
+    bundle = {"text/html": chart_html(chart)} if picture_only else {"text/html": chart_html(chart), "text/plain": alt}
+    display(bundle, raw=True)

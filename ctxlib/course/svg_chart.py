@@ -4,29 +4,51 @@ Lesson 2's chart (see ``charts.turn_chart``) drawn with nothing but strings: the
 (one per turn, stacked by block kind, reply on top), the same dashed context-window line, the
 same tick labels ("turn / stop_reason"), title, legend and optional zoom panel, from the same
 ``occupancy`` rows. Each bar segment carries its token count in ``data-tokens``, so a test can
-read the drawn numbers back. Pyodide has no matplotlib wheel on the package index; the browser
-renders the SVG itself, with the page's fonts (the site ships Noto Sans Devanagari for Hindi).
+read the drawn numbers back. Pyodide has no matplotlib wheel on the package index.
+
+Where the text gets its font: JupyterLab shows an ``image/svg+xml`` output as an ``<img>``, and
+an image cannot use the page's web fonts, so Devanagari in it renders as boxes wherever the
+system has no Devanagari font (a fresh machine running the browser build). ``SvgChart`` is
+therefore shown inline, as ``text/html`` (``_repr_html_``): the ``<svg>`` is part of the page and
+its text is drawn with the page's fonts, which in the browser build include ctxlib's Noto Sans
+Devanagari (``lite/custom.css``, family "ctxlib Devanagari"). The browser shapes the Devanagari
+(conjuncts, matras). The inline SVG carries its text alternative (``role="img"``, ``aria-label``
+and ``<title>``), ``lang``, and scales down to the output area's width (``max-width: 100%``).
 
 Not handled: saving to PNG (a desktop figure has ``savefig``; this one has ``svg`` only).
 """
 from __future__ import annotations
 
 import html
+import textwrap
 
-PANEL_W, PANEL_H, LEFT, TOP, BOTTOM, LEGEND_W = 560, 330, 78, 44, 58, 215
+PANEL_W, PANEL_H, LEFT, TOP, BOTTOM, LEGEND_W = 380, 300, 70, 44, 58, 225
+# The page's fonts first (the browser build's Devanagari web font), then whatever the system has.
+FONT_STYLE = ('font-family: var(--jp-content-font-family, \'ctxlib Devanagari\', sans-serif); '
+              'max-width: 100%; height: auto')
 
 
 class SvgChart:
-    """One chart as SVG text; Jupyter shows it through ``_repr_svg_``."""
+    """One chart as SVG text; Jupyter shows it inline through ``_repr_html_`` (see the module docstring).
 
-    def __init__(self, svg: str, title: str):
-        self.svg, self.title = svg, title
+    ``svg`` is the standalone SVG; ``alt`` its one-sentence text alternative
+    (``charts.chart_alt``), also its plain text; ``lang`` the language of its labels.
+    """
+
+    def __init__(self, svg: str, title: str, alt: str = "", lang: str = "en"):
+        self.svg, self.title, self.alt, self.lang = svg, title, alt or title, lang
 
     def _repr_svg_(self) -> str:
         return self.svg
 
+    def _repr_html_(self) -> str:
+        label = html.escape(self.alt, quote=True)
+        inline = self.svg.replace('role="img">', f'role="img" aria-label="{label}" lang="{self.lang}" '
+                                  f'style="{FONT_STYLE}"><title>{html.escape(self.alt)}</title>', 1)
+        return f'<figure class="ctxlib-chart" lang="{self.lang}" style="margin: 0.5em 0">{inline}</figure>'
+
     def __repr__(self) -> str:
-        return f"<SvgChart {self.title!r}>"
+        return self.alt
 
 
 def _panel(rows, kinds, colors, xlabel: str, window: int, low: int, high: float, x0: float, y0: float = 0,
@@ -61,7 +83,7 @@ def _panel(rows, kinds, colors, xlabel: str, window: int, low: int, high: float,
 
 
 def svg_turn_chart(rows: list[dict], kinds: tuple, colors: dict, labels: dict, window: int,
-                   zoom_tokens: int | None = None) -> SvgChart:
+                   zoom_tokens: int | None = None, alt: str = "", lang: str = "en") -> SvgChart:
     """The SVG twin of ``charts.turn_chart``'s figure.
 
     Args:
@@ -71,8 +93,9 @@ def svg_turn_chart(rows: list[dict], kinds: tuple, colors: dict, labels: dict, w
             functions of a token count).
         window: the context window in tokens (the dashed line).
         zoom_tokens: if given, a second panel with only the top ``zoom_tokens`` of the window.
+        alt, lang: the text alternative (``charts.chart_alt``) and the labels' language.
     Returns:
-        an ``SvgChart``.
+        an ``SvgChart``, at most 980 px wide (two panels).
     """
     highest = max(window, *(sum(row[k] for k in kinds) for row in rows))
     panels = [(0, highest * 1.05)]
@@ -100,11 +123,11 @@ def svg_turn_chart(rows: list[dict], kinds: tuple, colors: dict, labels: dict, w
         parts.append(f'<g transform="translate({x} {y})">{swatch}'
                      f'<text x="18" y="10" font-size="11">{html.escape(text)}</text></g>')
     parts.append("</svg>")
-    return SvgChart("\n".join(parts), labels["title"])
+    return SvgChart("\n".join(parts), labels["title"], alt, lang)
 
 
 def svg_panels_chart(panels: list[tuple[str, list[dict]]], kinds: tuple, colors: dict, kind_labels: dict,
-                     window: int, texts: dict, columns: int = 2) -> SvgChart:
+                     window: int, texts: dict, columns: int = 2, alt: str = "", lang: str = "en") -> SvgChart:
     """Several stacked-bar panels on one token axis, one per ``(title, rows)``: ``charts.removal_chart`` as SVG.
 
     Args:
@@ -112,9 +135,11 @@ def svg_panels_chart(panels: list[tuple[str, list[dict]]], kinds: tuple, colors:
         kinds: the stacked kinds bottom to top, ``"reply"`` last; colors, kind_labels: per kind.
         window: the context window in tokens (the dashed line in every panel).
         texts: ``title``, ``xlabel``, ``ylabel`` and ``window`` (the legend's line), already translated.
-        columns: panels per row.
+        columns: panels per row (``charts.removal_chart`` passes at most 2: 980 px).
+        alt, lang: the text alternative (``charts.chart_alt``) and the labels' language.
     Returns:
-        an ``SvgChart``; kinds that never occur are left out of the bars and the legend.
+        an ``SvgChart``; kinds that never occur are left out of the bars and the legend; a rule's
+        name longer than a panel's width is wrapped onto more lines.
     """
     present = [k for k in kinds if any(row[k] for _, rows in panels for row in rows)]
     highest = max(window, *(sum(row[k] for k in present) for _, rows in panels for row in rows))
@@ -130,8 +155,12 @@ def svg_panels_chart(panels: list[tuple[str, list[dict]]], kinds: tuple, colors:
         x0, y0 = LEFT + (n % columns) * (PANEL_W + LEFT), (n // columns) * panel_h + 10
         parts += _panel(rows, present, colors, texts["xlabel"], window, 0, highest * 1.05, x0, y0,
                         ticks=len(rows) <= 8)
-        parts.append(f'<text x="{x0 + PANEL_W / 2}" y="{TOP + y0 - 6}" text-anchor="middle" font-size="11">'
-                     f'{html.escape(title)}</text>')
+        lines = textwrap.wrap(title, 60) or [""]
+        first_y = TOP + y0 - 6 - 13 * (len(lines) - 1)
+        spans = "".join(f'<tspan x="{x0 + PANEL_W / 2}" dy="{0 if i == 0 else 13}">{html.escape(line)}</tspan>'
+                        for i, line in enumerate(lines))
+        parts.append(f'<text x="{x0 + PANEL_W / 2}" y="{first_y}" text-anchor="middle" font-size="11" '
+                     f'data-rule="{html.escape(title)}">{spans}</text>')
         if n % columns == 0:
             cy = TOP + y0 + PANEL_H / 2
             parts.append(f'<text x="16" y="{cy}" font-size="12" text-anchor="middle" '
@@ -144,5 +173,5 @@ def svg_panels_chart(panels: list[tuple[str, list[dict]]], kinds: tuple, colors:
         parts.append(f'<g transform="translate({x} {y})">{swatch}'
                      f'<text x="18" y="10" font-size="11">{html.escape(text)}</text></g>')
     parts.append("</svg>")
-    return SvgChart("\n".join(parts), texts["title"])
+    return SvgChart("\n".join(parts), texts["title"], alt, lang)
 

@@ -170,9 +170,12 @@ class QuestionView:
 class QuizBox(widgets.VBox):
     """A quick check's widget box; its plain-text form is its options and a short note instead of a widget repr."""
 
-    def __init__(self, children, note: str):
+    def __init__(self, children, note: str, lang: str = "en"):
         super().__init__(children, layout=widgets.Layout(width="100%", max_width="56em"))
         self.add_class("ctxlib-quiz")
+        # The course's accessibility extension marks the box lang="hi"/"en" from this class, groups
+        # its options under the question's heading and makes its feedback box a live region.
+        self.add_class(f"ctxlib-lang-{lang}")
         self._note = note
 
     def __repr__(self) -> str:
@@ -246,7 +249,8 @@ def quiz_widget(question: Question, lang: str | None = None) -> QuizBox:
         buttons.append(hint)
     # Where the widget cannot render, its plain text lists the options it would have offered.
     options = [f"  {option_label(question, o.id)}" for o in question.options]
-    return QuizBox([control, widgets.HBox(buttons), result], note="\n".join([*options, ui_text("static", lang)]))
+    return QuizBox([control, widgets.HBox(buttons), result], note="\n".join([*options, ui_text("static", lang)]),
+                   lang=lang)
 
 
 def question_heading(quiz, question_id: str, lang: str) -> str:
