@@ -10,11 +10,12 @@ for teaching:
     python3 run.py wheelhouse [DIR]        while online: save wheels for everything in DIR (default wheelhouse/)
     python3 run.py offline-install DIR     in the room, no internet: set up .venv from DIR's wheels only
     python3 run.py hub --install-only      while online: install JupyterHub and its proxy (npm)
-    python3 run.py hub [--ip IP] [--port N] [--password P] [--room DIR]
+    python3 run.py hub [--ip IP] [--port N] [--password P] [--room DIR] [--shared-account]
                                            a JupyterHub for a room: each learner signs in with a name
                                            and the room's password and gets a home with the course
-    python3 run.py hub-grade [--room DIR] [--csv OUT.csv]
-                                           the class's grade table from the hub's homes
+                                           (as root: a system user of their own each)
+    python3 run.py hub-grade [--room DIR] [--csv OUT.csv] [--lang hi]
+                                           the class's grade table and report from the hub's homes
     python3 run.py lite DIR                while online: build the course as a static site in DIR (JupyterLite)
     python3 run.py lite-serve DIR [--port P]  serve that site; learners open it in a browser, no install
 
@@ -289,13 +290,32 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def room_private(room: Path) -> Path:
+    """``<room>/private``, made mode 0700: the hub's database, cookie secret and password, and the grades.
+
+    Files an older ``run.py`` kept at the top of the room folder are moved in. As root the room
+    folder itself is made 0755 (learners pass through it to their homes) and ``homes`` 0711.
+    """
+    private = room / "private"
+    private.mkdir(parents=True, exist_ok=True)
+    os.chmod(private, 0o700)
+    for name in ("password", "jupyterhub.sqlite", "jupyterhub_cookie_secret", "grades.csv"):
+        if (room / name).is_file() and not (private / name).exists():
+            os.replace(room / name, private / name)
+    (room / "homes").mkdir(exist_ok=True)
+    if running_as_root():
+        os.chmod(room, 0o755)
+        os.chmod(room / "homes", 0o711)
+    return private
+
+
 def room_password(room: Path, given: str | None) -> str:
     """The room's shared password: ``given`` (saved for next time), else the saved one, else a new one.
 
-    Saved in ``<room>/password``, readable by this user only. Raises ``SystemExit`` with one line
-    if ``given`` is shorter than 8 characters (JupyterHub's minimum).
+    Saved in ``<room>/private/password``, readable by this user only. Raises ``SystemExit`` with one
+    line if ``given`` is shorter than 8 characters (JupyterHub's minimum).
     """
-    saved = room / "password"
+    saved = room_private(room) / "password"
     if given is not None and len(given) < HUB_PASSWORD_MIN:
         sys.exit(f"run.py: the room's password must have at least {HUB_PASSWORD_MIN} characters, got {len(given)}")
     password = given or (saved.read_text(encoding="utf-8").strip() if saved.exists() else secrets.token_hex(4))
@@ -305,10 +325,36 @@ def room_password(room: Path, given: str | None) -> str:
     return password
 
 
-def hub_environment(room: Path, ip: str, port: int, password: str) -> dict:
-    """The environment ``tools/jupyterhub_config.py`` reads: the room folder, the addresses, the password."""
+def closed_to_learners(path: Path) -> Path | None:
+    """The first folder on the way to ``path`` that other users cannot pass through (no o+x), or ``None``."""
+    for folder in [*reversed(Path(path).resolve().parents), Path(path).resolve()]:
+        if folder.is_dir() and not folder.stat().st_mode & 0o001:
+            return folder
+    return None
+
+
+def isolation_report(shared_account: bool) -> list[str]:
+    """What ``run.py hub`` can keep apart on this machine, in plain lines for the instructor."""
+    if running_as_root():
+        return ["each learner's server and kernels run as a system user of their own (ctx-NAME, made on first "
+                "sign-in), in a private home (mode 0700); the hub's database, cookie secret, password and the "
+                "grades are in ROOM/private (mode 0700, root's); nothing a learner runs is root"]
+    import getpass
+    lines = [f"not running as root: every learner's server runs as you ({getpass.getuser()}); a learner can read "
+             "every other learner's home, the room's password, the grades and all your files"]
+    lines.append("--shared-account: any number of learners may sign in, all under this one account (a trusted room)"
+                 if shared_account else
+                 "so this hub serves one learner only (the first name that signs in); start it as root (sudo) to give "
+                 "each learner a user of their own, or pass --shared-account for a trusted room")
+    return lines
+
+
+def hub_environment(room: Path, ip: str, port: int, password: str, shared_account: bool = False) -> dict:
+    """The environment ``tools/jupyterhub_config.py`` reads: the room folder, the addresses, the password,
+    and whether many learners may share one account (``--shared-account``, without root)."""
     return {**os.environ, "CTXLIB_HUB_ROOM": str(room), "CTXLIB_HUB_IP": ip, "CTXLIB_HUB_PORT": str(port),
             "CTXLIB_HUB_PASSWORD": password, "CTXLIB_HUB_PROXY": str(HUB_PROXY),
+            "CTXLIB_HUB_SHARED_ACCOUNT": "1" if shared_account else "0",
             "CTXLIB_HUB_PROXY_API_PORT": str(free_port()), "CTXLIB_HUB_INTERNAL_PORT": str(free_port())}
 
 
@@ -342,21 +388,28 @@ def hub(extra: list[str]) -> int:
     parser.add_argument("--room", type=Path, default=ROOM,
                         help="the folder for the learners' homes and the hub's files (default: room/)")
     parser.add_argument("--install-only", action="store_true", help="install JupyterHub and its proxy, then stop")
+    parser.add_argument("--shared-account", action="store_true",
+                        help="not as root: let more than one learner sign in although all run as you (no isolation)")
     args = parser.parse_args(extra)
     install_hub()
     if args.install_only:
         say(f"the hub is installed: {BIN / 'jupyterhub'} and {HUB_PROXY}")
         return 0
     room = args.room.resolve()
-    (room / "homes").mkdir(parents=True, exist_ok=True)
     password = room_password(room, args.password)
-    say(f"the room's folder: {room} (each learner's home is in homes/)")
+    for line in isolation_report(args.shared_account):
+        say(line)
+    closed = running_as_root() and (closed_to_learners(room) or closed_to_learners(ROOT))
+    if closed:
+        sys.exit(f"run.py: learners' users cannot pass through {closed} (mode {closed.stat().st_mode & 0o777:o}) to "
+                 f"reach the course or their homes; chmod o+x {closed}, or use a --room elsewhere")
+    say(f"the room's folder: {room} (each learner's home is in homes/, the hub's secrets in private/)")
     say("learners open " + " or ".join(room_addresses(args.ip, args.port))
         + f", sign in with any name and the password {password}")
     say("grade the room any time: python3 run.py hub-grade" + (f" --room {room}" if room != ROOM else "")
         + "   (Ctrl+C here stops the hub)")
     process = subprocess.Popen(hub_command(), cwd=room,
-                               env=hub_environment(room, args.ip, args.port, password))
+                               env=hub_environment(room, args.ip, args.port, password, args.shared_account))
     try:
         return process.wait()
     except KeyboardInterrupt:  # the hub got the Ctrl+C too, and is stopping the learners' servers
@@ -366,38 +419,71 @@ def hub(extra: list[str]) -> int:
 def hub_grade(extra: list[str]) -> int:
     """``run.py hub-grade``: ``ctxlib grade`` on the progress files in the hub's homes; nothing is handed in."""
     parser = argparse.ArgumentParser(prog="python3 run.py hub-grade",
-                                     description="The class's grade table from the hub's homes.")
+                                     description="The class's grade table and report from the hub's homes.")
     parser.add_argument("--room", type=Path, default=ROOM, help="the hub's room folder (default: room/)")
-    parser.add_argument("--csv", type=Path, default=None, help="where to write the table (default: ROOM/grades.csv)")
+    parser.add_argument("--csv", type=Path, default=None,
+                        help="where to write the table (default: ROOM/private/grades.csv, which no learner can read); "
+                             "the HTML report goes beside it")
+    parser.add_argument("--lang", choices=("en", "hi"), default=None, help="the report's language")
     args = parser.parse_args(extra)
     setup()
-    return grade_room(args.room, args.csv or args.room / "grades.csv")
+    return grade_room(args.room, args.csv or args.room / "private" / "grades.csv", args.lang)
 
 
-def grade_room(room: Path, csv: Path) -> int:
+MAX_HANDED_BYTES = 5_000_000  # a progress file larger than this is not read (ctxlib's own cap is smaller)
+
+
+def own_progress_file(home: Path) -> bytes | None:
+    """The bytes of ``home/.ctxlib/progress.json``, or ``None`` if there is none that is the learner's own.
+
+    As root this reads files learners control, so a symbolic link (to another learner's file, to
+    ``/etc/shadow``) or anything but a regular file is not read.
+    """
+    import stat
+    folder, path = home / ".ctxlib", home / ".ctxlib" / "progress.json"
+    try:
+        if stat.S_ISLNK(os.lstat(folder).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_HANDED_BYTES:
+            return None
+        return f.read(MAX_HANDED_BYTES + 1)
+
+
+def grade_room(room: Path, csv: Path, lang: str | None = None) -> int:
     """Run ``ctxlib grade`` on a copy of the progress files in ``<room>/homes/*/.ctxlib/``; returns its exit status.
 
     Each learner's file is graded as ``<name>.json``, ``name`` being their home's folder (their
     sign-in name), which ``ctxlib grade`` uses when the file holds no name. Homes without a
-    progress file are named on one line. Raises ``SystemExit`` (one line) if ``room`` has no
-    ``homes`` folder or no home has a progress file.
+    progress file (or with a link in its place, see ``own_progress_file``) are named on one line.
+    Writes ``csv`` and, beside it, the report page ``<csv stem>.html``; prints the report per question.
+    Raises ``SystemExit`` (one line) if ``room`` has no ``homes`` folder or no home has a progress file.
     """
     homes = Path(room).resolve() / "homes"
     if not homes.is_dir():
         sys.exit(f"run.py: {homes}: no such folder; is {room} the folder run.py hub used (--room)?")
-    names = sorted(home.name for home in homes.iterdir() if home.is_dir())
-    answered = [name for name in names if (homes / name / ".ctxlib" / "progress.json").is_file()]
+    names = sorted(home.name for home in homes.iterdir() if home.is_dir() and not home.is_symlink())
+    files = {name: own_progress_file(homes / name) for name in names}
+    answered = [name for name in names if files[name] is not None]
     if not answered:
         sys.exit(f"run.py: none of the {len(names)} learners in {homes} has answered a quick check yet")
     if len(answered) < len(names):
         say("no progress yet: " + ", ".join(name for name in names if name not in answered))
+    csv = Path(csv).resolve()
+    if csv.parent == homes.parent / "private":
+        room_private(homes.parent)
     with tempfile.TemporaryDirectory(prefix="ctxlib-hub-grade-") as folder:
         # ctxlib grade reads one folder of NAME.json files. A copy is a consistent snapshot: a
         # progress file is only ever replaced whole (written atomically), never changed in place.
         for name in answered:
-            shutil.copyfile(homes / name / ".ctxlib" / "progress.json", Path(folder) / f"{name}.json")
-        return subprocess.call([str(BIN / "ctxlib"), "grade", folder, "--csv", str(Path(csv).resolve())], cwd=ROOT)
-
+            (Path(folder) / f"{name}.json").write_bytes(files[name])
+        return subprocess.call([str(BIN / "ctxlib"), "grade", folder, "--csv", str(csv), "--by-question",
+                                "--html", str(csv.with_suffix(".html")), *(["--lang", lang] if lang else [])],
+                               cwd=ROOT)
 
 
 def lite(extra: list[str]) -> int:
