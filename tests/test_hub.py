@@ -250,3 +250,46 @@ def test_each_learner_is_a_user_of_their_own(hub):
         assert (home.stat().st_uid, home.stat().st_mode & 0o777) == (got["uid"], 0o700)
     assert seen["asha"]["uid"] != seen["ravi"]["uid"]
     assert (private.stat().st_uid, private.stat().st_mode & 0o777) == (0, 0o700)
+
+
+def test_sign_in_page_explains_a_refusal_and_opens_lesson_1_in_the_chosen_language(hub):
+    """In Chromium, through the real login page: a refused name shows its rule, a Hindi learner lands on Hindi Lesson 1."""
+    from test_browser import CHROMIUM, CHROMIUM_FLAGS, VIEWPORT, missing, skip_or_fail
+
+    from ctxlib.course.room import refusal_text
+
+    skip_or_fail(missing("playwright"))
+    from playwright.sync_api import sync_playwright
+
+    url, room = hub
+    hindi_title = next(line.lstrip("# ").strip() for cell in json.loads(
+        (ROOT / "lessons" / "hi" / f"{LESSON}.ipynb").read_text(encoding="utf-8"))["cells"]
+        if cell["cell_type"] == "markdown" for line in "".join(cell["source"]).splitlines() if line.startswith("# "))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+
+            def sign_in(name: str, password: str, lang: str) -> None:
+                page.goto(f"{url}/hub/login")
+                page.fill("#username_input", name)
+                page.fill("#password_input", password)
+                page.select_option("#lang_input", lang)
+                page.click("#login_submit")
+
+            sign_in("आशा", PASSWORD, "hi")  # Devanagari cannot be a user name: the rule, in Hindi
+            assert page.locator("#login_error").inner_text().strip() == refusal_text("letters", "hi", char="आ")
+            assert page.locator("#lang_input").input_value() == "hi"  # the choice is kept
+            sign_in("Asha Rao", "not-the-password", "en")
+            assert page.locator("#login_error").inner_text().strip() == refusal_text("password", "en")
+            assert "Invalid username or password" not in page.content()
+
+            sign_in("Meera Iyer", PASSWORD, "hi")  # normalized to meera.iyer
+            lesson_url = f"{url}/user/meera.iyer/lab/tree/lessons/hi/{LESSON}.ipynb"
+            page.wait_for_url(lambda u: u.startswith(lesson_url), timeout=240_000)
+            heading = page.locator(".jp-Notebook .jp-MarkdownOutput h1").first
+            heading.wait_for(timeout=120_000)
+            assert heading.inner_text().strip().rstrip("¶").strip() == hindi_title
+        finally:
+            browser.close()
+    assert (room / "homes" / "meera.iyer" / "lessons" / "hi" / f"{LESSON}.ipynb").is_file()
