@@ -17,7 +17,8 @@ for teaching:
     python3 run.py hub-grade [--room DIR] [--csv OUT.csv] [--lang hi]
                                            the class's grade table and report from the hub's homes
     python3 run.py lite DIR                while online: build the course as a static site in DIR (JupyterLite)
-    python3 run.py lite-serve DIR [--port P]  serve that site; learners open it in a browser, no install
+    python3 run.py lite-serve DIR [--port P] [--https]
+                                           serve that site; learners open it in a browser, no install
 
 Options after ``lab`` go to JupyterLab (``python3 run.py lab --no-browser --port 8899``),
 options after ``test`` to pytest (``python3 run.py test tests/test_tokens.py`` runs that file only;
@@ -159,14 +160,63 @@ def running_as_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
+def learner_lang(extra: list[str], environ=None) -> tuple[str, list[str]]:
+    """The lessons' language for ``lab``, and ``extra`` without ``--lang``: ``--lang hi`` (or ``--lang=hi``)
+    if given, else ``$CTXLIB_LANG``, else "hi" under a Hindi locale (``LC_ALL``, ``LANG``), else "en"."""
+    environ = os.environ if environ is None else environ
+    rest, lang = [], None
+    items = iter(extra)
+    for arg in items:
+        if arg == "--lang":
+            lang = next(items, None)
+        elif arg.startswith("--lang="):
+            lang = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+    if lang is not None and lang not in ("en", "hi"):
+        sys.exit(f"run.py: --lang must be en or hi, got {lang!r}")
+    if lang is None:
+        setting = environ.get("CTXLIB_LANG") or environ.get("LC_ALL") or environ.get("LANG") or ""
+        lang = "hi" if setting.lower().startswith("hi") else "en"
+    return lang, rest
+
+
+# A DeprecationWarning an extension of JupyterLab's own (not the course) triggers by reading
+# ServerApp.token; the course sets no token option.
+QUIET_TOKEN_WARNING = "ignore:ServerApp.token config is deprecated:DeprecationWarning"
+
+
+def lab_command(extra: list[str], lang: str) -> list[str]:
+    """The JupyterLab command ``lab`` runs: it opens (and prints the link to) Lesson 1 in ``lang``.
+
+    Kernels talk to the server over Unix sockets where there are any (``ipc``), so no kernel warns
+    "running over TCP without encryption"; Windows has only TCP.
+    """
+    lesson = f"lessons/{lang}/01_window_as_budget.ipynb"
+    ipc = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
+    return [str(PY), "-W", QUIET_TOKEN_WARNING, "-m", "jupyterlab", f"--notebook-dir={ROOT}",
+            f"--ServerApp.default_url=/lab/tree/{lesson}", *ipc, *extra]
+
+
 def lab(extra: list[str]) -> int:
     setup()
+    lang, extra = learner_lang(extra)
     if running_as_root() and "--allow-root" not in extra:
         say("running as root (a container or a workshop VM?), so JupyterLab gets --allow-root")
         extra = ["--allow-root", *extra]
-    say("opening JupyterLab; start with lessons/en/ or lessons/hi/ (Ctrl+C here to stop)")
-    return subprocess.call([str(PY), "-m", "jupyterlab", f"--notebook-dir={ROOT}",
-                            "lessons/en/01_window_as_budget.ipynb", *extra], cwd=ROOT)
+    say(f"opening JupyterLab at Lesson 1 in {'Hindi' if lang == 'hi' else 'English'} (--lang en or --lang hi to "
+        "choose; Ctrl+C here to stop)")
+    env = dict(os.environ)
+    runtime = None
+    if os.name == "posix" and "JUPYTER_RUNTIME_DIR" not in env:
+        # A kernel's socket path must stay under ~100 bytes: a short private folder, not ~/.local/share/...
+        runtime = tempfile.mkdtemp(prefix="ctxlib-lab-", dir="/tmp" if os.path.isdir("/tmp") else None)
+        env["JUPYTER_RUNTIME_DIR"] = runtime
+    try:
+        return subprocess.call(lab_command(extra, lang), cwd=ROOT, env=env)
+    finally:
+        if runtime is not None:
+            shutil.rmtree(runtime, ignore_errors=True)
 
 
 def test_command(extra: list[str], cwd: Path | None = None) -> list[str]:
@@ -212,7 +262,10 @@ def present(extra: list[str]) -> int:
     if not extra or not extra[0].endswith(".ipynb") or not Path(extra[0]).is_file():
         sys.exit("usage: python3 run.py present lessons/en/01_window_as_budget.ipynb [voila options]")
     setup()
-    say("presenting with Voila: it opens in your browser (Ctrl+C here to stop)")
+    if "--no-browser" in extra[1:]:
+        say("presenting with Voila: open the link it prints below in a browser (Ctrl+C here to stop)")
+    else:
+        say("presenting with Voila: it opens in your browser (Ctrl+C here to stop)")
     return subprocess.call(voila_command(Path(extra[0]).resolve(), extra[1:]), cwd=ROOT)
 
 
@@ -498,41 +551,104 @@ def lite(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "build_lite.py"), *extra], cwd=ROOT)
 
 
-def lite_server(directory: Path, bind: str = "127.0.0.1", port: int = 8000):
-    """An HTTP server for the built site in ``directory`` (not started); tests/test_lite.py uses it too.
+def lite_server(directory: Path, bind: str = "127.0.0.1", port: int = 8000, certificate: tuple | None = None):
+    """An HTTP(S) server for the built site in ``directory`` (not started); tests/test_lite.py uses it too.
 
     Static files only; ``.wasm`` and ``.mjs`` get the MIME types browsers insist on for
     WebAssembly and JavaScript modules. Port 0 picks a free port (``server.server_address[1]``).
+    With ``certificate`` = ``(cert.pem, key.pem)`` it serves HTTPS, and every page is cross-origin
+    isolated (``Cross-Origin-Opener-Policy``/``-Embedder-Policy``): the kernel then reaches the
+    browser's storage through shared memory, which works where a browser refuses the service
+    worker to a page whose certificate it does not trust (a self-signed one).
     """
     import functools
     import http.server
+    import ssl
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                           ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
                           ".json": "application/json", ".ipynb": "application/json"}
 
+        def end_headers(self):
+            if certificate is not None:
+                self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+                self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            super().end_headers()
+
         def log_message(self, format, *args):  # quiet: a room of learners makes thousands of requests
             pass
 
     handler = functools.partial(Handler, directory=str(Path(directory).resolve()))
-    return http.server.ThreadingHTTPServer((bind, port), handler)
+    server = http.server.ThreadingHTTPServer((bind, port), handler)
+    if certificate is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*map(str, certificate))
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    return server
+
+
+LITE_CERT_DIR = ROOT / "build" / "lite-https"
+
+
+def make_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path, str]:
+    """A self-signed certificate for ``hosts`` (names and IP addresses) in ``folder``, made once with
+    ``openssl``, valid 90 days; returns (cert.pem, key.pem, its SHA-256 fingerprint). The key is mode 0600.
+    Raises ``SystemExit`` (one line) if ``openssl`` is missing or fails."""
+    import hashlib
+    import ipaddress
+    import ssl
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    if not (cert.is_file() and key.is_file()):
+        openssl = shutil.which("openssl")
+        if openssl is None:
+            sys.exit("run.py: --https makes its certificate with openssl, which is not installed (Debian: apt-get install openssl)")
+        folder.mkdir(parents=True, exist_ok=True)
+        names = []
+        for host in dict.fromkeys(["localhost", "127.0.0.1", *hosts]):
+            try:
+                names.append(f"IP:{ipaddress.ip_address(host)}")
+            except ValueError:
+                names.append(f"DNS:{host}")
+        done = subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "90",
+                               "-keyout", str(key), "-out", str(cert), "-subj", "/CN=ctxlib course site",
+                               "-addext", "subjectAltName=" + ",".join(names)], capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"run.py: openssl could not make the certificate: {done.stderr.strip()[-300:]}")
+        os.chmod(key, 0o600)
+    der = ssl.PEM_cert_to_DER_cert(cert.read_text(encoding="ascii"))
+    digest = hashlib.sha256(der).hexdigest().upper()
+    return cert, key, ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
 
 
 def lite_serve(extra: list[str]) -> int:
-    """Serve the site built by ``lite`` over HTTP (standard library only), on every interface by default."""
-    import argparse
-
+    """Serve the site built by ``lite`` (standard library only), on every interface by default; ``--https``
+    with a self-signed certificate, so that learners' progress is kept in their browsers."""
     parser = argparse.ArgumentParser(prog="run.py lite-serve")
     parser.add_argument("dir", type=Path)
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    parser.add_argument("--https", action="store_true",
+                        help=f"serve HTTPS with a self-signed certificate (made once in {LITE_CERT_DIR})")
     args = parser.parse_args(extra)
     if not (args.dir / "jupyter-lite.json").is_file():
         sys.exit(f"run.py: {args.dir} is not a built site (no jupyter-lite.json); build it: python3 run.py lite {args.dir}")
-    with lite_server(args.dir, args.bind, args.port) as server:
-        say(f"serving {args.dir} on port {args.port}: open http://localhost:{args.port}/ on this machine, "
-            f"http://THIS-MACHINE'S-ADDRESS:{args.port}/ from the room (Ctrl+C to stop)")
+    addresses = [a.split("//")[1].split(":")[0] for a in room_addresses(args.bind, args.port)]
+    certificate, scheme = None, "http"
+    if args.https:
+        cert, key, fingerprint = make_certificate(LITE_CERT_DIR, addresses)
+        certificate, scheme = (cert, key), "https"
+    with lite_server(args.dir, args.bind, args.port, certificate) as server:
+        say(f"serving {args.dir}: open {scheme}://localhost:{args.port}/ on this machine; from the room: "
+            + " or ".join(f"{scheme}://{host}:{args.port}/" for host in addresses) + " (Ctrl+C to stop)")
+        if args.https:
+            say(f"the certificate is self-signed ({cert}); its SHA-256 fingerprint: {fingerprint}")
+            say("a learner's browser warns once: Chrome \"Your connection is not private\" -> Advanced -> "
+                "Proceed to the address; Firefox \"Warning: Potential Security Risk Ahead\" -> Advanced -> Accept the "
+                "Risk and Continue. Their progress is then kept in that browser until they clear its site data")
+        else:
+            say("over http:// from another machine, browsers keep no progress (it is gone when the tab closes); "
+                "use --https for a room")
         try:
             server.serve_forever()
         except KeyboardInterrupt:

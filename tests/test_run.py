@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +42,63 @@ def test_test_runs_only_the_paths_given(run, tmp_path):
     args = pytest_args(run.test_command(["test_tokens.py::test_x", "-x"], cwd=ROOT / "tests"))
     assert args[-2:] == [f"{ROOT / 'tests' / 'test_tokens.py'}::test_x", "-x"]
     assert "tests" not in args and "lessons" not in args
+
+
+def test_lab_opens_lesson_1_in_the_learners_language_with_no_warning_of_its_own(run):
+    assert run.learner_lang([], {"LANG": "hi_IN.UTF-8"}) == ("hi", [])
+    assert run.learner_lang(["--no-browser"], {"LANG": "C.UTF-8"}) == ("en", ["--no-browser"])
+    assert run.learner_lang(["--lang", "hi", "--port", "9"], {"CTXLIB_LANG": "en"}) == ("hi", ["--port", "9"])
+    assert run.learner_lang(["--lang=en"], {"LANG": "hi_IN"}) == ("en", [])
+    with pytest.raises(SystemExit, match="--lang must be en or hi, got 'fr'"):
+        run.learner_lang(["--lang", "fr"], {})
+    command = run.lab_command(["--no-browser"], "hi")
+    # The printed link (the server's default URL) is the lesson, not the Launcher.
+    assert "--ServerApp.default_url=/lab/tree/lessons/hi/01_window_as_budget.ipynb" in command
+    assert (ROOT / "lessons" / "hi" / "01_window_as_budget.ipynb").is_file()
+    assert "--KernelManager.transport=ipc" in command  # no "Kernel is running over TCP without encryption"
+    assert command[-1] == "--no-browser" and not any("token" in arg.lower() for arg in command[3:])
+
+
+def test_lab_prints_the_lessons_link_and_no_warning_of_the_courses_own(run, tmp_path):
+    """A real JupyterLab started as ``run.py lab --no-browser --lang hi`` starts it, with a kernel started too."""
+    import re
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = [sys.executable, *run.lab_command(["--no-browser", "--allow-root", f"--port={port}",
+                                                  "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0"], "hi")[1:]]
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt"), "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg")}
+    log = tmp_path / "lab.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                   start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while not (link := re.search(rf"http://127\.0\.0\.1:{port}/\S+", log.read_text())):
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.3)
+        assert link.group().startswith(f"http://127.0.0.1:{port}/lab/tree/lessons/hi/01_window_as_budget.ipynb?token=")
+        token = link.group().split("token=")[1]
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/kernels?token={token}", data=b"{}",
+                                         method="POST", headers={"Content-Type": "application/json"})
+        kernel = json.loads(urllib.request.urlopen(request, timeout=60).read())
+        while "kernel_info" not in log.read_text() and time.monotonic() < deadline:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/kernels/{kernel['id']}?token={token}", timeout=10)
+            time.sleep(1)
+            if time.monotonic() > deadline - 60:
+                break
+        time.sleep(3)  # the kernel's own start-up lines reach the log
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+    text = log.read_text()
+    assert "Kernel started" in text, text[-3000:]
+    assert "DeprecationWarning" not in text and "without encryption" not in text, text[-3000:]
 
 
 def test_lab_adds_allow_root_as_root_and_says_so(run, monkeypatch, capsys):
@@ -92,7 +150,8 @@ def test_room_password_rules(run, tmp_path):
         run.room_password(tmp_path, "short")
     assert run.room_password(tmp_path, "sunflower-42") == "sunflower-42"
     assert run.room_password(tmp_path, None) == "sunflower-42"  # kept for the next start
-    assert (tmp_path / "password").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "private" / "password").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "private").stat().st_mode & 0o777 == 0o700  # no learner's to read
 
 
 def test_hub_grade_needs_a_room_with_answers(run, tmp_path):
@@ -120,6 +179,7 @@ def test_the_end_of_a_run_names_the_skipped_groups(tmp_path):
     assert "skipped 2 browser tests (JupyterLab and Voila in headless Chromium): /usr/bin/chromium not found" in out
     assert "to run them: install Chromium: sudo apt-get install chromium" in out
     assert "skipped 1 tests in test_other.py: no GPU" in out
+    assert out.count("to run them:") == 2  # every group says how
     assert "none" not in out.splitlines()[1]
     assert "none: every collected test ran" in tail("test_fine.py")
 
