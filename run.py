@@ -181,21 +181,17 @@ def learner_lang(extra: list[str], environ=None) -> tuple[str, list[str]]:
     return lang, rest
 
 
-# A DeprecationWarning an extension of JupyterLab's own (not the course) triggers by reading
-# ServerApp.token; the course sets no token option.
-QUIET_TOKEN_WARNING = "ignore:ServerApp.token config is deprecated:DeprecationWarning"
-
-
 def lab_command(extra: list[str], lang: str) -> list[str]:
     """The JupyterLab command ``lab`` runs: it opens (and prints the link to) Lesson 1 in ``lang``.
 
     Kernels talk to the server over Unix sockets where there are any (``ipc``), so no kernel warns
-    "running over TCP without encryption"; Windows has only TCP.
+    "running over TCP without encryption"; Windows has only TCP. (The "ServerApp.token is deprecated"
+    line is kept out by the course's server extension, ``ctxlib.course.jupyter_fonts``.)
     """
     lesson = f"lessons/{lang}/01_window_as_budget.ipynb"
     ipc = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
-    return [str(PY), "-W", QUIET_TOKEN_WARNING, "-m", "jupyterlab", f"--notebook-dir={ROOT}",
-            f"--ServerApp.default_url=/lab/tree/{lesson}", *ipc, *extra]
+    return [str(PY), "-m", "jupyterlab", f"--notebook-dir={ROOT}",
+            f"--LabApp.default_url=/lab/tree/{lesson}", *ipc, *extra]
 
 
 def lab(extra: list[str]) -> int:

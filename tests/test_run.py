@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -52,11 +53,11 @@ def test_lab_opens_lesson_1_in_the_learners_language_with_no_warning_of_its_own(
     with pytest.raises(SystemExit, match="--lang must be en or hi, got 'fr'"):
         run.learner_lang(["--lang", "fr"], {})
     command = run.lab_command(["--no-browser"], "hi")
-    # The printed link (the server's default URL) is the lesson, not the Launcher.
-    assert "--ServerApp.default_url=/lab/tree/lessons/hi/01_window_as_budget.ipynb" in command
+    # The printed link (the server's default URL, which JupyterLab sets) is the lesson, not the Launcher.
+    assert "--LabApp.default_url=/lab/tree/lessons/hi/01_window_as_budget.ipynb" in command
     assert (ROOT / "lessons" / "hi" / "01_window_as_budget.ipynb").is_file()
     assert "--KernelManager.transport=ipc" in command  # no "Kernel is running over TCP without encryption"
-    assert command[-1] == "--no-browser" and not any("token" in arg.lower() for arg in command[3:])
+    assert command[-1] == "--no-browser" and not any("token" in arg.lower() for arg in command)
 
 
 def test_lab_prints_the_lessons_link_and_no_warning_of_the_courses_own(run, tmp_path):
@@ -72,7 +73,11 @@ def test_lab_prints_the_lessons_link_and_no_warning_of_the_courses_own(run, tmp_
         port = s.getsockname()[1]
     command = [sys.executable, *run.lab_command(["--no-browser", "--allow-root", f"--port={port}",
                                                   "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0"], "hi")[1:]]
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt"), "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg")}
+    import tempfile
+
+    # As run.py lab does: a short runtime folder, since a kernel's socket path must stay under ~100 bytes.
+    runtime = tempfile.mkdtemp(prefix="ctxlib-lab-", dir="/tmp")
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": runtime, "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg")}
     log = tmp_path / "lab.log"
     with log.open("w") as out:
         process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env,
@@ -96,6 +101,7 @@ def test_lab_prints_the_lessons_link_and_no_warning_of_the_courses_own(run, tmp_
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
+        shutil.rmtree(runtime, ignore_errors=True)
     text = log.read_text()
     assert "Kernel started" in text, text[-3000:]
     assert "DeprecationWarning" not in text and "without encryption" not in text, text[-3000:]
