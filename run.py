@@ -248,16 +248,28 @@ def catalogs(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "catalogs.py"), *extra], cwd=ROOT)
 
 
+# Where presenting keeps its notebook signatures: in .venv, not the learner's ~/.local/share/jupyter.
+NOTARY_DIR = VENV / "share" / "jupyter" / "ctxlib-notary"
+NOTARY_OPTIONS = [f"--NotebookNotary.data_dir={NOTARY_DIR}", f"--NotebookNotary.secret_file={NOTARY_DIR / 'notebook_secret'}"]
+
+
+def trust_command(notebook, python=PY) -> list[str]:
+    """``jupyter trust`` for ``notebook``, signing it in ``NOTARY_DIR``: Voila then does not log "is not trusted"."""
+    return [str(python), "-m", "nbformat.sign", *NOTARY_OPTIONS, str(notebook)]
+
+
 def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
     """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too."""
     return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light",
-            f"--template={PRESENT_TEMPLATE}", *extra]
+            f"--template={PRESENT_TEMPLATE}", *NOTARY_OPTIONS, *extra]
 
 
 def present(extra: list[str]) -> int:
     if not extra or not extra[0].endswith(".ipynb") or not Path(extra[0]).is_file():
         sys.exit("usage: python3 run.py present lessons/en/01_window_as_budget.ipynb [voila options]")
     setup()
+    # The course's own lesson, shown with its saved outputs: sign it, so Voila does not warn it is untrusted.
+    subprocess.run(trust_command(Path(extra[0]).resolve()), cwd=ROOT, capture_output=True)
     if "--no-browser" in extra[1:]:
         say("presenting with Voila: open the link it prints below in a browser (Ctrl+C here to stop)")
     else:
@@ -552,10 +564,7 @@ def lite_server(directory: Path, bind: str = "127.0.0.1", port: int = 8000, cert
 
     Static files only; ``.wasm`` and ``.mjs`` get the MIME types browsers insist on for
     WebAssembly and JavaScript modules. Port 0 picks a free port (``server.server_address[1]``).
-    With ``certificate`` = ``(cert.pem, key.pem)`` it serves HTTPS, and every page is cross-origin
-    isolated (``Cross-Origin-Opener-Policy``/``-Embedder-Policy``): the kernel then reaches the
-    browser's storage through shared memory, which works where a browser refuses the service
-    worker to a page whose certificate it does not trust (a self-signed one).
+    With ``certificate`` = ``(cert.pem, key.pem)`` it serves HTTPS (see ``make_certificate``).
     """
     import functools
     import http.server
@@ -565,12 +574,6 @@ def lite_server(directory: Path, bind: str = "127.0.0.1", port: int = 8000, cert
         extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                           ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
                           ".json": "application/json", ".ipynb": "application/json"}
-
-        def end_headers(self):
-            if certificate is not None:
-                self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-                self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-            super().end_headers()
 
         def log_message(self, format, *args):  # quiet: a room of learners makes thousands of requests
             pass
@@ -639,9 +642,9 @@ def lite_serve(extra: list[str]) -> int:
             + " or ".join(f"{scheme}://{host}:{args.port}/" for host in addresses) + " (Ctrl+C to stop)")
         if args.https:
             say(f"the certificate is self-signed ({cert}); its SHA-256 fingerprint: {fingerprint}")
-            say("a learner's browser warns once: Chrome \"Your connection is not private\" -> Advanced -> "
-                "Proceed to the address; Firefox \"Warning: Potential Security Risk Ahead\" -> Advanced -> Accept the "
-                "Risk and Continue. Their progress is then kept in that browser until they clear its site data")
+            say("until a learner's browser trusts it, the browser warns (Chrome: \"Your connection is not private\", "
+                "Firefox: \"Warning: Potential Security Risk Ahead\") and, even past the warning, keeps no progress; "
+                f"install {cert} as a trusted certificate on the room's machines (docs/browser-build.md)")
         else:
             say("over http:// from another machine, browsers keep no progress (it is gone when the tab closes); "
                 "use --https for a room")

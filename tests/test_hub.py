@@ -68,6 +68,10 @@ def hub(tmp_path_factory):
             pytest.fail(f"CTXLIB_REQUIRE_HUB=1 but {reason}", pytrace=False)
         pytest.skip(reason)
 
+    closed = run.running_as_root() and run.closed_to_learners(ROOT)
+    if closed:  # as run.py hub refuses to start: the learners' users could not reach the course's .venv
+        pytest.fail(f"{closed} is closed to other users, so the hub's learners cannot reach the course; "
+                    f"chmod o+x {closed} (.ci/run does)", pytrace=False)
     # Not under pytest's own temporary folder (0700, root's): learners' users must reach their homes.
     room = Path(tempfile.mkdtemp(prefix="ctxlib-room-"))
     password = run.room_password(room, PASSWORD)
