@@ -185,10 +185,10 @@ def tab(browser, site: str, **options):
             refused.append(url)
             return route.abort()
         if url.split("?")[0] == f"{site}/jupyter-lite.json":
-            response = route.fetch()
-            config = response.json()
+            # Read from the site's folder, not fetched: the test's own client need not trust an HTTPS certificate.
+            config = json.loads((SITE / "jupyter-lite.json").read_text(encoding="utf-8"))
             config["jupyter-config-data"]["exposeAppInBrowser"] = True
-            return route.fulfill(response=response, json=config)
+            return route.fulfill(status=200, json=config)
         return route.continue_()
 
     context.route(re.compile(r"^(https?|wss?)://"), route)
@@ -366,6 +366,17 @@ def test_front_page_opens_one_lesson_with_one_kernel_and_a_reload_keeps_the_answ
         assert refused == [], f"the site asked for something outside 127.0.0.1: {refused}"
 
 
+def spki_sha256(cert: Path) -> str:
+    """Base64 of the SHA-256 of the certificate's public key: what Chromium's
+    ``--ignore-certificate-errors-spki-list`` names to trust a certificate as if installed."""
+    import base64
+    import hashlib
+
+    key = subprocess.run(["openssl", "x509", "-pubkey", "-noout", "-in", str(cert)], capture_output=True, check=True).stdout
+    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=key, capture_output=True, check=True).stdout
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
 def test_served_over_https_with_a_self_signed_certificate_progress_survives_a_reload(tmp_path, browser):
     """``run.py lite-serve --https``, opened by a browser that trusts its certificate (as once it is
     installed on the room's machines): the quick check answered before a reload is answered after it.
@@ -384,8 +395,11 @@ def test_served_over_https_with_a_self_signed_certificate_progress_survives_a_re
     thread.start()
     site = f"https://127.0.0.1:{server.server_address[1]}"
     lesson = LESSONS[0]
+    # A Chromium that trusts this certificate, as once it is installed on a learner's machine.
+    trusting = browser.browser_type.launch(executable_path=CHROMIUM, args=[
+        *CHROMIUM_FLAGS, f"--ignore-certificate-errors-spki-list={spki_sha256(cert)}"])
     try:
-        with tab(browser, site, ignore_https_errors=True) as (page, refused):
+        with tab(trusting, site) as (page, refused):
             open_from_front_page(page, site, f"lessons/en/{lesson}.ipynb")
             assert page.evaluate("() => window.isSecureContext") is True
             run_all(page)
@@ -397,6 +411,7 @@ def test_served_over_https_with_a_self_signed_certificate_progress_survives_a_re
             assert_restored(page, lesson, "en", question)
             assert refused == [], f"the site asked for something outside 127.0.0.1: {refused}"
     finally:
+        trusting.close()
         server.shutdown()
         server.server_close()
         thread.join()

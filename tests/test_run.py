@@ -197,3 +197,23 @@ def test_lab_settings_go_where_jupyterlab_reads_its_overrides(run, monkeypatch):
     path = Path(get_app_dir()) / "settings" / "overrides.json"
     assert run.write_lab_settings() == path
     assert json.loads(path.read_text())["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+
+
+def test_a_skipped_notebook_cell_says_why_from_its_own_comment():
+    spec = importlib.util.spec_from_file_location("course_conftest", ROOT / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    skipped = next(c for c in json.loads((ROOT / "lessons" / "en" / "03_real_repository.ipynb").read_text())["cells"]
+                   if c["cell_type"] == "code" and "".join(c["source"]).startswith("# NBVAL_SKIP"))
+    source = "".join(skipped["source"])
+    reason = conftest.nbval_skip_reason(source)
+    assert reason.startswith("Your own repository") and "nbval skips this cell" in reason
+    assert conftest.nbval_skip_reason("# NBVAL_SKIP\nx = 1") == "the cell is marked # NBVAL_SKIP"
+
+    class Item:  # what nbval gives pytest for a cell
+        nodeid, options = "lessons/en/03_real_repository.ipynb::Cell 40", {"skip": True}
+        cell = type("Cell", (), {"source": source})()
+
+    with pytest.raises(pytest.skip.Exception, match="03_real_repository.ipynb: Your own repository"):
+        conftest.pytest_runtest_setup(Item())
+    assert conftest.NOTEBOOK_GROUP[1].startswith("nothing to enable")
