@@ -248,28 +248,16 @@ def catalogs(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "catalogs.py"), *extra], cwd=ROOT)
 
 
-# Where presenting keeps its notebook signatures: in .venv, not the learner's ~/.local/share/jupyter.
-NOTARY_DIR = VENV / "share" / "jupyter" / "ctxlib-notary"
-NOTARY_OPTIONS = [f"--NotebookNotary.data_dir={NOTARY_DIR}", f"--NotebookNotary.secret_file={NOTARY_DIR / 'notebook_secret'}"]
-
-
-def trust_command(notebook, python=PY) -> list[str]:
-    """``jupyter trust`` for ``notebook``, signing it in ``NOTARY_DIR``: Voila then does not log "is not trusted"."""
-    return [str(python), "-m", "nbformat.sign", *NOTARY_OPTIONS, str(notebook)]
-
-
 def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
     """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too."""
     return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light",
-            f"--template={PRESENT_TEMPLATE}", *NOTARY_OPTIONS, *extra]
+            f"--template={PRESENT_TEMPLATE}", *extra]
 
 
 def present(extra: list[str]) -> int:
     if not extra or not extra[0].endswith(".ipynb") or not Path(extra[0]).is_file():
         sys.exit("usage: python3 run.py present lessons/en/01_window_as_budget.ipynb [voila options]")
     setup()
-    # The course's own lesson, shown with its saved outputs: sign it, so Voila does not warn it is untrusted.
-    subprocess.run(trust_command(Path(extra[0]).resolve()), cwd=ROOT, capture_output=True)
     if "--no-browser" in extra[1:]:
         say("presenting with Voila: open the link it prints below in a browser (Ctrl+C here to stop)")
     else:
