@@ -248,21 +248,51 @@ def catalogs(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "catalogs.py"), *extra], cwd=ROOT)
 
 
+# Where presenting keeps notebook signatures (``present`` signs the lesson it shows): in .venv, not
+# the learner's ~/.local/share/jupyter. The notary makes neither the folder nor the database itself.
+NOTARY_DIR = VENV / "share" / "jupyter" / "ctxlib-notary"
+NOTARY_OPTIONS = [f"--NotebookNotary.data_dir={NOTARY_DIR}", f"--NotebookNotary.db_file={NOTARY_DIR / 'nbsignatures.db'}",
+                  f"--NotebookNotary.secret_file={NOTARY_DIR / 'notebook_secret'}"]
+
+
+def trust_command(notebook, python=PY) -> list[str]:
+    """``jupyter trust`` for ``notebook`` in ``NOTARY_DIR``: Voila then does not log that it "is not trusted"."""
+    return [str(python), "-m", "nbformat.sign", *NOTARY_OPTIONS, str(notebook)]
+
+
 def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
-    """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too."""
+    """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too.
+
+    Makes ``NOTARY_DIR`` if it is missing.
+    """
+    NOTARY_DIR.mkdir(parents=True, exist_ok=True)
     return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light",
-            f"--template={PRESENT_TEMPLATE}", *extra]
+            f"--template={PRESENT_TEMPLATE}", *NOTARY_OPTIONS, *extra]
 
 
 def present(extra: list[str]) -> int:
     if not extra or not extra[0].endswith(".ipynb") or not Path(extra[0]).is_file():
         sys.exit("usage: python3 run.py present lessons/en/01_window_as_budget.ipynb [voila options]")
     setup()
+    notebook = Path(extra[0]).resolve()
+    command = voila_command(notebook, extra[1:])
+    # The course's own lesson, with its saved outputs: signed, so Voila does not warn it is untrusted.
+    subprocess.run(trust_command(notebook), cwd=ROOT, capture_output=True)
     if "--no-browser" in extra[1:]:
         say("presenting with Voila: open the link it prints below in a browser (Ctrl+C here to stop)")
     else:
         say("presenting with Voila: it opens in your browser (Ctrl+C here to stop)")
-    return subprocess.call(voila_command(Path(extra[0]).resolve(), extra[1:]), cwd=ROOT)
+    env, runtime = dict(os.environ), None
+    if os.name == "posix" and "JUPYTER_RUNTIME_DIR" not in env:
+        # The kernel over a Unix socket (no "running over TCP without encryption"), whose path must be short.
+        runtime = tempfile.mkdtemp(prefix="ctxlib-present-", dir="/tmp" if os.path.isdir("/tmp") else None)
+        env["JUPYTER_RUNTIME_DIR"] = runtime
+        command.append("--KernelManager.transport=ipc")
+    try:
+        return subprocess.call(command, cwd=ROOT, env=env)
+    finally:
+        if runtime is not None:
+            shutil.rmtree(runtime, ignore_errors=True)
 
 
 def wheelhouse(extra: list[str]) -> int:

@@ -217,3 +217,21 @@ def test_a_skipped_notebook_cell_says_why_from_its_own_comment():
     with pytest.raises(pytest.skip.Exception, match="03_real_repository.ipynb: Your own repository"):
         conftest.pytest_runtest_setup(Item())
     assert conftest.NOTEBOOK_GROUP[1].startswith("nothing to enable")
+
+
+def test_present_signs_the_lesson_and_says_the_truth_about_no_browser(run, monkeypatch, capsys, tmp_path):
+    calls = []
+    monkeypatch.setattr(run, "setup", lambda *a: 0)
+    monkeypatch.setattr(run, "NOTARY_DIR", tmp_path / "notary")
+    monkeypatch.setattr(run.subprocess, "run", lambda command, **kw: calls.append(command))
+    monkeypatch.setattr(run.subprocess, "call", lambda command, **kw: calls.append(command) or 0)
+    lesson = str(ROOT / "lessons" / "en" / "01_window_as_budget.ipynb")
+    run.present([lesson, "--no-browser"])
+    assert calls[0][1:3] == ["-m", "nbformat.sign"] and calls[0][-1] == lesson
+    assert calls[1][1:3] == ["-m", "voila"] and "--no-browser" in calls[1]
+    assert [a for a in calls[0] if a.startswith("--NotebookNotary")] == \
+        [a for a in calls[1] if a.startswith("--NotebookNotary")]  # signed where Voila looks
+    out = capsys.readouterr().out
+    assert "open the link it prints" in out and "opens in your browser" not in out
+    run.present([lesson])
+    assert "it opens in your browser" in capsys.readouterr().out
