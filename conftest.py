@@ -29,7 +29,33 @@ SKIPPABLE_GROUPS = {
     "test_offline.py": ("checks that the run has no network",
                         "they run only where there is none, as in CI: .ci/run runs the suite in a network "
                         "namespace with only loopback up (unshare --net) and sets CTXLIB_OFFLINE=1"),
+    "test_lite.py": ("browser-build tests (the course as a JupyterLite site, in headless Chromium)",
+                     "build the site once (npm and the package index): python3 run.py lite build/lite"),
 }
+# A notebook's cells marked "# NBVAL_SKIP": what they print is the learner's own (their repository).
+NOTEBOOK_GROUP = ("notebook cells nbval does not compare",
+                  "nothing to enable: open the lesson (python3 run.py lab) and run the cell; its output is yours")
+
+
+def nbval_skip_reason(source: str) -> str:
+    """Why a "# NBVAL_SKIP" cell is skipped: the comment lines right after the marker, as one sentence."""
+    lines = source.splitlines()
+    start = next((i + 1 for i, line in enumerate(lines) if line.strip().startswith("# NBVAL_SKIP")), len(lines))
+    said = []
+    for line in lines[start:]:
+        if not line.strip().startswith("#"):
+            break
+        said.append(line.strip().lstrip("#").strip())
+    return " ".join(said) or "the cell is marked # NBVAL_SKIP"
+
+
+def pytest_runtest_setup(item):
+    """An nbval cell marked # NBVAL_SKIP is skipped with the reason its comment gives, not a bare "Skipped"."""
+    options, cell = getattr(item, "options", None), getattr(item, "cell", None)
+    if isinstance(options, dict) and options.get("skip") and cell is not None:
+        import pytest
+
+        pytest.skip(f"{item.nodeid.split('::')[0]}: {nbval_skip_reason(cell.source)}")
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -43,7 +69,9 @@ def pytest_terminal_summary(terminalreporter):
     if not groups:
         terminalreporter.write_line("none: every collected test ran")
     for file, reasons in sorted(groups.items()):
-        name, enable = SKIPPABLE_GROUPS.get(file, (f"tests in {file}", None))
+        name, enable = SKIPPABLE_GROUPS.get(file, NOTEBOOK_GROUP if file.endswith(".ipynb") else
+                                            (f"tests in {file}", "see the reason: each names what it needs"))
         terminalreporter.write_line(f"skipped {len(reasons)} {name}: {reasons[0]}")
-        if enable:
-            terminalreporter.write_line(f"  to run them: {enable}")
+        for other in sorted(set(reasons) - {reasons[0]}):
+            terminalreporter.write_line(f"  also: {other}")
+        terminalreporter.write_line(f"  to run them: {enable}")

@@ -10,13 +10,15 @@ for teaching:
     python3 run.py wheelhouse [DIR]        while online: save wheels for everything in DIR (default wheelhouse/)
     python3 run.py offline-install DIR     in the room, no internet: set up .venv from DIR's wheels only
     python3 run.py hub --install-only      while online: install JupyterHub and its proxy (npm)
-    python3 run.py hub [--ip IP] [--port N] [--password P] [--room DIR]
+    python3 run.py hub [--ip IP] [--port N] [--password P] [--room DIR] [--shared-account]
                                            a JupyterHub for a room: each learner signs in with a name
                                            and the room's password and gets a home with the course
-    python3 run.py hub-grade [--room DIR] [--csv OUT.csv]
-                                           the class's grade table from the hub's homes
+                                           (as root: a system user of their own each)
+    python3 run.py hub-grade [--room DIR] [--csv OUT.csv] [--lang hi]
+                                           the class's grade table and report from the hub's homes
     python3 run.py lite DIR                while online: build the course as a static site in DIR (JupyterLite)
-    python3 run.py lite-serve DIR [--port P]  serve that site; learners open it in a browser, no install
+    python3 run.py lite-serve DIR [--port P] [--https]
+                                           serve that site; learners open it in a browser, no install
 
 to publish the course as a site to read (docs/publishing.md):
 
@@ -172,14 +174,59 @@ def running_as_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
+def learner_lang(extra: list[str], environ=None) -> tuple[str, list[str]]:
+    """The lessons' language for ``lab``, and ``extra`` without ``--lang``: ``--lang hi`` (or ``--lang=hi``)
+    if given, else ``$CTXLIB_LANG``, else "hi" under a Hindi locale (``LC_ALL``, ``LANG``), else "en"."""
+    environ = os.environ if environ is None else environ
+    rest, lang = [], None
+    items = iter(extra)
+    for arg in items:
+        if arg == "--lang":
+            lang = next(items, None)
+        elif arg.startswith("--lang="):
+            lang = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+    if lang is not None and lang not in ("en", "hi"):
+        sys.exit(f"run.py: --lang must be en or hi, got {lang!r}")
+    if lang is None:
+        setting = environ.get("CTXLIB_LANG") or environ.get("LC_ALL") or environ.get("LANG") or ""
+        lang = "hi" if setting.lower().startswith("hi") else "en"
+    return lang, rest
+
+
+def lab_command(extra: list[str], lang: str) -> list[str]:
+    """The JupyterLab command ``lab`` runs: it opens (and prints the link to) Lesson 1 in ``lang``.
+
+    Kernels talk to the server over Unix sockets where there are any (``ipc``), so no kernel warns
+    "running over TCP without encryption"; Windows has only TCP. (The "ServerApp.token is deprecated"
+    line is kept out by the course's server extension, ``ctxlib.course.jupyter_fonts``.)
+    """
+    lesson = f"lessons/{lang}/01_window_as_budget.ipynb"
+    ipc = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
+    return [str(PY), "-m", "jupyterlab", f"--notebook-dir={ROOT}",
+            f"--LabApp.default_url=/lab/tree/{lesson}", *ipc, *extra]
+
+
 def lab(extra: list[str]) -> int:
     setup()
+    lang, extra = learner_lang(extra)
     if running_as_root() and "--allow-root" not in extra:
         say("running as root (a container or a workshop VM?), so JupyterLab gets --allow-root")
         extra = ["--allow-root", *extra]
-    say("opening JupyterLab; start with lessons/en/ or lessons/hi/ (Ctrl+C here to stop)")
-    return subprocess.call([str(PY), "-m", "jupyterlab", f"--notebook-dir={ROOT}",
-                            "lessons/en/01_window_as_budget.ipynb", *extra], cwd=ROOT)
+    say(f"opening JupyterLab at Lesson 1 in {'Hindi' if lang == 'hi' else 'English'} (--lang en or --lang hi to "
+        "choose; Ctrl+C here to stop)")
+    env = dict(os.environ)
+    runtime = None
+    if os.name == "posix" and "JUPYTER_RUNTIME_DIR" not in env:
+        # A kernel's socket path must stay under ~100 bytes: a short private folder, not ~/.local/share/...
+        runtime = tempfile.mkdtemp(prefix="ctxlib-lab-", dir="/tmp" if os.path.isdir("/tmp") else None)
+        env["JUPYTER_RUNTIME_DIR"] = runtime
+    try:
+        return subprocess.call(lab_command(extra, lang), cwd=ROOT, env=env)
+    finally:
+        if runtime is not None:
+            shutil.rmtree(runtime, ignore_errors=True)
 
 
 def test_command(extra: list[str], cwd: Path | None = None) -> list[str]:
@@ -221,18 +268,51 @@ def refresh(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "refresh.py"), *extra], cwd=ROOT)
 
 
+# Where presenting keeps notebook signatures (``present`` signs the lesson it shows): in .venv, not
+# the learner's ~/.local/share/jupyter. The notary makes neither the folder nor the database itself.
+NOTARY_DIR = VENV / "share" / "jupyter" / "ctxlib-notary"
+NOTARY_OPTIONS = [f"--NotebookNotary.data_dir={NOTARY_DIR}", f"--NotebookNotary.db_file={NOTARY_DIR / 'nbsignatures.db'}",
+                  f"--NotebookNotary.secret_file={NOTARY_DIR / 'notebook_secret'}"]
+
+
+def trust_command(notebook, python=PY) -> list[str]:
+    """``jupyter trust`` for ``notebook`` in ``NOTARY_DIR``: Voila then does not log that it "is not trusted"."""
+    return [str(python), "-m", "nbformat.sign", *NOTARY_OPTIONS, str(notebook)]
+
+
 def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
-    """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too."""
+    """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too.
+
+    Makes ``NOTARY_DIR`` if it is missing.
+    """
+    NOTARY_DIR.mkdir(parents=True, exist_ok=True)
     return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light",
-            f"--template={PRESENT_TEMPLATE}", *extra]
+            f"--template={PRESENT_TEMPLATE}", *NOTARY_OPTIONS, *extra]
 
 
 def present(extra: list[str]) -> int:
     if not extra or not extra[0].endswith(".ipynb") or not Path(extra[0]).is_file():
         sys.exit("usage: python3 run.py present lessons/en/01_window_as_budget.ipynb [voila options]")
     setup()
-    say("presenting with Voila: it opens in your browser (Ctrl+C here to stop)")
-    return subprocess.call(voila_command(Path(extra[0]).resolve(), extra[1:]), cwd=ROOT)
+    notebook = Path(extra[0]).resolve()
+    command = voila_command(notebook, extra[1:])
+    # The course's own lesson, with its saved outputs: signed, so Voila does not warn it is untrusted.
+    subprocess.run(trust_command(notebook), cwd=ROOT, capture_output=True)
+    if "--no-browser" in extra[1:]:
+        say("presenting with Voila: open the link it prints below in a browser (Ctrl+C here to stop)")
+    else:
+        say("presenting with Voila: it opens in your browser (Ctrl+C here to stop)")
+    env, runtime = dict(os.environ), None
+    if os.name == "posix" and "JUPYTER_RUNTIME_DIR" not in env:
+        # The kernel over a Unix socket (no "running over TCP without encryption"), whose path must be short.
+        runtime = tempfile.mkdtemp(prefix="ctxlib-present-", dir="/tmp" if os.path.isdir("/tmp") else None)
+        env["JUPYTER_RUNTIME_DIR"] = runtime
+        command.append("--KernelManager.transport=ipc")
+    try:
+        return subprocess.call(command, cwd=ROOT, env=env)
+    finally:
+        if runtime is not None:
+            shutil.rmtree(runtime, ignore_errors=True)
 
 
 def wheelhouse(extra: list[str]) -> int:
@@ -309,13 +389,32 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def room_private(room: Path) -> Path:
+    """``<room>/private``, made mode 0700: the hub's database, cookie secret and password, and the grades.
+
+    Files an older ``run.py`` kept at the top of the room folder are moved in. As root the room
+    folder itself is made 0755 (learners pass through it to their homes) and ``homes`` 0711.
+    """
+    private = room / "private"
+    private.mkdir(parents=True, exist_ok=True)
+    os.chmod(private, 0o700)
+    for name in ("password", "jupyterhub.sqlite", "jupyterhub_cookie_secret", "grades.csv"):
+        if (room / name).is_file() and not (private / name).exists():
+            os.replace(room / name, private / name)
+    (room / "homes").mkdir(exist_ok=True)
+    if running_as_root():
+        os.chmod(room, 0o755)
+        os.chmod(room / "homes", 0o711)
+    return private
+
+
 def room_password(room: Path, given: str | None) -> str:
     """The room's shared password: ``given`` (saved for next time), else the saved one, else a new one.
 
-    Saved in ``<room>/password``, readable by this user only. Raises ``SystemExit`` with one line
-    if ``given`` is shorter than 8 characters (JupyterHub's minimum).
+    Saved in ``<room>/private/password``, readable by this user only. Raises ``SystemExit`` with one
+    line if ``given`` is shorter than 8 characters (JupyterHub's minimum).
     """
-    saved = room / "password"
+    saved = room_private(room) / "password"
     if given is not None and len(given) < HUB_PASSWORD_MIN:
         sys.exit(f"run.py: the room's password must have at least {HUB_PASSWORD_MIN} characters, got {len(given)}")
     password = given or (saved.read_text(encoding="utf-8").strip() if saved.exists() else secrets.token_hex(4))
@@ -325,10 +424,36 @@ def room_password(room: Path, given: str | None) -> str:
     return password
 
 
-def hub_environment(room: Path, ip: str, port: int, password: str) -> dict:
-    """The environment ``tools/jupyterhub_config.py`` reads: the room folder, the addresses, the password."""
+def closed_to_learners(path: Path) -> Path | None:
+    """The first folder on the way to ``path`` that other users cannot pass through (no o+x), or ``None``."""
+    for folder in [*reversed(Path(path).resolve().parents), Path(path).resolve()]:
+        if folder.is_dir() and not folder.stat().st_mode & 0o001:
+            return folder
+    return None
+
+
+def isolation_report(shared_account: bool) -> list[str]:
+    """What ``run.py hub`` can keep apart on this machine, in plain lines for the instructor."""
+    if running_as_root():
+        return ["each learner's server and kernels run as a system user of their own (ctx-NAME, made on first "
+                "sign-in), in a private home (mode 0700); the hub's database, cookie secret, password and the "
+                "grades are in ROOM/private (mode 0700, root's); nothing a learner runs is root"]
+    import getpass
+    lines = [f"not running as root: every learner's server runs as you ({getpass.getuser()}); a learner can read "
+             "every other learner's home, the room's password, the grades and all your files"]
+    lines.append("--shared-account: any number of learners may sign in, all under this one account (a trusted room)"
+                 if shared_account else
+                 "so this hub serves one learner only (the first name that signs in); start it as root (sudo) to give "
+                 "each learner a user of their own, or pass --shared-account for a trusted room")
+    return lines
+
+
+def hub_environment(room: Path, ip: str, port: int, password: str, shared_account: bool = False) -> dict:
+    """The environment ``tools/jupyterhub_config.py`` reads: the room folder, the addresses, the password,
+    and whether many learners may share one account (``--shared-account``, without root)."""
     return {**os.environ, "CTXLIB_HUB_ROOM": str(room), "CTXLIB_HUB_IP": ip, "CTXLIB_HUB_PORT": str(port),
             "CTXLIB_HUB_PASSWORD": password, "CTXLIB_HUB_PROXY": str(HUB_PROXY),
+            "CTXLIB_HUB_SHARED_ACCOUNT": "1" if shared_account else "0",
             "CTXLIB_HUB_PROXY_API_PORT": str(free_port()), "CTXLIB_HUB_INTERNAL_PORT": str(free_port())}
 
 
@@ -362,21 +487,28 @@ def hub(extra: list[str]) -> int:
     parser.add_argument("--room", type=Path, default=ROOM,
                         help="the folder for the learners' homes and the hub's files (default: room/)")
     parser.add_argument("--install-only", action="store_true", help="install JupyterHub and its proxy, then stop")
+    parser.add_argument("--shared-account", action="store_true",
+                        help="not as root: let more than one learner sign in although all run as you (no isolation)")
     args = parser.parse_args(extra)
     install_hub()
     if args.install_only:
         say(f"the hub is installed: {BIN / 'jupyterhub'} and {HUB_PROXY}")
         return 0
     room = args.room.resolve()
-    (room / "homes").mkdir(parents=True, exist_ok=True)
     password = room_password(room, args.password)
-    say(f"the room's folder: {room} (each learner's home is in homes/)")
+    for line in isolation_report(args.shared_account):
+        say(line)
+    closed = running_as_root() and (closed_to_learners(room) or closed_to_learners(ROOT))
+    if closed:
+        sys.exit(f"run.py: learners' users cannot pass through {closed} (mode {closed.stat().st_mode & 0o777:o}) to "
+                 f"reach the course or their homes; chmod o+x {closed}, or use a --room elsewhere")
+    say(f"the room's folder: {room} (each learner's home is in homes/, the hub's secrets in private/)")
     say("learners open " + " or ".join(room_addresses(args.ip, args.port))
         + f", sign in with any name and the password {password}")
     say("grade the room any time: python3 run.py hub-grade" + (f" --room {room}" if room != ROOM else "")
         + "   (Ctrl+C here stops the hub)")
     process = subprocess.Popen(hub_command(), cwd=room,
-                               env=hub_environment(room, args.ip, args.port, password))
+                               env=hub_environment(room, args.ip, args.port, password, args.shared_account))
     try:
         return process.wait()
     except KeyboardInterrupt:  # the hub got the Ctrl+C too, and is stopping the learners' servers
@@ -386,12 +518,15 @@ def hub(extra: list[str]) -> int:
 def hub_grade(extra: list[str]) -> int:
     """``run.py hub-grade``: ``ctxlib grade`` on the progress files in the hub's homes; nothing is handed in."""
     parser = argparse.ArgumentParser(prog="python3 run.py hub-grade",
-                                     description="The class's grade table from the hub's homes.")
+                                     description="The class's grade table and report from the hub's homes.")
     parser.add_argument("--room", type=Path, default=ROOM, help="the hub's room folder (default: room/)")
-    parser.add_argument("--csv", type=Path, default=None, help="where to write the table (default: ROOM/grades.csv)")
+    parser.add_argument("--csv", type=Path, default=None,
+                        help="where to write the table (default: ROOM/private/grades.csv, which no learner can read); "
+                             "the HTML report goes beside it")
+    parser.add_argument("--lang", choices=("en", "hi"), default=None, help="the report's language")
     args = parser.parse_args(extra)
     setup()
-    return grade_room(args.room, args.csv or args.room / "grades.csv")
+    return grade_room(args.room, args.csv or args.room / "private" / "grades.csv", args.lang)
 
 
 MAX_HAND_IN_BYTES = 16 * 1024 * 1024  # ctxlib.course.progress.MAX_PROGRESS_BYTES (run.py does not import ctxlib)
@@ -431,15 +566,15 @@ def _read_hand_in(home: Path, parts: tuple[str, ...]) -> bytes:
         os.close(fd)
 
 
-def grade_room(room: Path, csv: Path) -> int:
+def grade_room(room: Path, csv: Path, lang: str | None = None) -> int:
     """Run ``ctxlib grade`` on a copy of the progress files in ``<room>/homes/*/.ctxlib/``; returns its exit status.
 
     Each learner's file is graded as ``<name>.json``, ``name`` being their home's folder (their
     sign-in name), which ``ctxlib grade`` uses when the file holds no name. Homes without a
     progress file are named on one line, and so is every file that cannot be graded (unreadable, a
-    link, not a regular file, over 16 MiB) with its reason; the others are graded. Raises
-    ``SystemExit`` (one line) if ``room`` has no
-    ``homes`` folder or no home has a progress file.
+    link, not a regular file, over 16 MiB) with its reason; the others are graded. Writes ``csv`` and,
+    beside it, the report page ``<csv stem>.html``; prints the report per question. Raises
+    ``SystemExit`` (one line) if ``room`` has no ``homes`` folder or no home has a progress file.
     """
     homes = Path(room).resolve() / "homes"
     if not homes.is_dir():
@@ -462,13 +597,17 @@ def grade_room(room: Path, csv: Path) -> int:
         sys.exit(f"run.py: none of the {len(names)} learners in {homes} has answered a quick check yet")
     if len(copies) + len(problems) < len(names):
         say("no progress yet: " + ", ".join(name for name in names if name not in copies and name not in problems))
+    csv = Path(csv).resolve()
+    if csv.parent == homes.parent / "private":
+        room_private(homes.parent)
     with tempfile.TemporaryDirectory(prefix="ctxlib-hub-grade-") as folder:
         # ctxlib grade reads one folder of NAME.json files. A copy is a consistent snapshot: a
         # progress file is only ever replaced whole (written atomically), never changed in place.
         for name, data in copies.items():
             (Path(folder) / f"{name}.json").write_bytes(data)
-        return subprocess.call([str(BIN / "ctxlib"), "grade", folder, "--csv", str(Path(csv).resolve())], cwd=ROOT)
-
+        return subprocess.call([str(BIN / "ctxlib"), "grade", folder, "--csv", str(csv), "--by-question",
+                                "--html", str(csv.with_suffix(".html")), *(["--lang", lang] if lang else [])],
+                               cwd=ROOT)
 
 
 def lite(extra: list[str]) -> int:
@@ -483,14 +622,16 @@ def lite(extra: list[str]) -> int:
     return subprocess.call([str(PY), str(ROOT / "tools" / "build_lite.py"), *extra], cwd=ROOT)
 
 
-def lite_server(directory: Path, bind: str = "127.0.0.1", port: int = 8000):
-    """An HTTP server for the built site in ``directory`` (not started); tests/test_lite.py uses it too.
+def lite_server(directory: Path, bind: str = "127.0.0.1", port: int = 8000, certificate: tuple | None = None):
+    """An HTTP(S) server for the built site in ``directory`` (not started); tests/test_lite.py uses it too.
 
     Static files only; ``.wasm`` and ``.mjs`` get the MIME types browsers insist on for
     WebAssembly and JavaScript modules. Port 0 picks a free port (``server.server_address[1]``).
+    With ``certificate`` = ``(cert.pem, key.pem)`` it serves HTTPS (see ``make_certificate``).
     """
     import functools
     import http.server
+    import ssl
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -501,23 +642,75 @@ def lite_server(directory: Path, bind: str = "127.0.0.1", port: int = 8000):
             pass
 
     handler = functools.partial(Handler, directory=str(Path(directory).resolve()))
-    return http.server.ThreadingHTTPServer((bind, port), handler)
+    server = http.server.ThreadingHTTPServer((bind, port), handler)
+    if certificate is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*map(str, certificate))
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    return server
+
+
+LITE_CERT_DIR = ROOT / "build" / "lite-https"
+
+
+def make_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path, str]:
+    """A self-signed certificate for ``hosts`` (names and IP addresses) in ``folder``, made once with
+    ``openssl``, valid 90 days; returns (cert.pem, key.pem, its SHA-256 fingerprint). The key is mode 0600.
+    Raises ``SystemExit`` (one line) if ``openssl`` is missing or fails."""
+    import hashlib
+    import ipaddress
+    import ssl
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    if not (cert.is_file() and key.is_file()):
+        openssl = shutil.which("openssl")
+        if openssl is None:
+            sys.exit("run.py: --https makes its certificate with openssl, which is not installed (Debian: apt-get install openssl)")
+        folder.mkdir(parents=True, exist_ok=True)
+        names = []
+        for host in dict.fromkeys(["localhost", "127.0.0.1", *hosts]):
+            try:
+                names.append(f"IP:{ipaddress.ip_address(host)}")
+            except ValueError:
+                names.append(f"DNS:{host}")
+        done = subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "90",
+                               "-keyout", str(key), "-out", str(cert), "-subj", "/CN=ctxlib course site",
+                               "-addext", "subjectAltName=" + ",".join(names)], capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"run.py: openssl could not make the certificate: {done.stderr.strip()[-300:]}")
+        os.chmod(key, 0o600)
+    der = ssl.PEM_cert_to_DER_cert(cert.read_text(encoding="ascii"))
+    digest = hashlib.sha256(der).hexdigest().upper()
+    return cert, key, ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
 
 
 def lite_serve(extra: list[str]) -> int:
-    """Serve the site built by ``lite`` over HTTP (standard library only), on every interface by default."""
-    import argparse
-
+    """Serve the site built by ``lite`` (standard library only), on every interface by default; ``--https``
+    with a self-signed certificate, so that learners' progress is kept in their browsers."""
     parser = argparse.ArgumentParser(prog="run.py lite-serve")
     parser.add_argument("dir", type=Path)
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    parser.add_argument("--https", action="store_true",
+                        help=f"serve HTTPS with a self-signed certificate (made once in {LITE_CERT_DIR})")
     args = parser.parse_args(extra)
     if not (args.dir / "jupyter-lite.json").is_file():
         sys.exit(f"run.py: {args.dir} is not a built site (no jupyter-lite.json); build it: python3 run.py lite {args.dir}")
-    with lite_server(args.dir, args.bind, args.port) as server:
-        say(f"serving {args.dir} on port {args.port}: open http://localhost:{args.port}/ on this machine, "
-            f"http://THIS-MACHINE'S-ADDRESS:{args.port}/ from the room (Ctrl+C to stop)")
+    addresses = [a.split("//")[1].split(":")[0] for a in room_addresses(args.bind, args.port)]
+    certificate, scheme = None, "http"
+    if args.https:
+        cert, key, fingerprint = make_certificate(LITE_CERT_DIR, addresses)
+        certificate, scheme = (cert, key), "https"
+    with lite_server(args.dir, args.bind, args.port, certificate) as server:
+        say(f"serving {args.dir}: open {scheme}://localhost:{args.port}/ on this machine; from the room: "
+            + " or ".join(f"{scheme}://{host}:{args.port}/" for host in addresses) + " (Ctrl+C to stop)")
+        if args.https:
+            say(f"the certificate is self-signed ({cert}); its SHA-256 fingerprint: {fingerprint}")
+            say("until a learner's browser trusts it, the browser warns (Chrome: \"Your connection is not private\", "
+                "Firefox: \"Warning: Potential Security Risk Ahead\") and, even past the warning, keeps no progress; "
+                f"install {cert} as a trusted certificate on the room's machines (docs/browser-build.md)")
+        else:
+            say("over http:// from another machine, browsers keep no progress (it is gone when the tab closes); "
+                "use --https for a room")
         try:
             server.serve_forever()
         except KeyboardInterrupt:

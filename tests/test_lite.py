@@ -38,10 +38,11 @@ from pathlib import Path
 
 import pytest
 
-from ctxlib.course.quiz import load_quiz
+from ctxlib.course.quiz import correct_option_ids, load_quiz
+from ctxlib.course.widgets.quickchecks import check_answer, question_heading
 from test_browser import (CHROMIUM, CHROMIUM_FLAGS, CONTROLS, LATIN_FONT_DIR, LATIN_ONLY_FONTCONFIG, RUN_FINISHED,
                           VIEWPORT, assert_accessible_outputs, assert_no_errors, assert_quick_check_accessible, menu,
-                          answer_wrong_then_right, missing, move_control, screenshot_dir)
+                          answer_wrong_then_right, missing, move_control, screenshot_dir, wait_for_text)
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("CTXLIB_LITE_SITE", ROOT / "build" / "lite"))
@@ -186,14 +187,16 @@ def browser():
 
 
 @contextlib.contextmanager
-def tab(browser, site: str):
+def tab(browser, site: str, **options):
     """A fresh browser profile (empty storage) and a tab in it; yields (page, refused requests).
+
+    ``options`` go to Playwright's ``new_context`` (e.g. ``service_workers="block"``).
 
     Every request that is not for the site is refused and listed. The site's own
     ``jupyter-lite.json`` is served with ``exposeAppInBrowser`` on, so the test can read the
     notebook's outputs from JupyterLab itself.
     """
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(viewport=VIEWPORT, **options)
     refused = []
 
     def route(route):
@@ -202,10 +205,10 @@ def tab(browser, site: str):
             refused.append(url)
             return route.abort()
         if url.split("?")[0] == f"{site}/jupyter-lite.json":
-            response = route.fetch()
-            config = response.json()
+            # Read from the site's folder, not fetched: the test's own client need not trust an HTTPS certificate.
+            config = json.loads((SITE / "jupyter-lite.json").read_text(encoding="utf-8"))
             config["jupyter-config-data"]["exposeAppInBrowser"] = True
-            return route.fulfill(response=response, json=config)
+            return route.fulfill(status=200, json=config)
         return route.continue_()
 
     context.route(re.compile(r"^(https?|wss?)://"), route)
@@ -379,3 +382,137 @@ def test_hindi_charts_draw_real_devanagari_in_the_browser_build(site, browser_wi
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"lite_hi_{lesson}_chart.png").write_bytes(charts.first.screenshot())
         assert refused == [], f"the site asked for something outside 127.0.0.1: {refused}"
+
+
+# The kernels the page runs, and the notebooks open in its main area.
+KERNELS_RUNNING = "() => [...window.jupyterapp.serviceManager.kernels.running()].length"
+NOTEBOOKS_OPEN = "() => document.querySelectorAll('.jp-NotebookPanel').length"
+
+
+def open_from_front_page(page, site: str, path: str) -> None:
+    """Open the site's front page and click the lesson ``path``'s link; wait until its Python is ready."""
+    page.goto(f"{site}/")
+    page.locator(f'a[href$="path={path}"]').click()
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
+    page.wait_for_function(KERNEL_READY, arg=path, timeout=300_000, polling=500)
+
+
+# RUN_FINISHED for the Notebook interface, which has no status bar: the kernel itself says it is idle.
+RUN_FINISHED_NOTEBOOK = RUN_FINISHED.replace(
+    "(document.querySelector('#jp-main-statusbar')?.textContent || '').includes('Idle')",
+    "window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'")
+
+
+def run_all(page) -> None:
+    menu(page, "Run", "Run All Cells")
+    page.wait_for_function(RUN_FINISHED_NOTEBOOK, timeout=300_000, polling=1000)
+
+
+def answered_box(page, lesson: str, lang: str, question):
+    """The widget box of ``question``'s quick check in the open lesson (as ``answer_wrong_then_right`` finds it)."""
+    heading = question_heading(load_quiz(lesson, lang), question.id, lang)
+    shown = page.locator(".jp-OutputArea-child").filter(
+        has=page.locator(".ctxlib-question-heading").get_by_text(heading, exact=True))
+    box = shown.locator("xpath=following-sibling::div[contains(@class, 'jp-OutputArea-child')][1]")
+    box.locator(".widget-radio-box label").first.wait_for(timeout=60_000)
+    box.scroll_into_view_if_needed()
+    return box
+
+
+def wait_for_progress(page, lesson: str, question_id: str) -> list[str]:
+    """The outcomes recorded for the question in the browser's progress file, once a pass is among them (30 s)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            attempts = json.loads(page.evaluate(READ_FILE, PROGRESS_FILE))["attempts"]
+        except Exception:  # noqa: BLE001: the file is not there yet
+            attempts = []
+        outcomes = [a["outcome"] for a in attempts if (a["lesson"], a["question"]) == (lesson, question_id)]
+        if "passed" in outcomes or time.monotonic() > deadline:
+            return outcomes
+        time.sleep(0.5)
+
+
+def assert_restored(page, lesson: str, lang: str, question) -> None:
+    """The quick check shows the right answer chosen and the feedback it gave, as the learner left it."""
+    right = sorted(correct_option_ids(question))[0]
+    box = answered_box(page, lesson, lang, question)
+    inputs = box.locator(".widget-radio-box input")
+    chosen = [inputs.nth(i).is_checked() for i in range(inputs.count())]
+    assert chosen == [o.id == right for o in question.options], f"after the reload the choices are {chosen}"
+    wait_for_text(box.locator(".ctxlib-feedback"), check_answer(question, right, lang))
+
+
+def test_front_page_opens_one_lesson_with_one_kernel_and_a_reload_keeps_the_answer(site, browser):
+    lesson, later = LESSONS[0], LESSONS[3]
+    with tab(browser, site) as (page, refused):
+        console = []
+        page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+        open_from_front_page(page, site, f"lessons/en/{lesson}.ipynb")
+        run_all(page)
+        question = answer_wrong_then_right(page, lesson, "en")
+        assert wait_for_progress(page, lesson, question.id)[-2:] == ["failed", "passed"]
+
+        open_from_front_page(page, site, f"lessons/en/{later}.ipynb")
+        assert (page.evaluate(NOTEBOOKS_OPEN), page.evaluate(KERNELS_RUNNING)) == (1, 1), \
+            "opening Lesson 4 from the front page did not open it alone with one kernel"
+        # The site's notebooks name its own kernel: no "Select Kernel" dialog, no warning about python3.
+        assert page.locator(".jp-Dialog").count() == 0
+        assert not [line for line in console if "python3" in line], [l for l in console if "python3" in l]
+
+        open_from_front_page(page, site, f"lessons/en/{lesson}.ipynb")  # a reload of Lesson 1
+        run_all(page)
+        assert_restored(page, lesson, "en", question)
+        assert_no_errors(page, "browser build, Lesson 1 after a reload")
+        assert refused == [], f"the site asked for something outside 127.0.0.1: {refused}"
+
+
+def spki_sha256(cert: Path) -> str:
+    """Base64 of the SHA-256 of the certificate's public key: what Chromium's
+    ``--ignore-certificate-errors-spki-list`` names to trust a certificate as if installed."""
+    import base64
+    import hashlib
+
+    key = subprocess.run(["openssl", "x509", "-pubkey", "-noout", "-in", str(cert)], capture_output=True, check=True).stdout
+    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=key, capture_output=True, check=True).stdout
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
+def test_served_over_https_with_a_self_signed_certificate_progress_survives_a_reload(tmp_path, browser):
+    """``run.py lite-serve --https``, opened by a browser that trusts its certificate (as once it is
+    installed on the room's machines): the quick check answered before a reload is answered after it.
+
+    A browser that only was told "proceed anyway" gives the page no service worker, and the kernel
+    then keeps the progress file in the tab's memory only (docs/browser-build.md says so).
+    """
+    skip_or_fail(None if (SITE / "jupyter-lite.json").is_file() else f"the browser build is not built in {SITE}")
+    spec = importlib.util.spec_from_file_location("run", ROOT / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    cert, key, fingerprint = run.make_certificate(tmp_path / "cert", ["127.0.0.1"])
+    assert len(fingerprint.split(":")) == 32 and (key.stat().st_mode & 0o777) == 0o600
+    server = run.lite_server(SITE, "127.0.0.1", 0, certificate=(cert, key))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    site = f"https://127.0.0.1:{server.server_address[1]}"
+    lesson = LESSONS[0]
+    # A Chromium that trusts this certificate, as once it is installed on a learner's machine.
+    trusting = browser.browser_type.launch(executable_path=CHROMIUM, args=[
+        *CHROMIUM_FLAGS, f"--ignore-certificate-errors-spki-list={spki_sha256(cert)}"])
+    try:
+        with tab(trusting, site) as (page, refused):
+            open_from_front_page(page, site, f"lessons/en/{lesson}.ipynb")
+            assert page.evaluate("() => window.isSecureContext") is True
+            run_all(page)
+            question = answer_wrong_then_right(page, lesson, "en")
+            assert wait_for_progress(page, lesson, question.id)[-2:] == ["failed", "passed"]
+            page.reload()
+            page.wait_for_function(KERNEL_READY, arg=f"lessons/en/{lesson}.ipynb", timeout=300_000, polling=500)
+            run_all(page)
+            assert_restored(page, lesson, "en", question)
+            assert refused == [], f"the site asked for something outside 127.0.0.1: {refused}"
+    finally:
+        trusting.close()
+        server.shutdown()
+        server.server_close()
+        thread.join()

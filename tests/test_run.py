@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +43,68 @@ def test_test_runs_only_the_paths_given(run, tmp_path):
     args = pytest_args(run.test_command(["test_tokens.py::test_x", "-x"], cwd=ROOT / "tests"))
     assert args[-2:] == [f"{ROOT / 'tests' / 'test_tokens.py'}::test_x", "-x"]
     assert "tests" not in args and "lessons" not in args
+
+
+def test_lab_opens_lesson_1_in_the_learners_language_with_no_warning_of_its_own(run):
+    assert run.learner_lang([], {"LANG": "hi_IN.UTF-8"}) == ("hi", [])
+    assert run.learner_lang(["--no-browser"], {"LANG": "C.UTF-8"}) == ("en", ["--no-browser"])
+    assert run.learner_lang(["--lang", "hi", "--port", "9"], {"CTXLIB_LANG": "en"}) == ("hi", ["--port", "9"])
+    assert run.learner_lang(["--lang=en"], {"LANG": "hi_IN"}) == ("en", [])
+    with pytest.raises(SystemExit, match="--lang must be en or hi, got 'fr'"):
+        run.learner_lang(["--lang", "fr"], {})
+    command = run.lab_command(["--no-browser"], "hi")
+    # The printed link (the server's default URL, which JupyterLab sets) is the lesson, not the Launcher.
+    assert "--LabApp.default_url=/lab/tree/lessons/hi/01_window_as_budget.ipynb" in command
+    assert (ROOT / "lessons" / "hi" / "01_window_as_budget.ipynb").is_file()
+    assert "--KernelManager.transport=ipc" in command  # no "Kernel is running over TCP without encryption"
+    assert command[-1] == "--no-browser" and not any("token" in arg.lower() for arg in command)
+
+
+def test_lab_prints_the_lessons_link_and_no_warning_of_the_courses_own(run, tmp_path):
+    """A real JupyterLab started as ``run.py lab --no-browser --lang hi`` starts it, with a kernel started too."""
+    import re
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = [sys.executable, *run.lab_command(["--no-browser", "--allow-root", f"--port={port}",
+                                                  "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0"], "hi")[1:]]
+    import tempfile
+
+    # As run.py lab does: a short runtime folder, since a kernel's socket path must stay under ~100 bytes.
+    runtime = tempfile.mkdtemp(prefix="ctxlib-lab-", dir="/tmp")
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": runtime, "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg")}
+    log = tmp_path / "lab.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                   start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while not (link := re.search(rf"http://127\.0\.0\.1:{port}/\S+", log.read_text())):
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.3)
+        assert link.group().startswith(f"http://127.0.0.1:{port}/lab/tree/lessons/hi/01_window_as_budget.ipynb?token=")
+        token = link.group().split("token=")[1]
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/kernels?token={token}", data=b"{}",
+                                         method="POST", headers={"Content-Type": "application/json"})
+        kernel = json.loads(urllib.request.urlopen(request, timeout=60).read())
+        while "kernel_info" not in log.read_text() and time.monotonic() < deadline:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/kernels/{kernel['id']}?token={token}", timeout=10)
+            time.sleep(1)
+            if time.monotonic() > deadline - 60:
+                break
+        time.sleep(3)  # the kernel's own start-up lines reach the log
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        shutil.rmtree(runtime, ignore_errors=True)
+    text = log.read_text()
+    assert "Kernel started" in text, text[-3000:]
+    assert "DeprecationWarning" not in text and "without encryption" not in text, text[-3000:]
 
 
 def test_lab_adds_allow_root_as_root_and_says_so(run, monkeypatch, capsys):
@@ -92,7 +156,8 @@ def test_room_password_rules(run, tmp_path):
         run.room_password(tmp_path, "short")
     assert run.room_password(tmp_path, "sunflower-42") == "sunflower-42"
     assert run.room_password(tmp_path, None) == "sunflower-42"  # kept for the next start
-    assert (tmp_path / "password").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "private" / "password").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "private").stat().st_mode & 0o777 == 0o700  # no learner's to read
 
 
 def test_hub_grade_needs_a_room_with_answers(run, tmp_path):
@@ -120,6 +185,7 @@ def test_the_end_of_a_run_names_the_skipped_groups(tmp_path):
     assert "skipped 2 browser tests (JupyterLab and Voila in headless Chromium): /usr/bin/chromium not found" in out
     assert "to run them: install Chromium: sudo apt-get install chromium" in out
     assert "skipped 1 tests in test_other.py: no GPU" in out
+    assert out.count("to run them:") == 2  # every group says how
     assert "none" not in out.splitlines()[1]
     assert "none: every collected test ran" in tail("test_fine.py")
 
@@ -131,3 +197,41 @@ def test_lab_settings_go_where_jupyterlab_reads_its_overrides(run, monkeypatch):
     path = Path(get_app_dir()) / "settings" / "overrides.json"
     assert run.write_lab_settings() == path
     assert json.loads(path.read_text())["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+
+
+def test_a_skipped_notebook_cell_says_why_from_its_own_comment():
+    spec = importlib.util.spec_from_file_location("course_conftest", ROOT / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    skipped = next(c for c in json.loads((ROOT / "lessons" / "en" / "03_real_repository.ipynb").read_text())["cells"]
+                   if c["cell_type"] == "code" and "".join(c["source"]).startswith("# NBVAL_SKIP"))
+    source = "".join(skipped["source"])
+    reason = conftest.nbval_skip_reason(source)
+    assert reason.startswith("Your own repository") and "nbval skips this cell" in reason
+    assert conftest.nbval_skip_reason("# NBVAL_SKIP\nx = 1") == "the cell is marked # NBVAL_SKIP"
+
+    class Item:  # what nbval gives pytest for a cell
+        nodeid, options = "lessons/en/03_real_repository.ipynb::Cell 40", {"skip": True}
+        cell = type("Cell", (), {"source": source})()
+
+    with pytest.raises(pytest.skip.Exception, match="03_real_repository.ipynb: Your own repository"):
+        conftest.pytest_runtest_setup(Item())
+    assert conftest.NOTEBOOK_GROUP[1].startswith("nothing to enable")
+
+
+def test_present_signs_the_lesson_and_says_the_truth_about_no_browser(run, monkeypatch, capsys, tmp_path):
+    calls = []
+    monkeypatch.setattr(run, "setup", lambda *a: 0)
+    monkeypatch.setattr(run, "NOTARY_DIR", tmp_path / "notary")
+    monkeypatch.setattr(run.subprocess, "run", lambda command, **kw: calls.append(command))
+    monkeypatch.setattr(run.subprocess, "call", lambda command, **kw: calls.append(command) or 0)
+    lesson = str(ROOT / "lessons" / "en" / "01_window_as_budget.ipynb")
+    run.present([lesson, "--no-browser"])
+    assert calls[0][1:3] == ["-m", "nbformat.sign"] and calls[0][-1] == lesson
+    assert calls[1][1:3] == ["-m", "voila"] and "--no-browser" in calls[1]
+    assert [a for a in calls[0] if a.startswith("--NotebookNotary")] == \
+        [a for a in calls[1] if a.startswith("--NotebookNotary")]  # signed where Voila looks
+    out = capsys.readouterr().out
+    assert "open the link it prints" in out and "opens in your browser" not in out
+    run.present([lesson])
+    assert "it opens in your browser" in capsys.readouterr().out

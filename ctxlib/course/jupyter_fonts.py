@@ -13,7 +13,9 @@ environment (``run.py``'s ``write_jupyter_config``); Voila gets the same file th
 """
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
+
 
 DATA = Path(__file__).with_name("data")
 CUSTOM_DIR = DATA / "jupyter" / "custom"
@@ -23,6 +25,17 @@ FONT_FAMILY = "ctxlib Noto Sans Devanagari"
 
 def _jupyter_server_extension_points():
     return [{"module": "ctxlib.course.jupyter_fonts"}]
+
+
+def _link_jupyter_server_extension(serverapp) -> None:
+    """Before the extensions are linked: keep one warning about an option the course never set out of the log.
+
+    Voila's package turns traitlets' DeprecationWarnings back on when the server imports it, and
+    notebook_shim then reads every attribute of the server, ServerApp.token among them, which warns
+    "ServerApp.token config is deprecated". Every extension is imported before any is linked, so a
+    filter added here comes before Voila's. Only that message is silenced.
+    """
+    warnings.filterwarnings("ignore", message="ServerApp.token config is deprecated", category=DeprecationWarning)
 
 
 def _load_jupyter_server_extension(serverapp) -> None:

@@ -247,10 +247,53 @@ def quiz_widget(question: Question, lang: str | None = None) -> QuizBox:
 
         hint.on_click(on_hint)
         buttons.append(hint)
+    restore_last_check(question, lang, control, result)
     # Where the widget cannot render, its plain text lists the options it would have offered.
     options = [f"  {option_label(question, o.id)}" for o in question.options]
     return QuizBox([control, widgets.HBox(buttons), result], note="\n".join([*options, ui_text("static", lang)]),
                    lang=lang)
+
+
+def last_check(question: Question, path=None) -> tuple[str | None, object]:
+    """The last checked attempt at ``question`` in the progress file: ``(outcome, answer to show)``.
+
+    ``outcome`` is "passed", "failed" or ``None`` (never checked, or the file cannot be read: this
+    never raises). The file keeps outcomes, not answers, so the answer is known only for a pass,
+    the right one: an option id (single choice), a sorted list of ids (multiple choice), the key's
+    value as text (numeric); after a fail it is ``None``. ``path``: default ``progress_path()``.
+    """
+    from ..progress import progress_path, read_progress
+    from ..quiz import correct_option_ids
+
+    try:
+        attempts = read_progress(path or progress_path())["attempts"]
+    except Exception:  # noqa: BLE001: a missing or broken file means nothing to restore, never an error here
+        return None, None
+    outcomes = [a["outcome"] for a in attempts if (a["lesson"], a["question"]) == (question.lesson, question.id)
+                and a["outcome"] in ("passed", "failed")]
+    if not outcomes or outcomes[-1] == "failed":
+        return (outcomes[-1] if outcomes else None), None
+    if question.type == "numeric":
+        value = question.answer.get("value", question.answer.get("min"))
+        return "passed", None if value is None else (str(int(value)) if float(value).is_integer() else str(value))
+    right = sorted(correct_option_ids(question) or [])
+    return "passed", (right[0] if question.type == "single_choice" and right else right or None)
+
+
+def restore_last_check(question: Question, lang: str, control, result) -> None:
+    """Show a quick check as the learner last left it (``last_check``): after a pass the right answer
+    chosen and its feedback; after a fail the verdict "Not quite. Try again." and nothing chosen."""
+    outcome, answer = last_check(question)
+    if outcome == "failed":
+        result.value = feedback_html([ui_text("wrong", lang)], "wrong")
+    if outcome != "passed" or answer is None:
+        return
+    if question.type == "multiple_choice":
+        for box, option in zip(control.children, question.options):
+            box.value = option.id in answer
+    else:
+        control.value = answer
+    result.value = feedback_html(_feedback_lines(question, answer, lang)[1], "right")
 
 
 def question_heading(quiz, question_id: str, lang: str) -> str:
