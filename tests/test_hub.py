@@ -260,7 +260,7 @@ def test_sign_in_page_explains_a_refusal_and_opens_lesson_1_in_the_chosen_langua
     """In Chromium, through the real login page: a refused name shows its rule, a Hindi learner lands on Hindi Lesson 1."""
     from test_browser import CHROMIUM, CHROMIUM_FLAGS, VIEWPORT, missing, skip_or_fail
 
-    from ctxlib.course.room import refusal_text
+    from ctxlib.course.room import name_rule_text
 
     skip_or_fail(missing("playwright"))
     from playwright.sync_api import sync_playwright
@@ -282,10 +282,10 @@ def test_sign_in_page_explains_a_refusal_and_opens_lesson_1_in_the_chosen_langua
                 page.click("#login_submit")
 
             sign_in("आशा", PASSWORD, "hi")  # Devanagari cannot be a user name: the rule, in Hindi
-            assert page.locator("#login_error").inner_text().strip() == refusal_text("letters", "hi", char="आ")
+            assert page.locator("#login_error").inner_text().strip() == name_rule_text("letters", "hi", char="आ")
             assert page.locator("#lang_input").input_value() == "hi"  # the choice is kept
             sign_in("Asha Rao", "not-the-password", "en")
-            assert page.locator("#login_error").inner_text().strip() == refusal_text("password", "en")
+            assert page.locator("#login_error").inner_text().strip() == name_rule_text("password", "en")
             assert "Invalid username or password" not in page.content()
 
             sign_in("Meera Iyer", PASSWORD, "hi")  # normalized to meera.iyer

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxlib.course.room import NameRefused, login_words, refusal_text, sign_in_name, system_user
+from ctxlib.course.room import NameRefused, login_words, name_rule_text, sign_in_name, system_user
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,9 +27,9 @@ def test_refused_names_say_which_rule(typed, code, params):
 
 
 def test_refusals_and_login_words_in_both_languages():
-    assert refusal_text("letters", "en", char="आ") == ("A name may use only the letters a-z, digits, '.', '_' and '-'; "
+    assert name_rule_text("letters", "en", char="आ") == ("A name may use only the letters a-z, digits, '.', '_' and '-'; "
                                                        "'आ' is not one of them (type it in Latin letters: asha.rao).")
-    hindi = refusal_text("letters", "hi", char="आ")
+    hindi = name_rule_text("letters", "hi", char="आ")
     assert "'आ'" in hindi and "Latin" in hindi and "A name" not in hindi
     assert login_words("hi")["name"] == "आपका नाम" and login_words("en")["name"] == "Your name"
 

@@ -33,7 +33,7 @@ from jupyterhub.handlers.login import LoginHandler
 from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner, set_user_setuid
 from jupyterhub.utils import url_path_join
 
-from ctxlib.course.room import NAME_PATTERN, NameRefused, login_words, refusal_text, sign_in_name, system_user
+from ctxlib.course.room import NAME_PATTERN, NameRefused, login_words, name_rule_text, sign_in_name, system_user
 from ctxlib.i18n import LANGS
 
 c = get_config()  # noqa: F821 (JupyterHub defines it while it loads this file)
@@ -82,7 +82,7 @@ class RoomLoginHandler(LoginHandler):
 
     async def refuse(self, refusal: NameRefused, lang: str, typed: str) -> None:
         self.set_status(403)
-        self.finish(await self._render(login_error=refusal_text(refusal.code, lang, **refusal.params),
+        self.finish(await self._render(login_error=name_rule_text(refusal.code, lang, **refusal.params),
                                        username=typed[:60], lang=lang))
 
     def render_template(self, name, **ns):

@@ -7,7 +7,7 @@ be one safe path component and a valid user name. ``sign_in_name`` applies the r
     "  Asha Rao " -> "asha.rao"      (spaces become one ".", capitals lowercase)
     "आशा"         -> refused: "letters"  (Latin letters a-z, digits, ".", "_", "-" only)
 
-A refusal is a code and its parameters (``NameRefused``); ``refusal_text`` gives the words in
+A refusal is a code and its parameters (``NameRefused``); ``name_rule_text`` gives the words in
 English or Hindi, for the login page. ``system_user`` maps a name to the user its server runs as
 (``ctx-asha.rao``), as The Littlest JupyterHub maps its learners to ``jupyter-<name>``.
 Not handled: creating the user (``tools/jupyterhub_config.py`` runs ``useradd``), passwords.
@@ -47,7 +47,7 @@ class NameRefused(ValueError):
         self.code, self.params = code, params
 
 
-def refusal_text(code: str, lang: str = "en", **params) -> str:
+def name_rule_text(code: str, lang: str = "en", **params) -> str:
     """The words for refusal ``code`` (a ``RULES`` key) in ``lang`` ("en" or "hi"); KeyError, ValueError otherwise."""
     return message(RULES[code], check_lang(lang), **params)
 
