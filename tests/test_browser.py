@@ -723,14 +723,12 @@ def untagged_prompts(notebook: Path) -> list[str]:
 def test_voila_shows_no_learner_only_prompt(browser, home, lang, lesson):
     """Presented with Voila, no lesson shows a learner-only cell (markdown or code) nor any prompt text.
 
-    The template hides every cell tagged ``learner-only`` or ``reveal``, whatever its type. The
-    notebooks' owners tag the markdown prompts; while a notebook still has an untagged prompt
-    (``untagged_prompts``) and shows it, this test ends as xfail naming those cells; the learner-only
-    cells already tagged are checked strictly before that. Once the tags are in it is an ordinary test.
+    The template hides every cell tagged ``learner-only`` or ``reveal``, whatever its type, and every
+    markdown prompt carries that tag (``untagged_prompts`` finds none), so no prompt text is shown.
     """
     skip_or_fail(missing("voila"))
     notebook = home / "lessons" / lang / f"{lesson}.ipynb"
-    waiting = untagged_prompts(notebook)
+    assert untagged_prompts(notebook) == [], f"{lang}/{lesson}: prompts not tagged learner-only"
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     hidden = learner_only_texts(notebook)
     port = free_port()
@@ -752,8 +750,6 @@ def test_voila_shows_no_learner_only_prompt(browser, home, lang, lesson):
             assert shown == [], f"voila {lang}/{lesson} shows learner-only text: {shown}"
             assert refused == []
             prompts = PROMPT_PATTERNS.findall(body)
-            if prompts and waiting:  # the template is not at fault: the notebook's owner has not tagged them yet
-                pytest.xfail(f"{lang}/{lesson}: prompts not yet tagged learner-only by the notebook's owner: {waiting}")
             assert prompts == [], f"voila {lang}/{lesson} shows learner prompts: {prompts}"
         finally:
             page.close()
