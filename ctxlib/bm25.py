@@ -282,6 +282,16 @@ def _files_containing(lowered_texts: list[str], lowered_paths: list[str], terms)
             | {k for k, path in enumerate(lowered_paths) if t in path} for t in terms}
 
 
+def inverse_document_frequency(n_files: int, df: int) -> float:
+    """BM25's idf: ``log(1 + (N - df + 0.5) / (df + 0.5))``, how rare a term is among ``n_files`` files.
+
+    ``df`` is how many of them hold it. The ``1 +`` keeps it above 0 even for a term in every file
+    (Lucene's form; Robertson and Zaragoza, "The Probabilistic Relevance Framework", 2009).
+    ``inverse_document_frequency(10, 1)`` -> 1.992...; ``inverse_document_frequency(10, 10)`` -> 0.0465...
+    """
+    return math.log(1 + (n_files - df + 0.5) / (df + 0.5))
+
+
 def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None) -> dict[str, FileScore]:
     """Score every file against ``query`` with code-aware BM25.
 
@@ -323,7 +333,7 @@ def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None) -> d
     idf = {}
     for t in terms:
         df = sum(1 for per_term in counts.values() if any(per_term.get(t, ())))
-        idf[t] = math.log(1 + (len(files) - df + 0.5) / (df + 0.5))
+        idf[t] = inverse_document_frequency(len(files), df)
     no_match = tuple(TermScore(t, 0, False, False, idf[t], 0.0, 0.0) for t in terms)
     result = {}
     for path in files:
@@ -380,7 +390,7 @@ def plain_bm25_scores(files: dict[str, str], query) -> dict[str, float]:
                 counts[w] = counts.get(w, 0) + 1
         tfs[path] = counts
     avg_len = max(1.0, sum(lengths.values()) / max(1, len(files)))
-    idf = {t: math.log(1 + (len(files) - df + 0.5) / (df + 0.5))
+    idf = {t: inverse_document_frequency(len(files), df)
            for t in terms for df in [sum(1 for c in tfs.values() if t in c)]}
     return {path: sum(idf[t] * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[path] / avg_len))
                       for t, tf in tfs[path].items()) for path in files}

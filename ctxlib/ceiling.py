@@ -32,6 +32,16 @@ DIAGNOSTICS_P90_TOKENS = 24_000
 MAX_ATTEMPTS = 4
 
 
+def is_whole_number(value, smallest: int = 0) -> bool:
+    """Whether ``value`` is a whole number (an ``int``) of at least ``smallest``: the one count check.
+
+    bool is refused although it is an int in Python: ``True`` tokens is a bug, not a size.
+    ``is_whole_number(3, 1)`` -> True; ``is_whole_number(0, 1)``, ``is_whole_number(True)``,
+    ``is_whole_number(2.0)`` -> False.
+    """
+    return not isinstance(value, bool) and isinstance(value, int) and value >= smallest
+
+
 def check_tokens(name: str, value, *, positive: bool = False) -> int:
     """``value`` if it is a whole number of tokens (>= 0, or > 0 if ``positive``), else ValueError.
 
@@ -40,14 +50,14 @@ def check_tokens(name: str, value, *, positive: bool = False) -> int:
     ``ValueError("patch_tokens must be a whole number of tokens >= 0, got -5")``.
     """
     smallest = 1 if positive else 0
-    if isinstance(value, bool) or not isinstance(value, int) or value < smallest:
+    if not is_whole_number(value, smallest):
         raise ValueError(f"{name} must be a whole number of tokens >= {smallest}, got {value!r}")
     return value
 
 
 def check_attempts(value) -> int:
     """``value`` if it is a whole number of attempts >= 1, else ValueError naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_whole_number(value, 1):
         raise ValueError(f"max_attempts must be a whole number >= 1, got {value!r}")
     return value
 

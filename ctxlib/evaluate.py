@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import fit, history, ranking, repo
+from .ceiling import is_whole_number
 from .i18n import N_
 
 BUDGETS = (13_000, 27_000, 50_000)
@@ -96,7 +97,7 @@ BASELINE = System(N_("plain BM25, whole files"), scorer="plain", view="whole", s
 
 
 @dataclass
-class Outcome:
+class TaskResult:
     """One instance under one system: each target's rank (1-based; 0 if unscored) and what was packed."""
 
     instance: Instance
@@ -114,9 +115,8 @@ class Outcome:
         return min(found) if found else 0
 
 
-def open_history(path) -> history.GitCommand | history.PureGit:
-    """The history reader for ``path`` (``history.open_history``: the ``git`` command, or dulwich where
-    no process can run). A reader passed in is returned as it is. Raises ``EvalError``."""
+def _reader(path) -> history.GitCommand | history.PureGit:
+    # history.open_history, with its HistoryError as an EvalError; a reader passed in is used as it is.
     if isinstance(path, (history.GitCommand, history.PureGit)):
         return path
     try:
@@ -172,9 +172,9 @@ def mine_instances(path, *, every: int = 1, limit: int | None = None, label: str
             whole number.
     """
     for name, value in (("every", every), ("limit", limit)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        if value is not None and not is_whole_number(value, 1):
             raise EvalError(f"{name} must be a positive whole number, got {value!r}")
-    reader = open_history(path)
+    reader = _reader(path)
     if reader is path:
         path = reader.git_dir  # messages name the repository, not the reader
     try:
@@ -197,7 +197,7 @@ def files_at(path, commit: str) -> dict[str, str]:
     """``{path: text}`` of the repository at ``path`` as it was at ``commit``, read as ``ctxlib pack`` reads a folder.
 
     Args:
-        path: the repository folder, or a reader from ``open_history``.
+        path: the repository folder, or a reader from ``history.open_history``.
         commit: a full commit hash.
     Returns:
         ``{POSIX path: text}``: the tree is written into a temporary folder (the reader's
@@ -206,7 +206,7 @@ def files_at(path, commit: str) -> dict[str, str]:
     Raises:
         EvalError: not a repository, or no such commit.
     """
-    reader = open_history(path)
+    reader = _reader(path)
     with tempfile.TemporaryDirectory(prefix="ctxlib-eval-") as tmp:
         try:
             reader.write_tree(commit, Path(tmp))
@@ -216,54 +216,49 @@ def files_at(path, commit: str) -> dict[str, str]:
 
 
 def run_instance(reader, instance: Instance, systems, budgets=BUDGETS, encoding: str = "o200k_base"):
-    """Write ``instance.parent``'s tree, read it, and rank and pack it under every system; a list of ``Outcome``.
+    """Write ``instance.parent``'s tree, read it, and rank and pack it under every system; a list of ``TaskResult``.
 
-    ``reader`` is a repository folder or a reader from ``open_history``."""
+    ``reader`` is a repository folder or a reader from ``history.open_history``."""
     files = files_at(reader, instance.parent)
     return [evaluate_files(files, instance, s, budgets, encoding) for s in systems]
 
 
-def system_ranking(files, query, system: System) -> list[tuple[str, float]]:
-    """The ranking ``system`` walks: ``[(path, score), ...]`` best first."""
-    if system.scorer == "signals":
-        return [(r.path, r.score) for r in ranking.rank_files(files, query, system.signals)]
-    return fit.rank(files, query, system.scorer)
+def system_ranking(files, query, system: System) -> fit.Ranking:
+    """The ranking ``system`` walks (``fit.rank_query``, the registry ``pack`` and ``rank`` use too):
+    ``.ranked`` is ``[(path, score), ...]`` best first. Raises ``ValueError`` for a query it cannot search."""
+    return fit.rank_query(files, query, system.scorer, system.signals)
 
 
 def evaluate_files(files: dict[str, str], instance: Instance, system: System, budgets=BUDGETS,
-                   encoding: str = "o200k_base") -> Outcome:
-    """Rank and pack ``files`` for ``instance`` under ``system``: one ``Outcome``.
+                   encoding: str = "o200k_base") -> TaskResult:
+    """Rank ``files`` once for ``instance`` under ``system`` and pack that ranking at each budget: one ``TaskResult``.
 
-    A query the system cannot search (nothing left after cleaning) is an outcome with
+    A query the system cannot search (nothing left after cleaning) is a result with
     ``error`` set and every target missed, so it still counts against recall.
     """
-    outcome = Outcome(instance, system.name, {t: 0 for t in instance.targets}, [])
+    result = TaskResult(instance, system.name, {t: 0 for t in instance.targets}, [])
     try:
-        ranked = system_ranking(files, instance.query, system)
+        ranking_ = system_ranking(files, instance.query, system)
     except ValueError as exc:
-        outcome.error = str(exc)
-        return outcome
+        result.error = str(exc)
+        return result
+    ranked = ranking_.ranked
     place = {path: i for i, (path, score) in enumerate(ranked, 1) if score > 0}
-    outcome.ranks = {t: place.get(t, 0) for t in instance.targets}
-    outcome.top = [p for p, s in ranked[:5] if s > 0]
+    result.ranks = {t: place.get(t, 0) for t in instance.targets}
+    result.top = [p for p, s in ranked[:5] if s > 0]
     for budget in budgets:
         try:
-            pack = _pack(files, instance.query, budget, system, encoding)
+            pack = fit.pack_ranked(files, ranking_, budget, view=system.view, encoding=encoding)
         except ValueError:
-            outcome.packed[budget], outcome.kind_tokens[budget] = [], {}
+            result.packed[budget], result.kind_tokens[budget] = [], {}
             continue
         chosen = {c.path for c in pack.chosen}
-        outcome.packed[budget] = [t for t in instance.targets if t in chosen]
+        result.packed[budget] = [t for t in instance.targets if t in chosen]
         kinds: dict[str, int] = {}
         for c in pack.chosen:
             kinds[ranking.path_kind(c.path)] = kinds.get(ranking.path_kind(c.path), 0) + c.tokens
-        outcome.kind_tokens[budget] = kinds
-    return outcome
-
-
-def _pack(files, query, budget, system: System, encoding):
-    return fit.pack_files(files, query, budget, scorer=system.scorer, view=system.view, encoding=encoding,
-                          signals=system.signals)
+        result.kind_tokens[budget] = kinds
+    return result
 
 
 def summarize(outcomes, budgets=BUDGETS) -> dict:
@@ -294,14 +289,14 @@ def summarize(outcomes, budgets=BUDGETS) -> dict:
     return result
 
 
-def worst_misses(outcomes, count: int = 3) -> list[Outcome]:
+def worst_misses(outcomes, count: int = 3) -> list[TaskResult]:
     """The ``count`` outcomes whose first edited file ranked lowest (unranked first), then by commit."""
     missed = [o for o in outcomes if o.first_rank != 1]
     return sorted(missed, key=lambda o: (-(o.first_rank or 10**9), o.instance.commit))[:count]
 
 
-def outcome_json(outcome: Outcome) -> dict:
-    """One ``Outcome`` as plain JSON data."""
+def outcome_json(outcome: TaskResult) -> dict:
+    """One ``TaskResult`` as plain JSON data."""
     data = asdict(outcome)
     data["instance"]["targets"] = list(outcome.instance.targets)
     data["first_rank"] = outcome.first_rank
@@ -314,7 +309,7 @@ class EvalRun:
 
     repo: str
     instances: list[Instance]
-    outcomes: dict[str, list[Outcome]]  # system name -> one outcome per instance, in order
+    outcomes: dict[str, list[TaskResult]]  # system name -> one outcome per instance, in order
     budgets: tuple[int, ...]
     skipped: list[tuple[Instance, str]] = field(default_factory=list)  # could not be exported or read
 
@@ -343,9 +338,9 @@ def evaluate_repository(path, *, every: int = 1, limit: int | None = None, budge
     """
     budgets = tuple(budgets)
     for b in budgets:
-        if isinstance(b, bool) or not isinstance(b, int) or b < 1:
+        if not is_whole_number(b, 1):
             raise EvalError(f"a budget must be a positive whole number of tokens, got {b!r}")
-    reader = open_history(path)
+    reader = _reader(path)
     if instances is None:
         instances = mine_instances(reader, every=every, limit=limit)
     run = EvalRun(str(path), [], {s.name: [] for s in systems}, budgets)
@@ -363,7 +358,7 @@ def evaluate_repository(path, *, every: int = 1, limit: int | None = None, budge
     return run
 
 
-def explain_miss(path, outcome: Outcome, signals=ranking.SIGNALS) -> str:
+def explain_miss(path, outcome: TaskResult, signals=ranking.SIGNALS) -> str:
     """Why ``outcome``'s edited file ranked low: ``ranking.explain_ranked`` for the file ranked
     first and for the best-placed edited file, at the instance's parent commit."""
     instance = outcome.instance

@@ -1,12 +1,14 @@
 """Packing a repository under a hard budget: rank, choose views, render, and check exactly.
 
-Lesson 3, "The hard budget". ``pack_files`` ranks the files (BM25 or the lesson's
-baseline), offers each file's views from richest to cheapest (whole -> signatures ->
-hit ranges), lets a strategy choose (``strategies.py``), renders the choice
-(``render.py``) and then re-tokenizes the rendered text. The guarantee: the exact token
-count of the returned text, headers and separators included, is at most the budget. If
-tokens merge differently across block boundaries and the total overshoots, the last
-chosen block is dropped until it holds.
+Lesson 3, "The hard budget". ``pack_files`` runs four phases, each a function that returns a
+value: ``rank_query`` reads the query and ranks the files (one scorer registry, ``SCORERS``, for
+``pack``, ``rank`` and ``eval``); ``choose`` offers each file's views from richest to cheapest
+(whole -> signatures -> hit ranges) to a strategy (``strategies.py``); ``render_within`` renders
+the choice (``render.py``) and re-tokenizes the rendered text; ``report`` says why every other
+file is not in the pack (``reasons.py`` codes). The guarantee: the exact token count of the
+returned text, headers and separators included, is at most the budget. If tokens merge
+differently across block boundaries and the total overshoots, the last chosen block is dropped
+until it holds.
 
 Counting is lazy: files are ranked first (no tokenizer), and only the files the strategy
 reaches are rendered and tokenized, so tokenizing grows with the budget, not the repository.
@@ -20,22 +22,24 @@ from __future__ import annotations
 import functools
 import itertools
 from dataclasses import dataclass, field
+from typing import Callable
 
 from . import bm25, ranking, render, repo, scoring, strategies, views
-from .i18n import N_, message_n
+from .i18n import message_n
 from .packing import check_budget
+from .reasons import Reason, Skipped
 from .strategies import Option
-from .tokens import DEFAULT_ENCODING, count_tokens
+from .tokens import DEFAULT_ENCODING, count_tokens, counter_for
 
 VIEW_VALUE = {"whole": 1.0, "signatures": 0.6, "ranges": 0.4}  # share of a file's score a view keeps
 VIEW_LADDERS = {"auto": ("whole", "signatures", "ranges"), "whole": ("whole",),
                 "signatures": ("signatures", "ranges"), "ranges": ("ranges",)}
 STRATEGIES = {"greedy": strategies.greedy_by_score, "density": strategies.greedy_by_density,
               "knapsack": strategies.knapsack}
-SCORERS = ("signals", "bm25", "terms", "plain")
 CHARS_PER_TOKEN_CEILING = 6
 POOL_FILES = 40  # density and knapsack weigh the 40 best-ranked files; greedy walks on
 PATIENCE = 10  # once something is packed, greedy stops after this many files in a row that fit in no view
+COUNTED_PER_CHAR = 4  # a pack counts at most ~4 characters per character of the relevant files (views, re-count)
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ class Choice:
     tokens: int
     score: float
     value: float
-    note: str = ""
+    ranges: tuple[int, int] | None = None  # a ranges view: (ranges kept, ranges the file has)
     text: str = field(default="", repr=False)  # the packed view's text (for secret warnings)
 
 
@@ -60,8 +64,8 @@ class Pack:
     chosen: list[Choice]
     used_tokens: int
     budget_tokens: int
-    skipped: list[repo.Skipped] = field(default_factory=list)
-    notes: list[repo.Skipped] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[Skipped] = field(default_factory=list)
     files_read: int = 0
     files_tokenized: int = 0
     encoding: str = DEFAULT_ENCODING
@@ -73,26 +77,74 @@ class Pack:
         return sum(choice.value for choice in self.chosen)
 
 
-def rank(files: dict[str, str], query, scorer: str = "signals") -> list[tuple[str, float]]:
+def _by_signals(files, query, signals):
+    return [(r.path, r.score) for r in ranking.rank_files(files, query, signals)]
+
+
+def _by_bm25(files, query, signals):
+    return {p: s.score for p, s in bm25.bm25_scores(files, query).items()}
+
+
+def _by_terms(files, query, signals):
+    terms = scoring.clean_terms(query.split() if isinstance(query, str) else query)
+    return {p: float(scoring.score_file(p, text, terms)) for p, text in files.items()}
+
+
+def _by_plain(files, query, signals):
+    return bm25.plain_bm25_scores(files, query)
+
+
+# The one scorer registry: ``pack``, ``rank`` and ``eval`` all go through ``rank``.
+SCORERS = {"signals": _by_signals, "bm25": _by_bm25, "terms": _by_terms, "plain": _by_plain}
+
+
+def rank(files: dict[str, str], query, scorer: str = "signals", signals=ranking.SIGNALS) -> list[tuple[str, float]]:
     """``[(path, score), ...]``, highest first, ties by path: the order ``pack_files`` walks.
 
-    ``scorer``: ``"signals"`` is ``ranking.rank_files`` (BM25 plus named signals, the default);
-    ``"bm25"`` is code-aware BM25 alone; ``"terms"`` the lesson's baseline (``scoring.score_file``)
-    on the query's words; ``"plain"`` textbook BM25 on words (``bm25.plain_bm25_scores``).
-    Raises ``ValueError`` for an unknown scorer or an empty query.
+    ``scorer``: ``"signals"`` is ``ranking.rank_files`` with ``signals`` (BM25 plus named signals,
+    the default; ``query`` may be a ``ranking.Query`` already cleaned); ``"bm25"`` is code-aware BM25
+    alone; ``"terms"`` the lesson's baseline (``scoring.score_file``) on the query's words; ``"plain"``
+    textbook BM25 on words (``bm25.plain_bm25_scores``). Raises ``ValueError`` for an unknown scorer
+    or an empty query.
     """
-    if scorer == "signals":
-        return [(r.path, r.score) for r in ranking.rank_files(files, query)]
-    if scorer == "plain":
-        scores = bm25.plain_bm25_scores(files, query)
-    elif scorer == "bm25":
-        scores = {p: s.score for p, s in bm25.bm25_scores(files, query).items()}
-    elif scorer == "terms":
-        terms = scoring.clean_terms(query.split() if isinstance(query, str) else query)
-        scores = {p: float(scoring.score_file(p, text, terms)) for p, text in files.items()}
-    else:
+    if scorer not in SCORERS:
         raise ValueError(f"unknown scorer {scorer!r}: choose one of {', '.join(SCORERS)}")
-    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    scores = SCORERS[scorer](files, query, signals)
+    return scores if isinstance(scores, list) else sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Phase 1 of a pack, the query read and the files ranked: ``ranked`` best first, the ``terms``
+    hit ranges are cut around, and ``note`` on how a long query was bounded (else "")."""
+
+    ranked: list[tuple[str, float]]
+    terms: tuple[str, ...]
+    note: str = ""
+    query: str = ""  # as given, for messages
+
+    @property
+    def relevant(self) -> list[tuple[str, float]]:
+        """The files scoring above 0: the only ones a pack may take."""
+        return [(path, score) for path, score in self.ranked if score > 0]
+
+
+def rank_query(files: dict[str, str], query, scorer: str = "signals", signals=ranking.SIGNALS) -> Ranking:
+    """Clean ``query`` once and rank ``files`` with ``scorer`` (see ``rank``): a ``Ranking``.
+
+    The terms hit ranges are cut around are the ranker's (``ranking.clean_query``), so a long query
+    stays bounded. A query in another script has no such terms: the ``terms`` and ``plain``
+    scorers still rank it, with no line ranges. Raises ``ValueError`` as ``rank`` does.
+    """
+    try:
+        selected = ranking.clean_query(query, files, signals if scorer == "signals" else ())
+    except ValueError:
+        if scorer in ("bm25", "signals"):
+            raise
+        return Ranking(rank(files, query, scorer, signals), (), "", str(query))
+    # For "signals" the cleaned query is passed on: a long one costs one pass over the files.
+    ranked = rank(files, selected if scorer == "signals" else query, scorer, signals)
+    return Ranking(ranked, tuple(selected.terms), selected.note, str(query))
 
 
 def view_options(path: str, text: str, terms, score: float, view: str = "auto"):
@@ -116,7 +168,7 @@ def view_options(path: str, text: str, terms, score: float, view: str = "auto"):
             while keep >= 1:
                 yield Option(path, "ranges", score * VIEW_VALUE["ranges"] * keep / n,
                              functools.partial(views.ranges_view, text, terms, max_ranges=keep, hits=hits),
-                             note=f"{keep} of {n} ranges")
+                             ranges=(keep, n))
                 keep = keep // 2 if keep > 1 else 0
 
 
@@ -124,79 +176,155 @@ def _shorter(view_text: str | None, text: str) -> str | None:
     return view_text if view_text is not None and len(view_text) < len(text) else None
 
 
-def _candidates(ranked, files, terms, view, considered):
-    for path, score in ranked:
-        considered.append(path)
-        yield view_options(path, files[path], terms, score, view)
+@dataclass(frozen=True)
+class Frame:
+    """What a format costs around its blocks, in exact tokens of ``encoding``: the empty pack
+    (``frame``), one separator, and the least any block can cost (a one-character file); ``count``
+    is the exact counter the pack uses (``tokens.counter_for``)."""
 
+    fmt: str
+    encoding: str
+    frame: int
+    separator: int
+    smallest_block: int
+    count: Callable[[str], int] = field(repr=False, compare=False)
 
-class _Pricer:
-    """``cost(option, limit)`` for the strategies: exact tokens of the option's rendered block.
-
-    Options that surely cannot fit are answered ``limit + 1`` without building or
-    tokenizing them; every text that fits is checked for secrets before its cost is
-    returned, so a text that looks like a credential is never packed.
-    """
-
-    def __init__(self, fmt: str, encoding: str, include_secrets: bool):
-        self.render, self.encoding, self.include_secrets = render.RENDERERS[fmt], encoding, include_secrets
-        self.frame = count_tokens(self.render([]), encoding)  # what an empty pack costs
-        self.separator = count_tokens(render.SEPARATORS[fmt], encoding)
-        # No block is cheaper than a one-character file with a one-character name.
+    @classmethod
+    def of(cls, fmt: str, encoding: str, count: Callable[[str], int] | None = None) -> "Frame":
+        """Measure ``fmt`` (``render.RENDERERS``) with ``count`` (default: ``tokens.count_tokens`` in ``encoding``)."""
+        count = count or functools.partial(count_tokens, encoding=encoding)
+        draw = render.RENDERERS[fmt]
+        frame = count(draw([]))
         tiny = Option.of("x", "whole", "x", 0.0)
-        self.smallest_block = count_tokens(self.render([tiny]), encoding) - self.frame
-        self.flagged: dict[str, str] = {}
-        self.tokenized: set[str] = set()
-        self.fitted = 0  # options that fit where they were offered: greedy takes each one
+        return cls(fmt, encoding, frame, count(render.SEPARATORS[fmt]), count(draw([tiny])) - frame, count)
 
-    def __call__(self, option: Option, limit: int) -> int:
+    def render(self, options) -> str:
+        """The pack's text for ``options``, in this format."""
+        return render.RENDERERS[self.fmt](options)
+
+    def block_tokens(self, option: Option) -> int:
+        """Exact tokens ``option`` adds to a pack as a block, its separator included."""
+        return self.count(self.render([option])) - self.frame + self.separator
+
+
+@dataclass(frozen=True)
+class Choosing:
+    """Phase 2, what the strategy chose: ``chosen`` ``[(option, tokens)]``; ``reached``, how many
+    ranked files it looked at; ``stopped_after``, the misses in a row that ended a greedy walk
+    (0: it did not stop for that); ``refused``, files whose fitting text holds a secret;
+    ``tokenized``, the paths whose text was counted."""
+
+    chosen: list
+    reached: int
+    stopped_after: int
+    refused: dict
+    tokenized: frozenset
+
+
+def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: Frame, *,
+           view: str = "auto", strategy: str = "greedy", include_secrets: bool = False) -> Choosing:
+    """Let ``strategy`` choose views of the relevant files for ``budget_tokens`` (the whole pack's budget).
+
+    Each option is priced exactly (``Frame.block_tokens``), except one that surely cannot fit:
+    longer than ``CHARS_PER_TOKEN_CEILING`` characters per token left, it is answered "too big"
+    untokenized. A text that fits is then scanned for secrets (``repo.credential_in_text``), unless
+    ``include_secrets``: only a text that could be packed is worth the scan, and one that holds a
+    secret is refused. Greedy walks the whole ranking with ``PATIENCE``; density and knapsack weigh
+    the ``POOL_FILES`` best. Raises ``ValueError`` as the strategies do (a knapsack too large).
+    """
+    refused: dict[str, Skipped] = {}
+    tokenized: set[str] = set()
+
+    def cost(option: Option, limit: int) -> int:
         over = limit + 1
-        if option.path in self.flagged or option.min_chars > CHARS_PER_TOKEN_CEILING * limit:
+        if option.path in refused or option.min_chars > CHARS_PER_TOKEN_CEILING * limit:
             return over
         text = option.text
         if text is None or len(text) > CHARS_PER_TOKEN_CEILING * limit:
             return over
-        tokens = count_tokens(self.render([option]), self.encoding) - self.frame + self.separator
-        self.tokenized.add(option.path)
+        tokens = frame.block_tokens(option)
+        tokenized.add(option.path)
         if tokens > limit:
             return tokens
-        # Only a text that fits can be packed, so that is where secrets are looked for.
-        reason = None if self.include_secrets else repo.credential_in_text(text)
-        if reason:
-            self.flagged[option.path] = reason
+        secret = None if include_secrets else repo.credential_in_text(text)
+        if secret:
+            refused[option.path] = secret.at(option.path)
             return over
-        self.fitted += 1
         return tokens
 
-
-def _patient(candidates, pricer: _Pricer, stopped: dict):
-    """``candidates`` until ``PATIENCE`` files in a row fit in no view, counted only once
-    something fits: a small budget walks on as long as it takes to find the first file that
-    fits, so "too small for anything" is said only when nothing in the ranking fits."""
-    misses, fitted = 0, 0
-    for options in candidates:
-        if pricer.fitted > fitted:
-            misses, fitted = 0, pricer.fitted
-        elif fitted:
-            misses += 1
-        if misses >= PATIENCE:
-            stopped["after"] = misses
-            return
-        yield options
-
-
-def _choose(candidates, room: int, strategy: str, pricer: _Pricer, stopped: dict):
+    relevant = ranking_.relevant
+    candidates = (view_options(path, files[path], ranking_.terms, score, view) for path, score in relevant)
+    # n blocks carry n - 1 separators, and each block's cost counts one: give one back.
+    room = budget_tokens - frame.frame + frame.separator
     if strategy == "greedy":
-        return strategies.greedy_by_score(_patient(candidates, pricer, stopped), room, pricer,
-                                          min_tokens=pricer.smallest_block)
-    pool = [list(options) for options in itertools.islice(candidates, POOL_FILES)]
-    return STRATEGIES[strategy](pool, room, pricer)
+        walk = strategies.greedy_walk(candidates, room, cost, min_tokens=frame.smallest_block, patience=PATIENCE)
+        chosen, reached, stopped_after = walk.chosen, walk.reached, walk.stopped_after
+    else:
+        pool = [list(options) for options in itertools.islice(candidates, POOL_FILES)]
+        chosen, reached, stopped_after = STRATEGIES[strategy](pool, room, cost), len(pool), 0
+    return Choosing(chosen, reached, stopped_after, refused, frozenset(tokenized))
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """Phase 3: the pack's ``text``, its exact ``used`` tokens, the blocks ``kept`` and those
+    ``dropped`` (``Skipped``) because the rendered whole came out over the budget."""
+
+    text: str
+    used: int
+    kept: list
+    dropped: list
+
+
+def render_within(chosen: list, frame: Frame, budget_tokens: int) -> Rendered:
+    """Render ``chosen`` and count the whole text exactly, dropping the last block while it is over.
+
+    Blocks were priced one by one; tokens can merge differently where blocks meet, so the rendered
+    whole is counted again. Returns a ``Rendered`` whose ``used`` <= ``budget_tokens`` (0 blocks: the frame).
+    """
+    kept, dropped = list(chosen), []
+    text = frame.render([option for option, _ in kept])
+    used = frame.count(text)
+    while used > budget_tokens and kept:
+        last, _ = kept.pop()
+        dropped.append(Skipped.of(last.path, Reason.DROPPED, over=used - budget_tokens))
+        text = frame.render([option for option, _ in kept])
+        used = frame.count(text)
+    return Rendered(text, used, kept, dropped)
+
+
+def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: str, read_skipped=(),
+           budget_tokens: int = 0) -> list[Skipped]:
+    """Phase 4: every file not packed, with its reason, sorted by path.
+
+    From reading (``read_skipped``), then: scored 0 (``Reason.NO_MATCH``), refused for a secret,
+    dropped at the exact check, looked at but not taken (``NO_VIEW_FITS`` for greedy, ``NOT_CHOSEN``
+    for the others), and the relevant files never reached (``WALK_STOPPED``, with the tokens of
+    ``budget_tokens`` left, when greedy ran out of patience; else ``BUDGET_FULL``).
+    """
+    found = list(read_skipped) + [Skipped(p, Reason.NO_MATCH) for p, s in ranking_.ranked if s <= 0]
+    found += list(choosing.refused.values()) + rendered.dropped
+    done = {option.path for option, _ in rendered.kept} | {s.path for s in found}
+    relevant = ranking_.relevant
+    looked_at = [path for path, _ in relevant[:choosing.reached]]
+    left_out = (Skipped("", Reason.NO_VIEW_FITS) if strategy == "greedy"
+                else Skipped.of("", Reason.NOT_CHOSEN, strategy=strategy))
+    found += [left_out.at(path) for path in looked_at if path not in done]
+    done |= set(looked_at)
+    not_reached = (Skipped.of("", Reason.WALK_STOPPED, files=choosing.stopped_after, left=budget_tokens - rendered.used)
+                   if choosing.stopped_after else Skipped("", Reason.BUDGET_FULL))
+    found += [not_reached.at(path) for path, _ in relevant if path not in done]
+    return sorted(found, key=lambda s: s.path)
 
 
 def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: str = DEFAULT_ENCODING,
                scorer: str = "signals", view: str = "auto", strategy: str = "greedy", fmt: str = "text",
                include_secrets: bool = False, skipped=(), signals=ranking.SIGNALS) -> Pack:
     """Pack the files most relevant to ``query`` into ``budget_tokens`` or fewer, exactly counted.
+
+    The phases, each a function returning a value: ``rank_query`` (read the query, rank the
+    files), ``choose`` (the strategy picks views), ``render_within`` (render, count exactly),
+    ``report`` (why each other file is not in the pack); ``pack_ranked`` runs the last three.
 
     Args:
         files: ``{POSIX path: text}``, e.g. ``{f.path: f.text for f in read_repo(root).files}``.
@@ -217,86 +345,65 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
         ValueError: bad budget or option; no file matches the query; nothing fits the budget;
             a knapsack too large to solve exactly.
     """
+    check_options(budget_tokens, view, strategy, fmt)
+    ranked = rank_query(files, query, scorer, signals)
+    return pack_ranked(files, ranked, budget_tokens, encoding=encoding, view=view, strategy=strategy,
+                       fmt=fmt, include_secrets=include_secrets, skipped=skipped)
+
+
+def check_options(budget_tokens: int, view: str = "auto", strategy: str = "greedy", fmt: str = "text") -> None:
+    """``ValueError`` naming the value, for a budget that is not a positive whole number of tokens or an
+    unknown view (``VIEW_LADDERS``), strategy (``STRATEGIES``) or format (``render.RENDERERS``)."""
     check_budget(budget_tokens)
     for name, value, known in (("view", view, VIEW_LADDERS), ("strategy", strategy, STRATEGIES),
                                ("format", fmt, render.RENDERERS)):
         if value not in known:
             raise ValueError(f"unknown {name} {value!r}: choose one of {', '.join(known)}")
-    query_note = ""
-    try:  # the terms hit ranges are cut around: the ranker's, so a long query stays bounded
-        selected = ranking.clean_query(query, files, signals if scorer == "signals" else ())
-        terms, query_note = list(selected.terms), selected.note
-    except ValueError:
-        if scorer in ("bm25", "signals"):
-            raise
-        terms = []  # a query in another script: the terms scorer matched it, but no line ranges
-    if scorer == "signals":  # the query cleaned once: a long one costs one pass over the files
-        ranked = [(r.path, r.score) for r in ranking.rank_files(files, selected, signals)]
-    else:
-        ranked = rank(files, query, scorer)
-    relevant = [(path, score) for path, score in ranked if score > 0]
+
+
+def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, encoding: str = DEFAULT_ENCODING,
+                view: str = "auto", strategy: str = "greedy", fmt: str = "text", include_secrets: bool = False,
+                skipped=()) -> Pack:
+    """``pack_files`` on a ranking already made (``rank_query``): choose, render, report.
+
+    ``ctxlib eval`` ranks each commit once and packs that ranking at every budget. Arguments, result
+    and errors as ``pack_files``.
+    """
+    check_options(budget_tokens, view, strategy, fmt)
+    relevant = ranked.relevant
     if not relevant:
-        raise ValueError(f"no file matches the query {bm25.shorten(str(query))!r} ({len(files):,} files read)")
-    pricer = _Pricer(fmt, encoding, include_secrets)
-    considered: list[str] = []
-    candidates = _candidates(relevant, files, terms, view, considered)
-    # n blocks carry n - 1 separators, and each block's cost counts one: give one back.
-    stopped: dict = {}
-    chosen = _choose(candidates, budget_tokens - pricer.frame + pricer.separator, strategy, pricer, stopped)
-    report = list(skipped) + [repo.Skipped(p, "scores 0 for the query") for p, s in ranked if s <= 0]
-    report += [repo.Skipped(path, reason) for path, reason in pricer.flagged.items()]
-
-    text, used = _render_within(chosen, pricer, budget_tokens, report)
-    if not chosen:
-        refused = [path for path, _ in relevant if path in pricer.flagged]
-        if refused and refused[0] == relevant[0][0]:
-            # The budget is not the problem when the best matches were refused for their content.
-            raise ValueError(f"nothing was packed: the best match, {refused[0]}, was refused "
-                             f"({pricer.flagged[refused[0]]})" +
-                             (f", and {len(refused) - 1} more like it" if len(refused) > 1 else ""))
-        raise ValueError(_too_small(relevant[0], files, terms, view, pricer, budget_tokens, fmt))
-    done = {option.path for option, _ in chosen} | {s.path for s in report}
-    left_out = ("does not fit in what was left, in any view" if strategy == "greedy"
-                else f"not chosen by the {strategy} strategy")
-    report += [repo.Skipped(path, left_out) for path in considered if path not in done]
-    done |= set(considered)
-    left = budget_tokens - used
-    not_reached = (repo.Skipped.of("", N_("not reached: the walk stopped after {files} files in a row that "
-                                          "did not fit ({left:,} tokens were left)"), files=stopped["after"], left=left)
-                   if stopped else repo.Skipped.of("", N_("not reached: the budget was full")))
-    report += [repo.Skipped(path, not_reached.reason, not_reached.msgid, not_reached.params)
-               for path, _ in relevant if path not in done]
+        raise ValueError(f"no file matches the query {bm25.shorten(ranked.query)!r} ({len(files):,} files read)")
+    # The one choice of encoder for the whole pack, by the most it can count (tokens.counter_for).
+    count = counter_for(COUNTED_PER_CHAR * sum(len(files[path]) for path, _ in relevant), encoding)
+    frame = Frame.of(fmt, encoding, count)
+    choosing = choose(files, ranked, budget_tokens, frame, view=view, strategy=strategy,
+                      include_secrets=include_secrets)
+    rendered = render_within(choosing.chosen, frame, budget_tokens)
+    if not choosing.chosen:
+        raise ValueError(_nothing_packed(relevant, choosing.refused, files, ranked.terms, view, frame, budget_tokens))
     scores = dict(relevant)
-    return Pack(text=text, used_tokens=used, budget_tokens=budget_tokens,
-                chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.note, o.text)
-                        for o, tokens in chosen],
-                skipped=sorted(report, key=lambda s: s.path), files_read=len(files),
-                files_tokenized=len(pricer.tokenized), encoding=encoding, query_note=query_note)
+    return Pack(text=rendered.text, used_tokens=rendered.used, budget_tokens=budget_tokens,
+                chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.ranges, o.text)
+                        for o, tokens in rendered.kept],
+                skipped=report(ranked, choosing, rendered, strategy, skipped, budget_tokens),
+                files_read=len(files), files_tokenized=len(choosing.tokenized), encoding=encoding,
+                query_note=ranked.note)
 
 
-def _render_within(chosen: list, pricer: _Pricer, budget_tokens: int, report: list) -> tuple[str, int]:
-    # The exact check. Blocks were priced one by one; tokens can merge differently where
-    # blocks meet, so the rendered whole is counted again and the last block dropped while
-    # it is over.
-    text = pricer.render([option for option, _ in chosen])
-    used = count_tokens(text, pricer.encoding)
-    while used > budget_tokens and chosen:
-        dropped, _ = chosen.pop()
-        report.append(repo.Skipped(dropped.path, f"dropped: the rendered pack was "
-                                                  f"{used - budget_tokens} tokens over budget"))
-        text = pricer.render([option for option, _ in chosen])
-        used = count_tokens(text, pricer.encoding)
-    return text, used
-
-
-def _too_small(best, files, terms, view: str, pricer: _Pricer, budget_tokens: int, fmt: str) -> str:
-    path, score = best
+def _nothing_packed(relevant, refused: dict, files, terms, view: str, frame: Frame, budget_tokens: int) -> str:
+    best = relevant[0][0]
+    if best in refused:
+        # The budget is not the problem when the best matches were refused for their content.
+        more = sum(path in refused for path, _ in relevant) - 1
+        return (f"nothing was packed: the best match, {best}, was refused ({refused[best].reason})" +
+                (f", and {more} more like it" if more else ""))
+    path, score = relevant[0]
     options = [o for o in view_options(path, files[path], terms, score, view) if o.text is not None]
-    needs = [count_tokens(pricer.render([o]), pricer.encoding) for o in options]
+    needs = [frame.count(frame.render([o])) for o in options]
     need = (f"the best match, {path}, needs {min(needs):,} tokens in its smallest view" if needs
             else f"the best match, {path}, has no {view} view")
     budget = message_n("a budget of {n:,} token", "a budget of {n:,} tokens", budget_tokens)
-    return f"{budget} is too small for anything: {need} ({fmt} format, {pricer.encoding})"
+    return f"{budget} is too small for anything: {need} ({frame.fmt} format, {frame.encoding})"
 
 
 def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:

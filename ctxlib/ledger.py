@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import safefile
-from .ceiling import Ceiling, check_attempts, check_tokens, first_turn_ceiling
+from .ceiling import Ceiling, check_attempts, check_tokens, first_turn_ceiling, is_whole_number
 
 PATCH_KIND = "attempt_diff"
 DIAGNOSTICS_KIND = "tool_output"
@@ -162,7 +162,7 @@ def round_to(tokens: int, step: int = 1_000) -> int:
 
     Raises ``ValueError`` unless ``step`` is a positive whole number of tokens.
     """
-    if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
+    if not is_whole_number(step, 1):
         raise ValueError(f"step must be a positive whole number of tokens, got {step!r}")
     return (tokens + step // 2) // step * step
 
@@ -223,7 +223,7 @@ def generate_run_log(runs: int = 200, random_state: int = 370, *, fixed_prefix_t
         ValueError: a size or count is not a whole number, or a run's input would not leave
             room for its patch in the window (lower ``fill_tokens``).
     """
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+    if not is_whole_number(runs, 1):
         raise ValueError(f"runs must be a whole number >= 1, got {runs!r}")
     for name, value in (("fixed_prefix_tokens", fixed_prefix_tokens), ("task_tokens", task_tokens),
                         ("fill_tokens", fill_tokens), ("window_tokens", window_tokens)):

@@ -11,25 +11,11 @@ Lesson 3's packer adds both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
+from .ceiling import is_whole_number
+from .reasons import Reason, Skipped
 from .scoring import clean_terms, score_file
 from .tokens import estimate_tokens
-
-
-class Skipped(NamedTuple):
-    """A file the packer left out: ``cost`` is None when it scored 0, else its tokens and the ``left`` it missed."""
-
-    name: str
-    cost: int | None = None
-    left: int | None = None
-
-    @property
-    def reason(self) -> str:
-        """Why it was left out, in English: ``"scores 0"`` or ``"46 tokens do not fit in the 23 left"``."""
-        if self.cost is None:
-            return "scores 0"
-        return f"{self.cost} tokens do not fit in the {self.left} left"
 
 
 @dataclass
@@ -48,7 +34,7 @@ class Packed:
 
 def check_budget(budget) -> int:
     """``budget`` if it is a positive whole number of tokens, else ``ValueError`` naming it."""
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+    if not is_whole_number(budget, 1):
         raise ValueError(f"budget must be a positive whole number of tokens, got {budget!r}")
     return budget
 
@@ -64,7 +50,8 @@ def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate
             ``ctxlib.tokens.token_counter("o200k_base")`` for exact counts.
     Returns:
         a ``Packed``: ``chosen`` as ``[(name, tokens), ...]`` in packing order, ``used``
-        tokens (<= budget), and ``skipped`` as ``[Skipped(name, cost, left), ...]``. It unpacks as
+        tokens (<= budget), and ``skipped``: ``Skipped(name, Reason.SCORES_ZERO)`` or
+        ``Skipped.of(name, Reason.NO_ROOM, cost=46, left=23)`` (``reasons.py``). It unpacks as
         ``chosen, used``. On Lesson 1's four files with budget 300:
         ``[('shop/pricing.py', 77), ('tests/test_pricing.py', 46), ('shop/cart.py', 27)]``, 150.
     Raises:
@@ -76,11 +63,11 @@ def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate
     chosen, skipped, used = [], [], 0
     for name in sorted(files, key=lambda n: -scores[n]):
         if scores[name] == 0:
-            skipped.append(Skipped(name))
+            skipped.append(Skipped(name, Reason.SCORES_ZERO))
             continue
         cost = count(files[name])
         if used + cost > budget:
-            skipped.append(Skipped(name, cost, budget - used))
+            skipped.append(Skipped.of(name, Reason.NO_ROOM, cost=cost, left=budget - used))
             continue
         chosen.append((name, cost))
         used += cost

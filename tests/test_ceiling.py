@@ -147,3 +147,13 @@ def test_ceiling_falls_with_each_attempt_and_strictly_when_an_attempt_adds_token
     assert later.ceiling_tokens <= now.ceiling_tokens
     assert (later.ceiling_tokens < now.ceiling_tokens) == (patch + diagnostics > 0)
     assert later.shortfall_tokens >= now.shortfall_tokens
+
+
+def test_one_whole_number_check_for_every_count():
+    from ctxlib.ceiling import is_whole_number
+    from ctxlib.packing import check_budget
+
+    assert is_whole_number(3, 1) and is_whole_number(0) and is_whole_number(10**12, 1)
+    assert not any(is_whole_number(v, 1) for v in (0, -5, True, 2.0, "3", None))
+    with pytest.raises(ValueError, match="budget must be a positive whole number of tokens, got True"):
+        check_budget(True)

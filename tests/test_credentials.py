@@ -54,7 +54,7 @@ FALSE_POSITIVES = [
 @pytest.mark.parametrize("text, rule", TRUE_POSITIVES)
 def test_each_key_format_is_found(text, rule):
     assert [f.rule for f in find_secrets(text)][:1] == [rule]
-    assert credential_in_text(text) == f"holds a secret (gitleaks: {rule})"
+    assert str(credential_in_text(text)) == f"holds a secret (gitleaks: {rule})"
 
 
 @pytest.mark.parametrize("text", FALSE_POSITIVES)

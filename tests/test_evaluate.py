@@ -159,3 +159,18 @@ def test_pack_and_count_do_not_import_the_evaluation():
             "print(sorted(m for m in sys.modules if m in ('ctxlib.evaluate', 'ctxlib.history', 'dulwich')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_each_task_is_ranked_once_and_packed_at_every_budget(monkeypatch):
+    from ctxlib import fit
+
+    ranked, packed = [], []
+    real_rank, real_pack = fit.rank_query, fit.pack_ranked
+    monkeypatch.setattr(fit, "rank_query", lambda *a, **k: ranked.append(1) or real_rank(*a, **k))
+    monkeypatch.setattr(fit, "pack_ranked", lambda *a, **k: packed.append(a[2]) or real_pack(*a, **k))
+    files = {"shop/vat.py": "def vat_rate(country):\n    return 19\n", "docs/notes.md": "nothing here\n"}
+    task = evaluate.Instance("c" * 40, "p" * 40, "change the vat rate", ("shop/vat.py",))
+    result = evaluate.evaluate_files(files, task, evaluate.CURRENT, budgets=(50, 100, 200))
+    assert (len(ranked), packed) == (1, [50, 100, 200])
+    assert isinstance(result, evaluate.TaskResult) and result.ranks == {"shop/vat.py": 1}
+    assert result.packed == {50: ["shop/vat.py"], 100: ["shop/vat.py"], 200: ["shop/vat.py"]}

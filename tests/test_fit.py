@@ -69,6 +69,18 @@ def test_greedy_stops_after_patience_misses_and_below_min_tokens():
     assert seen == ["a"]
 
 
+def test_the_walk_says_where_it_stopped_and_patience_counts_only_after_a_fit():
+    from ctxlib.strategies import greedy_walk
+
+    files, cost = files_of([("a", "whole", 1, 90)], *[[(f"f{i}", "whole", 1, 50)] for i in range(5)])
+    walk = greedy_walk(files, 100, cost, patience=2)
+    # a fits; f0 and f1 do not; f2 is taken from the ranking and the walk stops there.
+    assert ([o.path for o, _ in walk.chosen], walk.reached, walk.stopped_after) == (["a"], 4, 2)
+    files, cost = files_of(*[[(f"f{i}", "whole", 1, 50)] for i in range(5)], [("a", "whole", 1, 20)])
+    walk = greedy_walk(files, 30, cost, patience=2)  # five misses first: patience has not started
+    assert ([o.path for o, _ in walk.chosen], walk.reached, walk.stopped_after) == (["a"], 6, 0)
+
+
 BLOCKS = [Option.of("shop/vat.py", "whole", "RATE = 19\n", 1.0),
           Option.of("docs/notes.md", "ranges", "```py\nx\n```", 0.5)]
 
@@ -128,11 +140,13 @@ def test_secrets_are_packed_only_when_asked():
 
 
 def test_tokenizing_grows_with_the_budget_not_the_repository(monkeypatch):
-    import ctxlib.fit
+    import ctxlib.tokens
 
     counted = []
-    real_count = ctxlib.fit.count_tokens
-    monkeypatch.setattr(ctxlib.fit, "count_tokens", lambda text, enc: counted.append(len(text)) or real_count(text, enc))
+    for name in ("count_tokens", "bpe_count"):  # whichever counter_for picks for the pack
+        real = getattr(ctxlib.tokens, name)
+        monkeypatch.setattr(ctxlib.tokens, name, lambda text, encoding, real=real: counted.append(len(text))
+                            or real(text, encoding))
     files = {f"noise/{i}.py": "x = 1\n" * 2000 for i in range(300)}
     files["vat.py"] = "VAT = 19\n"
     files["big_vat.py"] = "def vat():\n    pass\n" + "y = 2\n" * 40_000
@@ -170,15 +184,15 @@ def test_the_exact_check_drops_blocks_when_the_rendered_text_overshoots(monkeypa
 
     # Pretend tokens merge badly where blocks meet: every extra block costs 5 more in the whole text.
     real_count = ctxlib.fit.count_tokens
-    monkeypatch.setattr(ctxlib.fit, "count_tokens",
-                        lambda text, enc: real_count(text, enc) + 5 * max(0, text.count("==> ") - 1))
+    merging = lambda text: real_count(text, "o200k_base") + 5 * max(0, text.count("==> ") - 1)  # noqa: E731
+    monkeypatch.setattr(ctxlib.fit, "counter_for", lambda total_chars, encoding: merging)
     files = {"vat.py": "VAT = 19\n", "vat_rate.py": "RATE = 19  # vat\n", "vat_test.py": "assert VAT\n"}
     roomy = pack_files(files, "vat", 1000)
     true_total = real_count(roomy.text, "o200k_base")  # what the blocks add up to; the strategy plans on it
     assert roomy.used_tokens == true_total + 10
     tight = pack_files(files, "vat", true_total + 5)  # the plan fits; the rendered text is 5 over
     assert [c.path for c in tight.chosen] == [c.path for c in roomy.chosen][:2]
-    assert tight.used_tokens == ctxlib.fit.count_tokens(tight.text, "o200k_base") <= true_total + 5
+    assert tight.used_tokens == merging(tight.text) <= true_total + 5
     assert [(s.path, s.reason) for s in tight.skipped] == [
         (roomy.chosen[2].path, "dropped: the rendered pack was 5 tokens over budget")]
 

@@ -163,7 +163,7 @@ def test_both_readers_write_the_same_trees(odd_repository, tmp_path):
 def test_the_lessons_evaluation_is_the_same_without_the_git_command(tmp_path, monkeypatch):
     repo = build_sample_git_repository(tmp_path / "shop")
     with_git = evaluate.evaluate_repository(repo, budgets=(500, 1_000, 2_000))
-    assert isinstance(evaluate.open_history(repo), history.GitCommand)
+    assert isinstance(history.open_history(repo), history.GitCommand)
 
     def no_processes(*args, **kwargs):  # what Pyodide says to subprocess.run
         raise OSError(138, "emscripten does not support processes.")
@@ -172,7 +172,7 @@ def test_the_lessons_evaluation_is_the_same_without_the_git_command(tmp_path, mo
     monkeypatch.setattr(subprocess, "Popen", no_processes)
     again = build_sample_git_repository(tmp_path / "again")
     pure = evaluate.evaluate_repository(again, budgets=(500, 1_000, 2_000))
-    assert isinstance(evaluate.open_history(again), history.PureGit)
+    assert isinstance(history.open_history(again), history.PureGit)
     assert pure.instances == [evaluate.Instance(i.commit, i.parent, i.query, i.targets, "again")
                               for i in with_git.instances]
     assert len(pure.instances) == 7 and pure.skipped == []

@@ -17,6 +17,7 @@ def saved_text(lang):
 
 from ctxlib.i18n import message
 from ctxlib.course.widgets.lesson3 import localized_reason
+from ctxlib.reasons import Reason, Skipped
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -24,8 +25,8 @@ def test_the_repository_does_not_fit_and_the_reader_says_what_it_skipped(lang):
     text = saved_text(lang)
     assert message("{n} files, {size:,} bytes on disk", lang, n=28, size=47_261) in text
     assert message("{n} text files kept by the reader: {total:,} tokens", lang, n=23, total=10_168) in text
-    for reason in ("looks like a credential file (.env)", "binary (NUL bytes in the first 8 KiB)", "ignored by .gitignore",
-                   "holds a secret (gitleaks: generic-api-key)"):
+    for reason in (Skipped.of(".env", Reason.CREDENTIAL_FILE, pattern=".env"), Skipped(".", Reason.BINARY),
+                   Skipped(".", Reason.IGNORED), Skipped.of(".", Reason.SECRET, detector="gitleaks: generic-api-key")):
         assert localized_reason(reason, lang) in text
     assert message("no secret found", lang) in text
 

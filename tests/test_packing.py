@@ -4,6 +4,7 @@ from hypothesis import given, settings, strategies as st
 
 from ctxlib import pack_context, score_file
 from ctxlib.course.examples import LESSON1_BUDGET, LESSON1_FILES, LESSON1_QUERY
+from ctxlib.reasons import Reason, Skipped
 from ctxlib.tokens import token_counter
 
 
@@ -29,7 +30,7 @@ def test_case_insensitive_terms_and_names():
 def test_zero_score_is_skipped_even_with_room():
     packed = pack_context(LESSON1_FILES, LESSON1_QUERY, budget=10_000)
     assert "docs/history.md" not in dict(packed.chosen)
-    assert packed.skipped == [("docs/history.md", None, None)]
+    assert packed.skipped == [Skipped("docs/history.md", Reason.SCORES_ZERO)]
     assert packed.skipped[0].reason == "scores 0"
 
 

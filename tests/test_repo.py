@@ -139,8 +139,8 @@ def test_credential_files_are_skipped_by_name(tmp_path):
 
 
 def test_credential_file_reason_on_names():
-    assert credential_file_reason("deploy/.env") == "looks like a credential file (.env)"
-    assert credential_file_reason("deploy/.env.prod") == "looks like a credential file (.env.*)"
+    assert str(credential_file_reason("deploy/.env")) == "looks like a credential file (.env)"
+    assert str(credential_file_reason("deploy/.env.prod")) == "looks like a credential file (.env.*)"
     assert credential_file_reason(".env.example") is None
     assert credential_file_reason("shop/keys.py") is None
 
@@ -177,7 +177,7 @@ def test_sample_project_reads_as_the_lesson_describes(tmp_path):
                              "vendor/": "ignored by .gitignore"}
     assert [n.path for n in repo.notes] == ["data/legacy_customers.csv"]
     aws = next(f for f in repo.files if f.path == "deploy/invoice_archive.ini")
-    assert credential_in_text(aws.text) == "holds a secret (gitleaks: generic-api-key)"
+    assert str(credential_in_text(aws.text)) == "holds a secret (gitleaks: generic-api-key)"
 
 
 def test_sample_project_is_byte_for_byte_deterministic(tmp_path):

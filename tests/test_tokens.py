@@ -119,6 +119,22 @@ def test_bpe_count_equals_tiktokens_encoder(name):
         assert tokens.bpe_count(text, name) == len(encoding.encode(text, disallowed_special=())), text[:40]
 
 
+def test_the_encoder_is_chosen_by_the_job_not_by_what_was_counted_before():
+    # counter_for picks by the job's size only; count_tokens never switches. Counting the same
+    # texts short-first and long-first, through both choices, gives one answer per text.
+    texts = _corpus()
+    small = tokens.counter_for(tokens.PYTHON_BPE_CHARS)
+    large = tokens.counter_for(tokens.PYTHON_BPE_CHARS + 1)
+    assert small.func is tokens.bpe_count and large.func is tokens.count_tokens
+    forward = [(small(t), large(t), tokens.count_tokens(t)) for t in texts]
+    backward = [(small(t), large(t), tokens.count_tokens(t)) for t in reversed(texts)][::-1]
+    assert forward == backward
+    assert all(a == b == c for a, b, c in forward)
+    assert forward[0][0] == 19  # SENTENCE_EN in o200k_base, as above
+    with pytest.raises(ValueError, match="p50k_base"):
+        tokens.counter_for(10, "p50k_base")
+
+
 def test_bpe_count_on_random_text():
     from hypothesis import given, settings, strategies as st
 

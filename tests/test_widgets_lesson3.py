@@ -1,7 +1,10 @@
 """Lesson 3's repository explorer: its callback is a plain function, checked without a browser."""
+import re
+
 import pytest
 
-from ctxlib.i18n import message
+from ctxlib.i18n import message, translation
+from ctxlib.reasons import Reason, Skipped
 from ctxlib.fit import pack_files
 from ctxlib.repo import read_repo
 from ctxlib.course.sample_project import BUDGET, QUERY, build_sample_project
@@ -138,7 +141,7 @@ def test_many_files_left_out_for_one_reason_become_one_line():
     # A real repository leaves hundreds of files "not reached"; the report counts them instead.
     files = {f"docs/note{i:02}.md": "vat rate\n" * 40 for i in range(40)}
     pack = pack_files(files, "vat", 300)
-    not_reached = [s.path for s in pack.skipped if s.reason.startswith("not reached")]
+    not_reached = [s.path for s in pack.skipped if s.code is Reason.WALK_STOPPED]
     assert len(not_reached) > 12
     text = describe_repo_pack(pack)
     assert (f"  {len(not_reached)} files: not reached: the walk stopped after 10 files in a row that did not fit "
@@ -150,38 +153,64 @@ def test_many_files_left_out_for_one_reason_become_one_line():
     assert f"  {len(not_reached)} files: {walk_stopped} (जैसे " in describe_repo_pack(pack, "hi")
 
 
-# --- the library's English reasons, in the learner's language (one mapping) --------------
+# --- the library's reasons (codes), worded in the learner's language from the catalog -------
 
 from ctxlib.bm25 import FileScore, TermScore
 from ctxlib.course.widgets.lesson3 import explain_table, localized_reason, skipped_table
 
 
-@pytest.mark.parametrize("reason, hindi", [
-    ("ignored by .gitignore", ".gitignore में लिखा है"),
-    ("looks like a credential file (.env)", "credential file लगती है (.env)"),
-    ("holds a secret (gitleaks: generic-api-key)", "इसमें secret है (gitleaks: generic-api-key)"),
-    ("not chosen by the knapsack strategy", "knapsack strategy ने नहीं चुनी"),
-    ("dropped: the rendered pack was 5 tokens over budget", "हटाई गई: rendered pack बजट से 5 tokens ऊपर था"),
-    ("larger than the size cap (2,000,000 bytes > 1,000,000)", "आकार की सीमा से बड़ी (2,000,000 bytes > 1,000,000)"),
+@pytest.mark.parametrize("reason, english, hindi", [
+    (Skipped.of("a", Reason.IGNORED), "ignored by .gitignore", ".gitignore में लिखा है"),
+    (Skipped.of("a", Reason.CREDENTIAL_FILE, pattern=".env"), "looks like a credential file (.env)",
+     "credential file लगती है (.env)"),
+    (Skipped.of("a", Reason.SECRET, detector="gitleaks: generic-api-key"),
+     "holds a secret (gitleaks: generic-api-key)", "इसमें secret है (gitleaks: generic-api-key)"),
+    (Skipped.of("a", Reason.NOT_CHOSEN, strategy="knapsack"), "not chosen by the knapsack strategy",
+     "knapsack strategy ने नहीं चुनी"),
+    (Skipped.of("a", Reason.DROPPED, over=5), "dropped: the rendered pack was 5 tokens over budget",
+     "हटाई गई: rendered pack बजट से 5 tokens ऊपर था"),
+    (Skipped.of("a", Reason.TOO_BIG, size=2_000_000, cap=1_000_000),
+     "larger than the size cap (2,000,000 bytes > 1,000,000)", "size cap से बड़ी (2,000,000 bytes > 1,000,000)"),
+    (Skipped.of("a/", Reason.EXCLUDED_DIR, kind="cache"), "excluded by default (cache)", None),
 ])
-def test_localized_reason_keeps_the_details(reason, hindi):
-    assert localized_reason(reason, "en") == reason
-    assert localized_reason(reason, "hi") == hindi
+def test_localized_reason_keeps_the_details(reason, english, hindi):
+    assert localized_reason(reason, "en") == english == str(reason)
+    if hindi:
+        assert localized_reason(reason, "hi") == hindi
+    else:  # a worded parameter (the kind of folder) is in Hindi too
+        assert localized_reason(reason, "hi") == message("excluded by default ({kind})", "hi",
+                                                         kind=message("cache", "hi"))
 
 
-def test_an_unknown_reason_is_shown_as_the_library_wrote_it():
-    assert localized_reason("a reason the course does not know yet", "hi") == "a reason the course does not know yet"
+def test_no_reason_is_empty_and_printed_english_is_never_read_back():
+    assert localized_reason(None, "hi") == localized_reason("", "hi") == ""
+    with pytest.raises(TypeError, match="a reason is a ctxlib.reasons.Skipped"):
+        localized_reason("ignored by .gitignore", "hi")
     with pytest.raises(ValueError, match="lang must be one of"):
-        localized_reason("ignored by .gitignore", "fr")
+        localized_reason(Skipped.of("a", Reason.IGNORED), "fr")
 
 
 def test_every_reason_of_the_sample_project_is_localized(files, tmp_path):
     root = build_sample_project(tmp_path / "shop")
     repo = read_repo(root)
     pack = pack_files({f.path: f.text for f in repo.files}, QUERY, 1_000, skipped=repo.skipped)
-    reasons = {s.reason for s in repo.skipped + repo.notes + pack.skipped}
-    assert reasons and all(localized_reason(r, "hi") != r for r in reasons), sorted(
-        r for r in reasons if localized_reason(r, "hi") == r)
+    reasons = repo.skipped + repo.notes + pack.skipped
+    assert reasons and all(s.text("hi") != s.text("en") for s in reasons), sorted(
+        s.reason for s in reasons if s.text("hi") == s.text("en"))
+
+
+def test_every_reason_code_has_hindi_words():
+    for code in Reason:
+        for msgid in filter(None, (code.msgid, code.group)):
+            assert translation("hi")._catalog.get(msgid), (code, msgid)  # translated (some words stay English)
+
+
+def test_the_reader_summary_is_wholly_hindi(tmp_path):
+    repo = read_repo(build_sample_project(tmp_path / "shop"))
+    pack = pack_files({f.path: f.text for f in repo.files}, QUERY, 1_000, skipped=repo.skipped)
+    line = next(l for l in describe_repo_pack(pack, "hi").splitlines() if l.startswith("reader"))
+    words = re.findall(r"[A-Za-z]+", line.split(":")[0])
+    assert words == ["reader", "gitignore", "binary", "credential"], line  # the glossary's English terms
 
 
 def test_skipped_and_explain_tables_in_hindi(tmp_path):

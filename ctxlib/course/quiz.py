@@ -56,7 +56,7 @@ class QuizError(ValueError):
 
 
 @dataclass
-class Option:
+class AnswerOption:
     """One choice: its id, its text, and the feedback shown when it is chosen."""
 
     id: str
@@ -74,7 +74,7 @@ class Question:
     explanation: str
     lang: str
     hints: list[str] = field(default_factory=list)
-    options: list[Option] = field(default_factory=list)
+    options: list[AnswerOption] = field(default_factory=list)
     salt: str = ""
     answer_sha256: str = ""
     answer: dict = field(default_factory=dict)  # numeric: value+abs_tol | value+rel_tol | min+max
@@ -194,7 +194,7 @@ def _build(path: Path, data: dict) -> Quiz:
     for q in data["questions"]:
         questions.append(Question(
             id=q["id"], type=q["type"], prompt=q["prompt"], explanation=q["explanation"], lang=data["lang"],
-            hints=list(q.get("hints", [])), options=[Option(**o) for o in q.get("options", [])],
+            hints=list(q.get("hints", [])), options=[AnswerOption(**o) for o in q.get("options", [])],
             salt=q.get("salt", ""), answer_sha256=q.get("answer_sha256", ""), answer=dict(q.get("answer", {})),
             unit=q.get("unit", ""), misconceptions=[(m["value"], m["feedback"]) for m in q.get("misconceptions", [])],
             starter=q.get("starter", ""), solution=q.get("solution", ""), checker=q.get("checker", ""),

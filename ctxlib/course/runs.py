@@ -36,7 +36,7 @@ STRATEGIES = ("Raw Agent", "Observation Masking", "LLM-Summary")
 
 
 @dataclass(frozen=True)
-class Instance:
+class TaskRun:
     """One task in one experiment: agent, model, strategy, turns, mean input tokens per call, cost (USD), solved.
 
     ``cost_usd`` is the agent's calls plus the summarizer's (``cost + summary_cost`` in the file), as the
@@ -67,8 +67,8 @@ def _openhands_strategy(experiment: str) -> str:
     return "Observation Masking" if "observation_masking" in experiment else "LLM-Summary"
 
 
-def load_runs(agent: str = "swe-agent", path: Path | None = None) -> list[Instance]:
-    """Every row of the agent's file as an ``Instance``.
+def load_runs(agent: str = "swe-agent", path: Path | None = None) -> list[TaskRun]:
+    """Every row of the agent's file as a ``TaskRun``.
 
     Args: ``agent`` "swe-agent" or "openhands"; ``path`` another gzipped CSV of the same columns.
     Raises: ValueError for an unknown agent; OSError if the file cannot be read.
@@ -77,14 +77,14 @@ def load_runs(agent: str = "swe-agent", path: Path | None = None) -> list[Instan
         raise ValueError(f"agent must be one of {sorted(FILES)}, got {agent!r}")
     with gzip.open(path or DATA / FILES[agent], "rt", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
-    return [Instance(agent, r["experiment"], _model(r["experiment"]),
+    return [TaskRun(agent, r["experiment"], _model(r["experiment"]),
                      r.get("strategy") or _openhands_strategy(r["experiment"]), int(r["turn_count"]),
                      int(float(r["mean_prompt_tokens"])),
                      float(r["cost"]) + float(r["summary_cost"]), float(r["summary_cost"]), r["outcome"] == "1")
             for r in rows]
 
 
-def full_runs(instances) -> list[Instance]:
+def full_runs(instances) -> list[TaskRun]:
     """The instances of experiments run on all 500 tasks (their names end in ``verified-500`` or have no 50-task mark)."""
     return [i for i in instances if "verified-50" not in i.experiment.replace("verified-500", "")
             and "verified_50" not in i.experiment]

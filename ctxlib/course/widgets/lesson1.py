@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ctxlib.ceiling import is_whole_number
 from ctxlib.i18n import check_lang, message
 
 from ..tables import Table
@@ -54,7 +55,7 @@ def request_table(parts: dict, window_tokens: int, lang: str = "en", encoding: s
     from ctxlib.tokens import count_tokens
 
     check_lang(lang)
-    if isinstance(window_tokens, bool) or not isinstance(window_tokens, int) or window_tokens <= 0:
+    if not is_whole_number(window_tokens, 1):
         raise ValueError(f"window_tokens must be a positive number of tokens, got {window_tokens!r}")
     counts = [(label, count_tokens(text, encoding)) for label, text in parts.items()]
     used = sum(n for _, n in counts)
@@ -102,16 +103,13 @@ def describe_pack(packed, lang: str = "en") -> str:
         ValueError: for an unknown language.
     """
     check_lang(lang)
-    width = max([len(name) for name, _ in packed.chosen] + [len(s.name) for s in packed.skipped] + [1])
+    width = max([len(name) for name, _ in packed.chosen] + [len(s.path) for s in packed.skipped] + [1])
     lines = [message("chosen (in packing order):", lang)]
     chosen = [f"  {name:<{width}}  {cost:>6,} tokens" for name, cost in packed.chosen]
     lines += chosen or ["  " + message("(nothing fits)", lang)]
     if packed.skipped:
         lines.append(message("skipped:", lang))
-        for s in packed.skipped:
-            why = (message("scores 0", lang) if s.cost is None else
-                   message("{cost:,} tokens do not fit in the {left:,} left", lang, cost=s.cost, left=s.left))
-            lines.append(f"  {s.name:<{width}}  {why}")
+        lines += [f"  {s.path:<{width}}  {s.text(lang)}" for s in packed.skipped]
     lines.append(message("tokens used: {used:,} of {budget:,}", lang, used=packed.used, budget=packed.budget))
     return "\n".join(lines)
 

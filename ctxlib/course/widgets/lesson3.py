@@ -2,76 +2,35 @@
 strategy the learner picks.
 
 Ranking, views, strategies and the exact budget check are ``ctxlib.fit``; this module only
-words a ``Pack`` in the notebook's language and wires the controls. The library writes its
-reasons (why the reader skipped a file, why the packer left one out) in English;
-``localized_reason`` is the one place that maps them to the learner's language, until the
-library words them itself.
+words a ``Pack`` in the notebook's language and wires the controls. The library's reasons (why
+the reader skipped a file, why the packer left one out) are codes (``ctxlib.reasons``), worded
+here in the learner's language from the catalog.
 """
 from __future__ import annotations
-
-import re
 
 import ipywidgets as widgets
 
 from ctxlib.i18n import LANGS, N_, check_lang, message
+from ctxlib.reasons import LEFT_OUT_BY_PACKER, Reason, Skipped
 
 from ..tables import Table
 from .explorer import Explorer
 
-# The reasons ctxlib.repo and ctxlib.fit write, as patterns over the library's English text, each
-# with the message id that words it: the library's own text where it is fixed, a template with its
-# details where it is not. A reason that matches none is shown as the library wrote it.
-_REASONS = [
-    (r"ignored by \.gitignore", N_("ignored by .gitignore")),
-    (r"binary \(NUL bytes in the first 8 KiB\)", N_("binary (NUL bytes in the first 8 KiB)")),
-    (r"looks like a credential file \((?P<rule>.*)\)", N_("looks like a credential file ({rule})")),
-    (r"larger than the size cap \((?P<size>[\d,]+) bytes > (?P<cap>[\d,]+)\)",
-     N_("larger than the size cap ({size} bytes > {cap})")),
-    (r"folder cannot be read \((?P<error>.*)\)", N_("folder cannot be read ({error})")),
-    (r"cannot be read \((?P<error>.*)\)", N_("cannot be read ({error})")),
-    (r"not valid UTF-8 \(first bad byte at offset (?P<offset>\d+)\); undecodable bytes replaced with U\+FFFD",
-     N_("not valid UTF-8 (first bad byte at offset {offset}); undecodable bytes replaced with U+FFFD")),
-    (r"excluded by default \(version control data\)", N_("excluded by default (version control data)")),
-    (r"excluded by default \(cache\)", N_("excluded by default (cache)")),
-    (r"excluded by default \(test environments\)", N_("excluded by default (test environments)")),
-    (r"excluded by default \(installed packages\)", N_("excluded by default (installed packages)")),
-    (r"excluded by default \(virtual environment\)", N_("excluded by default (virtual environment)")),
-    (r"symbolic link to inside the root: not followed", N_("symbolic link to inside the root: not followed")),
-    (r"symbolic link to outside the root: not followed", N_("symbolic link to outside the root: not followed")),
-    (r"not a regular file \(a device, socket or pipe\)", N_("not a regular file (a device, socket or pipe)")),
-    (r"line (?P<number>\d+) \((?P<line>.*)\) is not a pattern; left out",
-     N_("line {number} ({line}) is not a pattern; left out")),
-    (r"holds a secret \((?P<detector>.*)\)", N_("holds a secret ({detector})")),
-    (r"scores 0 for the query", N_("scores 0 for the query")),
-    (r"does not fit in what was left, in any view", N_("does not fit in what was left, in any view")),
-    (r"not chosen by the (?P<strategy>\w+) strategy", N_("not chosen by the {strategy} strategy")),
-    (r"not reached: the budget was full", N_("not reached: the budget was full")),
-    (r"dropped: the rendered pack was (?P<over>[\d,]+) tokens over budget",
-     N_("dropped: the rendered pack was {over} tokens over budget")),
-]
-_REASON_PATTERNS = [(re.compile(pattern), msgid) for pattern, msgid in _REASONS]
+def localized_reason(reason, lang: str = "en") -> str:
+    """A reason from ``ctxlib.repo`` or ``ctxlib.fit`` (a ``ctxlib.reasons.Skipped``) in ``lang``.
 
-
-def localized_reason(reason: str, lang: str = "en") -> str:
-    """A reason written by ``ctxlib.repo`` or ``ctxlib.fit`` (a ``Skipped.reason``), in ``lang``.
-
-    ``localized_reason("ignored by .gitignore", "hi")`` -> ``".gitignore में लिखा है"``;
-    ``localized_reason("holds a secret (gitleaks: generic-api-key)", "en")`` returns it unchanged.
-    A reason this function does not know is returned as the library wrote it.
-    Raises ValueError for an unknown language.
+    ``localized_reason(Skipped.of("a.py", Reason.IGNORED), "hi")`` -> ``".gitignore में लिखा है"``;
+    ``localized_reason(credential_in_text(text), "hi")`` words the secret's reason. The words come
+    from the catalog by the reason's code; ``""`` or ``None`` (no reason) gives ``""``.
+    Raises ValueError for an unknown language, TypeError for anything else (printed English is
+    never read back).
     """
     check_lang(lang)
-    for pattern, msgid in _REASON_PATTERNS:
-        found = pattern.fullmatch(reason)
-        if found:
-            return message(msgid, lang, **found.groupdict())
-    return reason
-
-
-def reason_text(skipped, lang: str = "en") -> str:
-    """A ``ctxlib.repo.Skipped``'s reason in ``lang``: from its catalog message when the library gave
-    one (``Skipped.text``), else through ``localized_reason``."""
-    return skipped.text(lang) if getattr(skipped, "msgid", "") else localized_reason(skipped.reason, lang)
+    if not reason:
+        return ""
+    if not isinstance(reason, Skipped):
+        raise TypeError(f"a reason is a ctxlib.reasons.Skipped, got {reason!r}")
+    return reason.text(lang)
 
 
 def skipped_table(skipped, lang: str = "en", *, kept=()) -> Table:
@@ -82,8 +41,8 @@ def skipped_table(skipped, lang: str = "en", *, kept=()) -> Table:
     Returns:
         a ``Table`` of (what the reader did, path, why), the reasons in ``lang``.
     """
-    rows = [[message("skipped", lang), s.path, reason_text(s, lang)] for s in skipped]
-    rows += [[message("kept", lang), s.path, reason_text(s, lang)] for s in kept]
+    rows = [[message("skipped", lang), s.path, s.text(lang)] for s in skipped]
+    rows += [[message("kept", lang), s.path, s.text(lang)] for s in kept]
     return Table([message("reader", lang), message("path", lang), message("why", lang)], rows)
 
 
@@ -125,8 +84,6 @@ _KEPT_IN_ENGLISH = {"query": "query", "scorer": "scorer", "view": "view", "strat
 REPO_TEXT = {lang: {**{key: message(msgid, lang) for key, msgid in _REPO_MSGIDS.items()}, **_KEPT_IN_ENGLISH}
              for lang in LANGS}
 
-# What ctxlib.fit writes when the packer leaves a relevant file out (worded by localized_reason).
-_PACKER_REASONS = ("does not fit", "not chosen", "not reached", "holds a secret", "dropped")
 LISTED = 12  # more files than this with one reason (a real repository's "not reached") become one line
 
 
@@ -142,8 +99,8 @@ def _score(score: float) -> str:
 
 
 def _reason(skipped, lang: str) -> str:
-    text = reason_text(skipped, lang)
-    return message("{reason}: never packed", lang, reason=text) if skipped.reason.startswith("holds a secret") else text
+    text = skipped.text(lang)
+    return message("{reason}: never packed", lang, reason=text) if skipped.code is Reason.SECRET else text
 
 
 def describe_repo_pack(pack, lang: str = "en") -> str:
@@ -162,14 +119,13 @@ def describe_repo_pack(pack, lang: str = "en") -> str:
         ValueError: for an unknown language.
     """
     t = _text(lang)
-    views = []
-    for c in pack.chosen:
-        found = re.fullmatch(r"(\d+) of (\d+) ranges", c.note)
-        views.append(f"{c.view} ({t['ranges'].format(kept=found[1], total=found[2])})" if found else c.view)
-    left = [s for s in pack.skipped if s.reason.startswith(_PACKER_REASONS)]
-    by_reason: dict[str, list[str]] = {}
+    views = [f"{c.view} ({t['ranges'].format(kept=c.ranges[0], total=c.ranges[1])})" if c.ranges else c.view
+             for c in pack.chosen]
+    left = [s for s in pack.skipped if s.code in LEFT_OUT_BY_PACKER]
+    by_reason: dict[tuple, list[str]] = {}  # one group per code and parameters: one wording
     for s in left:
-        by_reason.setdefault(_reason(s, lang), []).append(s.path)
+        by_reason.setdefault((s.code, s.params), []).append(s.path)
+    by_reason = {_reason(Skipped(paths[0], *key), lang): paths for key, paths in by_reason.items()}
     listed = sorted((path, reason) for reason, paths in by_reason.items() if len(paths) <= LISTED
                     for path in paths)
     grouped = [t["many"].format(n=f"{len(paths):,}", reason=reason, examples=", ".join(paths[:3]))
@@ -183,7 +139,7 @@ def describe_repo_pack(pack, lang: str = "en") -> str:
     if left:
         lines.append(t["left_out"])
         lines += [f"  {path:<{width}}  {reason}" for path, reason in listed] + grouped
-    zero = sum(s.reason.startswith("scores 0") for s in pack.skipped)
+    zero = sum(s.code is Reason.NO_MATCH for s in pack.skipped)
     reader = len(pack.skipped) - zero - len(left)
     if zero:
         lines.append(t["zero"].format(n=zero))

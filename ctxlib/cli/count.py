@@ -1,0 +1,153 @@
+"""``ctxlib count``: exact tokens and the rough estimate, per file, per folder (``--tree``), or of stdin.
+
+Files and folders are read as ``ctxlib pack`` reads them (``repo.read_repo``, ``repo.read_file``);
+what was skipped is named on stderr, grouped by reason code (``reasons.group_by_reason``).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from .. import tokens
+from ..i18n import N_, message
+from ..reasons import Reason, group_by_reason
+from .common import UsageError, add_glob_options
+
+
+def count_rows(named_texts: list[tuple[str, str]], encoding: str) -> list[tuple[str, int, int, int]]:
+    """``[(name, characters, exact tokens, rough tokens), ...]`` plus a ``total`` row when there are several."""
+    count = tokens.counter_for(sum(len(text) for _, text in named_texts), encoding)
+    rows = [(name, len(text), count(text), tokens.estimate_tokens(text)) for name, text in named_texts]
+    if len(rows) > 1:
+        rows.append(("total", *(sum(r[i] for r in rows) for i in (1, 2, 3))))
+    return rows
+
+
+def format_count_table(rows, encoding: str) -> str:
+    """The ``count`` report as aligned plain text, one line per file."""
+    head = ("file", "characters", encoding, "rough (chars/4)")
+    width = max([len(head[0])] + [len(r[0]) for r in rows])
+    lines = [f"{head[0]:<{width}}  {head[1]:>10}  {head[2]:>11}  {head[3]:>15}"]
+    lines += [f"{n:<{width}}  {c:>10,}  {e:>11,}  {r:>15,}" for n, c, e, r in rows]
+    return "\n".join(lines)
+
+
+def cmd_count(args) -> int:
+    """``ctxlib count``: print the per-file table of ``count_rows`` (and ``--tree``'s per-folder totals).
+
+    Files and folders are read as ``ctxlib pack`` reads them (``repo.read_repo``, ``repo.read_file``):
+    skipped files are named on stderr and the rest is counted. Returns 0 when something was
+    counted; raises ``UsageError`` when nothing could be (one path: its reason).
+    """
+    if not args.files:
+        try:
+            named = [("<stdin>", sys.stdin.buffer.read().decode("utf-8"))]
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"<stdin>: is not UTF-8 text (bad byte at offset {exc.start})") from None
+        print(format_count_table(count_rows(named, args.encoding), args.encoding))
+        return 0
+    named, skipped, notes = read_count_paths(args.files, include=args.include, exclude=args.exclude)
+    if not named:
+        if len(skipped) == 1:
+            raise UsageError(f"{skipped[0].path}: {skipped[0].reason}")
+        raise UsageError(message("nothing to count: all {n:,} paths were skipped", "en", n=len(skipped)))
+    rows = count_rows(named, args.encoding)
+    from ..repo import display_path
+
+    tops = [display_path(p).rstrip("/") + "/" if os.path.isdir(p) else display_path(os.path.dirname(p)) + "/"
+            for p in args.files]
+    print(format_tree(rows[:len(named)], [t if t != "/" else "" for t in tops]) if args.tree
+          else format_count_table(rows, args.encoding))
+    for line in format_skipped(skipped, notes):
+        print(line, file=sys.stderr)
+    return 0
+
+
+def read_count_paths(paths, include=(), exclude=()):
+    """``(named texts, skipped, notes)`` for ``ctxlib count``'s PATH arguments.
+
+    A folder is read by ``repo.read_repo`` (its files named ``folder/rel``); a file by
+    ``repo.read_file`` (regular files only, size cap, NUL bytes mean binary). A path that
+    does not exist is skipped as ``"no such file"``.
+    """
+    from .. import repo
+
+    named, skipped, notes = [], [], []
+    for path in paths:
+        shown = repo.display_path(path)
+        if os.path.isdir(path):
+            found = repo.read_repo(path, include=include, exclude=exclude)
+            prefix = shown.rstrip("/") + "/"
+            named += [(prefix + f.path, f.text) for f in found.files]
+            skipped += [s.at(prefix + s.path) for s in found.skipped]
+            notes += [n.at(prefix + n.path) for n in found.notes]
+        elif not os.path.lexists(path):
+            skipped.append(repo.Skipped(shown, Reason.NO_SUCH_FILE))
+        else:
+            found, remark = repo.read_file(Path(path), shown, repo.MAX_FILE_BYTES)
+            if found:
+                named.append((shown, found.text))
+            if remark:
+                (notes if found else skipped).append(remark)
+    return named, skipped, notes
+
+
+def format_skipped(skipped, notes, listed: int = 8) -> list[str]:
+    """stderr lines for what ``count`` skipped or changed: one per path, or one per reason past ``listed``."""
+    lines = []
+    for label, items in ((N_("skipped"), skipped), (N_("note"), notes)):
+        for group in group_by_reason(items):
+            if len(group) <= listed:
+                lines += [f"ctxlib count: {message(label)}: {s.path}: {s.reason}" for s in group]
+            else:
+                lines.append(message("ctxlib count: {label}: {n:,} files: {kind} (e.g. {examples})", "en",
+                                     label=message(label), n=len(group), kind=group[0].group_text(),
+                                     examples=", ".join(s.path for s in group[:3])))
+    return lines
+
+
+def tree_totals(rows, tops=("",)) -> list[tuple[str, int]]:
+    """Tokens per folder from ``count_rows``' ``(name, characters, exact, rough)`` rows, largest first.
+
+    ``[("a/b.py", 3, 1, 1), ("a/c/d.py", 8, 2, 2)]`` -> ``[("a/", 3), ("a/c/", 2)]``: each file's
+    exact tokens count for every folder above it, as ``du`` counts bytes. Ties by name. Only
+    folders at or below one of ``tops`` (the PATH arguments, ``"src/"``) are listed.
+    """
+    totals: dict[str, int] = {}
+    for name, _, exact, _ in rows:
+        parts = name.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth]) + "/"
+            if any(folder.startswith(top) for top in tops):
+                totals[folder] = totals.get(folder, 0) + exact
+    return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def format_tree(rows, tops=("",)) -> str:
+    """``count --tree``: one line per folder, ``tokens  folder/``, largest first, then the total."""
+    totals = tree_totals(rows, tops)
+    total = sum(r[2] for r in rows)
+    width = max([len(f"{total:,}")] + [len(f"{t:,}") for _, t in totals])
+    lines = [f"{tokens:>{width},}  {folder}" for folder, tokens in totals]
+    lines.append(f"{total:>{width},}  " + message("total ({n:,} files)", "en", n=len(rows)))
+    return "\n".join(lines)
+
+
+def add_count_parser(sub) -> None:
+    """Add ``ctxlib count`` to the subcommands ``sub``."""
+    p = sub.add_parser(
+        "count",
+        help="count a file's tokens, exactly and by the 4-characters rule",
+        description="Print each file's size in characters, its exact token count and the rough "
+                    "4-characters estimate, and a total. Reads standard input when no file is given.",
+    )
+    p.add_argument("files", nargs="*", metavar="PATH",
+                   help="text files or folders to count (default: standard input); folders are read as "
+                        "'ctxlib pack' reads them (.gitignore, binaries, size cap, credentials skipped)")
+    p.add_argument("--encoding", default=tokens.DEFAULT_ENCODING, choices=sorted(tokens.ENCODINGS),
+                   help="tiktoken encoding for the exact count (default: %(default)s)")
+    p.add_argument("--tree", action="store_true",
+                   help="print tokens per folder, largest first (like a disk-usage view), instead of per file")
+    add_glob_options(p)
+    p.set_defaults(func=cmd_count)

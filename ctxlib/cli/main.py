@@ -1,0 +1,70 @@
+"""The ``ctxlib`` parser and its one rule for failures: one ``ctxlib:`` line on stderr, exit status 2."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import count, evaluation, pack, rank
+from .common import UsageError, display_name
+
+
+def _one_line_error(parser: argparse.ArgumentParser, command: str):
+    """A subcommand's argument errors as one line, "ctxlib: pack: ...", instead of argparse's usage block."""
+    return lambda message: parser.exit(2, f"ctxlib: {command}: {message} (see 'ctxlib {command} --help')\n")
+
+
+def build_parser(extensions=()) -> argparse.ArgumentParser:
+    """The ``ctxlib`` argument parser: one subcommand per function, each with one-line argument errors.
+
+    Args:
+        extensions: functions ``add(subparsers)`` that add more subcommands; the course adds its
+            classroom commands this way (``ctxlib.course.commands``), so the library never imports it.
+    """
+    parser = argparse.ArgumentParser(
+        prog="ctxlib",
+        description="Token counting and context packing from the course "
+                    "'The context window as a budget'. Works offline.",
+    )
+    # One line, "ctxlib: ...", for arguments no subcommand claims (e.g. "ctxlib pack . --bogus").
+    parser.error = lambda message: parser.exit(2, f"ctxlib: {message} (see 'ctxlib --help')\n")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add_command in (count.add_count_parser, pack.add_pack_parser, rank.add_rank_parser,
+                        evaluation.add_eval_parser):
+        add_command(sub)
+    for add_commands in extensions:
+        add_commands(sub)
+    for name, p in sub.choices.items():
+        p.error = _one_line_error(p, name)
+    return parser
+
+
+def main(argv=None, extensions=()) -> int:
+    """Run the ``ctxlib`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit status.
+
+    ``extensions`` are passed to ``build_parser``. The console script is
+    ``ctxlib.course.commands:main``, which adds ``progress`` and ``grade``.
+    """
+    parser = build_parser(extensions)
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # the reader went away (| head -1): stop quietly, and let nothing flush later
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except (UsageError, ValueError) as exc:
+        print(f"ctxlib: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the file system said no (a folder where a file should be, say)
+        where = f"{display_name(exc.filename)}: " if exc.filename else ""
+        print(f"ctxlib: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("ctxlib: the input is nested too deeply to read", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,163 @@
+"""``ctxlib pack``: the files most relevant to a query in exactly N tokens or fewer.
+
+The packed context goes to stdout (``fit.pack_repository``); the report to stderr: the packed
+files, the skipped ones grouped by reason code, the other shipped encoding's count, the total.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .. import tokens
+from ..i18n import message
+from ..reasons import Reason, group_by_reason
+from .common import UsageError, add_glob_options
+
+# Reasons that many files share on a real repository: more than one of them is one report line.
+ALWAYS_GROUPED = frozenset({Reason.NO_MATCH, Reason.BUDGET_FULL, Reason.WALK_STOPPED})
+
+
+def format_pack_report(pack, query: str, listed: int = 8) -> str:
+    """The ``pack`` report for stderr: packed files, skipped files grouped by reason, the total."""
+    from ..bm25 import shorten
+
+    lines = [f"ctxlib pack: {pack.files_read:,} files read, {pack.files_tokenized:,} tokenized, "
+             f"query {shorten(query)!r}"]
+    lines += [f"query: {pack.query_note}"] if pack.query_note else []
+    lines.append(f"  {'tokens':>7}  {'view':<10}  {'score':>7}  file")
+    lines += [f"  {c.tokens:>7,}  {c.view:<10}  {c.score:>7.2f}  {c.path}" + (f"  ({c.ranges[0]} of {c.ranges[1]} ranges)" if c.ranges else "")
+              for c in pack.chosen]
+    one_by_one, grouped = [], []
+    for items in group_by_reason(pack.skipped):
+        if len(items) <= 1 or len(items) <= listed and items[0].code not in ALWAYS_GROUPED:
+            one_by_one += [f"  {s.path}: {s.reason}" for s in items]
+        else:
+            grouped.append(f"  {len(items):,} files: {items[0].group_text()} "
+                           f"(e.g. {', '.join(s.path for s in items[:3])})")
+    if pack.skipped:
+        lines += ["skipped:"] + sorted(one_by_one) + grouped
+    if len(pack.notes) <= listed:
+        lines += [f"note: {n.path}: {n.reason}" for n in pack.notes]
+    else:
+        lines.append(f"note: {len(pack.notes):,} files are not valid UTF-8; their undecodable bytes were "
+                     f"replaced with U+FFFD (e.g. {', '.join(n.path for n in pack.notes[:3])})")
+    lines.append(f"total: {pack.used_tokens:,} of {pack.budget_tokens:,} tokens "
+                 f"({pack.encoding}, counted on the rendered text)")
+    return "\n".join(lines)
+
+
+def cmd_pack(args) -> int:
+    """``ctxlib pack PATH``: the packed context to stdout, the report to stderr; returns 0 (``ValueError`` when nothing fits)."""
+    import contextlib
+
+    from ..fit import budget_after_margin, pack_repository
+
+    path = Path(args.path)
+    if not path.exists():
+        raise UsageError(f"{args.path}: no such directory")
+    budget = budget_after_margin(args.budget, args.margin)
+    if sys.stderr.isatty():  # tqdm only for a person watching: its import costs ~30 ms
+        from tqdm import tqdm
+
+        # delay: the bar appears only on trees that take a while to read.
+        reading = tqdm(desc="reading", unit=" files", delay=0.5, leave=False, file=sys.stderr)
+    else:
+        reading = contextlib.nullcontext()
+    with reading as bar:
+        pack = pack_repository(path, args.query, budget, encoding=args.encoding, scorer=args.scorer,
+                               view=args.view, strategy=args.strategy, fmt=args.format,
+                               max_file_bytes=args.max_file_bytes, include_secrets=args.include_secrets,
+                               include=args.include, exclude=args.exclude,
+                               progress=bar.update if bar is not None else None)
+    sys.stdout.write(pack.text)
+    sys.stdout.flush()
+    report = format_pack_report(pack, args.query).split("\n")
+    extra = [tokenizer_note(pack)]
+    if budget < args.budget:
+        extra.insert(0, message("margin: {pct:g} percent of the {budget:,}-token budget is left free; packed for {packed:,}",
+                                "en", pct=args.margin, budget=args.budget, packed=budget))
+    print("\n".join(report[:-1] + extra + report[-1:]), file=sys.stderr)
+    if args.include_secrets:
+        for line in secret_warnings(pack):
+            print(line, file=sys.stderr)
+    return 0
+
+
+def tokenizer_note(pack) -> str:
+    """One report line: the pack's tokens in the other shipped encoding, and that other providers differ too.
+
+    ``"tokenizers differ: this text is 1,993 tokens in o200k_base, 2,210 in cl100k_base (+10.9%); ..."``.
+    The budget is exact only for the encoding it was counted in.
+    """
+    other = next(name for name in sorted(tokens.ENCODINGS) if name != pack.encoding)
+    theirs = tokens.counter_for(len(pack.text), other)(pack.text)
+    change = (theirs - pack.used_tokens) / pack.used_tokens * 100 if pack.used_tokens else 0.0
+    return message("tokenizers differ: this text is {ours:,} tokens in {encoding}, {theirs:,} in {other} "
+                   "({change:+.1f}%); other providers' tokenizers differ again, so leave room with --margin PCT",
+                   "en", ours=pack.used_tokens, encoding=pack.encoding, theirs=theirs, other=other, change=change)
+
+
+def secret_warnings(pack) -> list[str]:
+    """One stderr warning per secret in the packed text (``--include-secrets`` lets them through).
+
+    Each names the file, the line within the packed view and gitleaks' rule; credential files
+    packed by name (``.env``) get one warning each too.
+    """
+    from .. import credentials, repo
+
+    lines = []
+    for choice in pack.chosen:
+        by_name = repo.credential_file_reason(choice.path)
+        if by_name:
+            lines.append(message("ctxlib: warning: {path} {reason}; packed because of --include-secrets",
+                                 "en", path=choice.path, reason=by_name))
+        for found in credentials.find_secrets(choice.text, choice.path):
+            lines.append(message("ctxlib: warning: {path}, line {line} of its {view} view: a secret "
+                                 "(gitleaks: {rule}) packed because of --include-secrets", "en",
+                                 path=choice.path, line=found.line, view=choice.view, rule=found.rule))
+    return lines
+
+
+def add_pack_parser(sub) -> None:
+    """Add ``ctxlib pack`` to the subcommands ``sub``."""
+    from .. import fit, render, repo
+
+    p = sub.add_parser(
+        "pack",
+        help="pack the files most relevant to a query into a hard token budget",
+        description="Read a repository (honouring .gitignore; skipping binaries, big files and anything "
+                    "that looks like a credential), rank its files for the query, and print the best ones "
+                    "that fit: whole, as signatures, or as the line ranges around the query's hits. The "
+                    "printed text, headers included, is re-counted and never exceeds the budget. The "
+                    "packed context goes to stdout; a report of what was packed and skipped to stderr.",
+    )
+    p.add_argument("path", metavar="PATH", help="the repository folder to read")
+    p.add_argument("--query", required=True, metavar="TEXT",
+                   help="what the task is about, e.g. \"vat invoice\"; identifiers are split "
+                        "(computeVatRate -> compute, vat, rate)")
+    p.add_argument("--budget", required=True, type=int, metavar="N",
+                   help="hard limit in tokens for everything printed, headers included")
+    p.add_argument("--encoding", default=tokens.DEFAULT_ENCODING, choices=sorted(tokens.ENCODINGS),
+                   help="tiktoken encoding the budget is counted in (default: %(default)s)")
+    p.add_argument("--scorer", default="signals", choices=list(fit.SCORERS),
+                   help="signals: BM25 plus the ranking's signals (see 'ctxlib rank'); bm25: code-aware BM25 "
+                        "alone; terms: the lesson's term count; plain: textbook BM25 (default: %(default)s)")
+    p.add_argument("--view", default="auto", choices=list(fit.VIEW_LADDERS),
+                   help="auto: whole file, else signatures, else hit ranges, whichever fits first; "
+                        "signatures: signatures, else hit ranges (non-Python files have no signatures); "
+                        "whole, ranges: only that view (default: %(default)s)")
+    p.add_argument("--strategy", default="greedy", choices=list(fit.STRATEGIES),
+                   help="greedy: by score; density: by score per token; knapsack: exact best, small "
+                        "inputs only (default: %(default)s)")
+    p.add_argument("--format", default="text", choices=list(render.RENDERERS),
+                   help="output format (default: %(default)s)")
+    p.add_argument("--max-file-bytes", type=int, default=repo.MAX_FILE_BYTES, metavar="N",
+                   help="skip files larger than this many bytes (default: %(default)s)")
+    p.add_argument("--include-secrets", action="store_true",
+                   help="also pack dotenv files, keys and text that looks like a credential (off by default); "
+                        "each secret let through is named on stderr")
+    p.add_argument("--margin", type=float, default=0.0, metavar="PCT",
+                   help="leave this percentage of the budget free, for tokenizers other than ENCODING that count "
+                        "the same text as more tokens (default: %(default)s)")
+    add_glob_options(p)
+    p.set_defaults(func=cmd_pack)
