@@ -40,6 +40,7 @@ import json
 import os
 import secrets
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -374,28 +375,79 @@ def hub_grade(extra: list[str]) -> int:
     return grade_room(args.room, args.csv or args.room / "grades.csv")
 
 
+MAX_HAND_IN_BYTES = 16 * 1024 * 1024  # ctxlib.course.progress.MAX_PROGRESS_BYTES (run.py does not import ctxlib)
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir() and not path.is_symlink()
+    except OSError:
+        return False
+
+
+def _read_hand_in(home: Path, parts: tuple[str, ...]) -> bytes:
+    """The bytes of ``home/<parts>``, each folder and the file opened without following a link,
+    the file read only if it is regular and at most ``MAX_HAND_IN_BYTES`` (``fstat``, before any
+    byte is read: a 3 GB sparse file is refused, not copied). Raises ``OSError`` saying why not."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(home, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | nofollow)
+    try:
+        for part in parts[:-1]:
+            inner = os.open(part, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | nofollow, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        inner = os.open(parts[-1], os.O_RDONLY | os.O_NONBLOCK | nofollow, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(0, "not a regular file")
+        if info.st_size > MAX_HAND_IN_BYTES:
+            raise OSError(0, f"larger than the size cap ({info.st_size:,} bytes > {MAX_HAND_IN_BYTES:,})")
+        data = os.read(fd, MAX_HAND_IN_BYTES + 1)
+        if len(data) > MAX_HAND_IN_BYTES:
+            raise OSError(0, "larger than the size cap")
+        return data
+    finally:
+        os.close(fd)
+
+
 def grade_room(room: Path, csv: Path) -> int:
     """Run ``ctxlib grade`` on a copy of the progress files in ``<room>/homes/*/.ctxlib/``; returns its exit status.
 
     Each learner's file is graded as ``<name>.json``, ``name`` being their home's folder (their
     sign-in name), which ``ctxlib grade`` uses when the file holds no name. Homes without a
-    progress file are named on one line. Raises ``SystemExit`` (one line) if ``room`` has no
+    progress file are named on one line, and so is every file that cannot be graded (unreadable, a
+    link, not a regular file, over 16 MiB) with its reason; the others are graded. Raises
+    ``SystemExit`` (one line) if ``room`` has no
     ``homes`` folder or no home has a progress file.
     """
     homes = Path(room).resolve() / "homes"
     if not homes.is_dir():
         sys.exit(f"run.py: {homes}: no such folder; is {room} the folder run.py hub used (--room)?")
-    names = sorted(home.name for home in homes.iterdir() if home.is_dir())
-    answered = [name for name in names if (homes / name / ".ctxlib" / "progress.json").is_file()]
-    if not answered:
+    try:
+        names = sorted(home.name for home in homes.iterdir() if _is_folder(home))
+    except OSError as exc:
+        sys.exit(f"run.py: {homes}: cannot be read ({exc.strerror or exc})")
+    copies, problems = {}, {}
+    for name in names:
+        try:
+            copies[name] = _read_hand_in(homes / name, (".ctxlib", "progress.json"))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:  # unreadable, a link, a FIFO, too large: named, and the others graded
+            problems[name] = exc.strerror or str(exc)
+    if problems:
+        say("skipped: " + ", ".join(f"{name} ({why})" for name, why in problems.items()))
+    if not copies:
         sys.exit(f"run.py: none of the {len(names)} learners in {homes} has answered a quick check yet")
-    if len(answered) < len(names):
-        say("no progress yet: " + ", ".join(name for name in names if name not in answered))
+    if len(copies) + len(problems) < len(names):
+        say("no progress yet: " + ", ".join(name for name in names if name not in copies and name not in problems))
     with tempfile.TemporaryDirectory(prefix="ctxlib-hub-grade-") as folder:
         # ctxlib grade reads one folder of NAME.json files. A copy is a consistent snapshot: a
         # progress file is only ever replaced whole (written atomically), never changed in place.
-        for name in answered:
-            shutil.copyfile(homes / name / ".ctxlib" / "progress.json", Path(folder) / f"{name}.json")
+        for name, data in copies.items():
+            (Path(folder) / f"{name}.json").write_bytes(data)
         return subprocess.call([str(BIN / "ctxlib"), "grade", folder, "--csv", str(Path(csv).resolve())], cwd=ROOT)
 
 

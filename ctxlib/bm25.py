@@ -46,6 +46,7 @@ B = 0.75
 NAME_WEIGHT = 2.0  # "vat" in vat.py: about what a body saturated with "vat" earns (< 2.2)
 DIR_WEIGHT = 0.5  # "billing" in billing/invoice.py: weaker, a folder holds many files
 MAX_QUERY_TERMS = 24  # a longer query keeps its 24 rarest terms (a 5,000-word pasted issue has ~190)
+MAX_INSIDE_SCANS = 8 * MAX_QUERY_TERMS  # terms looked for inside words; later ones, found as no word, are dropped
 # (16 cost the ranking benchmark 0.012 of MRR; up to 24 a query is scored whole, as it is written)
 
 # One identifier part: an acronym (HTTP in HTTPServer), a word with an optional capital, or digits.
@@ -225,17 +226,27 @@ def select_terms(files: dict[str, str], terms, max_terms: int | None = None) -> 
     paths, words = list(files), words_by_file(files)
     holding = collections.Counter(itertools.chain.from_iterable(words))  # word -> files holding it
     every_word = b" ".join(holding)  # each distinct word once: 1.6 MB for the standard library, not 37
-    rarity = {t: holding.get(t.encode()) or int(t.encode() in every_word) for t in terms}
+    rarity = {t: holding.get(t.encode(), 0) for t in terms}
+    # A term held by no word may be inside one: one scan of every_word each, for at most
+    # MAX_INSIDE_SCANS of them, so a 20,000-word query costs a bounded number of scans.
+    for t in [t for t in terms if not rarity[t]][:MAX_INSIDE_SCANS]:
+        rarity[t] = int(_inside_some_word(every_word, t.encode()))
     # One character is inside nearly every word ("t" of "doesn't", "g" of "e.g."): commonest, not rare.
     rarity.update({t: len(files) for t in terms if len(t) == 1 and rarity[t]})
     present = [t for t in terms if rarity[t]]
-    keep = set(sorted(present, key=lambda t: (rarity[t], terms.index(t)))[:max_terms])
+    order = {t: i for i, t in enumerate(terms)}
+    keep = set(sorted(present, key=lambda t: (rarity[t], order[t]))[:max_terms])
     found_in = {}
     for t in keep:  # the files holding a word with t inside: a superset of those where t is a whole part
         inside = _words_containing(every_word, t.encode())
         found_in[t] = frozenset(paths[k] for k, held in enumerate(words) if not held.isdisjoint(inside))
     return Selected(tuple(t for t in present if t in keep), tuple(t for t in terms if not rarity[t]),
                     tuple(t for t in present if t not in keep), found_in)
+
+
+def _inside_some_word(every_word: bytes, term: bytes) -> bool:
+    """Whether ``term`` is inside one of the words of ``every_word`` (one scan of it)."""
+    return term in every_word
 
 
 # bytes.translate with this table lower-cases ASCII letters, keeps digits and turns every other

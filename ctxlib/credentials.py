@@ -17,9 +17,18 @@ gitleaks applies it (``detect/detect.go``):
 4. the global and the rule's allowlists drop findings: a regex over the secret, the match
    or the line (``regexTarget``), or a stopword inside the secret.
 
-Not handled (as gitleaks' ``detect`` without git): path-only rules (credential file names
-are ``repo.credential_file_reason``'s job), allowlists by path or commit, decoding of
-base64/hex segments, ``requiredRules`` and the ``gitleaks:allow`` comment. Go's RE2 syntax
+Credential files of common tools are a class, recognized twice: by name
+(``CREDENTIAL_FILE_PATTERNS``, gitignore syntax, plus gitleaks' own path-only rules such as
+``pkcs12-file``), so the reader never opens ``~/.kube/config``, ``.docker/config.json``,
+``.pgpass`` or a service-account key under its usual name; and by content (``EXTRA_RULES``,
+in gitleaks' format), so the same file under another name is refused by the packer: a
+kubeconfig's ``client-key-data``, a registry's ``"auth"``, a ``.netrc`` password, an npm
+``_authToken``, a ``password =`` in a client config, a password inside a URL. As gitleaks 8
+does, long base64 runs are decoded once and scanned again (a base64 private key is a private
+key). ``tests/test_credentials.py`` holds a corpus of such files and of look-alikes that are not.
+
+Not handled (as gitleaks' ``detect`` without git): allowlists by path or commit, hex
+segments, decoding more than one level deep, ``requiredRules`` and the ``gitleaks:allow`` comment. Go's RE2 syntax
 is compiled with the standard ``re`` where it reads it the same, else with the ``regex``
 package (version 1 behaviour: scoped inline flags, POSIX classes), which reads them all.
 """
@@ -30,7 +39,7 @@ import math
 import re
 import warnings
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 GITLEAKS_VERSION = "8.30.1"
@@ -39,17 +48,90 @@ RULES_FILE = "gitleaks.toml"
 
 @dataclass(frozen=True)
 class Finding:
-    """One secret found: the gitleaks rule's id, and the 1-based line it starts on."""
+    """One secret found: the gitleaks rule's id, the 1-based line it starts on and the line it ends on."""
 
     rule: str
     line: int
+    last_line: int = field(default=0, compare=False)  # 0: the same as ``line``
+
+
+# Credential files of common tools, by name (gitignore syntax). A pattern with a "/" is matched
+# against the whole relative path (``**/.kube/config``); one without, against the file's name only,
+# so that a folder called ``credentials/`` (code) is not taken for the AWS file ``credentials``.
+CREDENTIAL_FILE_PATTERNS = [
+    # dotenv files, keys and keystores
+    "*.env", ".env", ".env.*", "!.env.example", "!.env.sample", "!.env.template", "!.env.dist",
+    "*.pem", "*.key", "*.p12", "*.pfx", "*.p8", "*.jks", "*.keystore", "*.ppk", "*.kdbx", "*.ovpn",
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "**/.ssh/id_*", "!*.pub",
+    # cloud clients
+    "credentials.json", "credentials", "**/.aws/config", "**/.aws/credentials", "**/.aws/sso/cache/*.json",
+    "application_default_credentials.json", "**/gcloud/credentials.db", "**/gcloud/access_tokens.db",
+    "**/gcloud/legacy_credentials/**", "service-account*.json", "service_account*.json", "*-sa-key.json",
+    "**/.azure/accessTokens.json", "**/.azure/msal_token_cache.*", "**/.azure/azureProfile.json",
+    "**/.oci/config", ".s3cfg", ".boto", ".passwd-s3fs", "rclone.conf", "**/doctl/config.yaml",
+    # containers and clusters
+    "kubeconfig", "*.kubeconfig", "kubeconfig.y*ml", "**/.kube/config", "**/.kube/config.*", ".dockercfg",
+    "**/.docker/config.json", "**/containers/auth.json", ".vault-token", "**/.helm/repository/repositories.yaml",
+    # databases
+    ".pgpass", "pgpass.conf", ".my.cnf", ".mylogin.cnf", ".dbshell", ".rediscli_auth",
+    # package registries and version control
+    ".netrc", "_netrc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf", "pip.ini", ".gem/credentials",
+    "**/.gem/credentials", "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.composer/auth.json",
+    "**/.m2/settings.xml", "**/.m2/settings-security.xml", "**/.gradle/gradle.properties", ".git-credentials",
+    "**/.config/gh/hosts.yml", "**/.config/hub", ".terraformrc", "terraform.rc", "credentials.tfrc.json",
+    "*.tfstate", "*.tfstate.backup", ".htpasswd",
+    # secrets kept on purpose
+    "secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml", ".secrets",
+]
 
 
 # Rules ctxlib adds, in gitleaks' own format, for formats its rule set does not catch.
+_PLACEHOLDER = r"""(?i)^(?:\$|%|<|\{|\*+$|x+$|\.\.\.|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
+# Where a bare "password = hunter2" is a credential: client and tool configs, not source code.
+_CONFIG_FILES = (r"(?i)(?:^|/)(?:\.[^/]+rc|\.[^/.]+|[^/.]+|[^/]+\.(?:ini|cfg|conf|cnf|config|toml|ya?ml"
+                 r"|properties|env|json|xml|txt))$")
 EXTRA_RULES = [
     {"id": "django-secret-key",  # Django's generated keys use !@#$%^&*(-_=+), which generic-api-key refuses
      "regex": r"""\bSECRET_KEY\s*[:=]\s*[rRbBuU]?["']([^"'\s]{20,})["']""",
      "keywords": ["secret_key"], "entropy": 3.5},
+    {"id": "kubeconfig-credential",  # a client key, or a user's token or password, in a kubeconfig
+     "regex": r"""(?m)^[ \t-]*(?:client-key-data|token|id-token|refresh-token|password)[ \t]*:[ \t]*["']?([^\s"'#]{8,})""",
+     "keywords": ["client-key-data", "token", "password"], "path": _CONFIG_FILES,
+     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "registry-auth",  # ~/.docker/config.json, containers/auth.json, .dockercfg: base64 "user:password"
+     "regex": r'(?i)"(?:auth|identitytoken|registrytoken|password)"\s*:\s*"([^"\s]{8,})"',
+     "keywords": ['"auth"', "identitytoken", "registrytoken", '"password"'],
+     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "netrc-password",  # .netrc, _netrc: "machine host login me password secret"
+     "regex": r"""(?i)\b(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(\S{3,})""",
+     "keywords": ["machine", "default"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "npm-auth-token",  # .npmrc and .yarnrc.yml, under any name
+     "regex": r"""(?im)^\s*(?:\S*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)\s*[=:]\s*["']?([^\s"']{6,})""",
+     "keywords": ["_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident"],
+     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, a client's config
+     "regex": r"""(?im)^[ \t]*(?:password|passwd|pass|pwd|secret_key|secret_access_key|aws_secret_access_key"""
+              r"""|api_key|access_key|client_secret|pass_phrase|passphrase|token)[ \t]*[=:][ \t]*["']?([^\s"'#;]{4,})["']?[ \t]*$""",
+     "keywords": ["pass", "pwd", "secret", "key", "token"], "path": _CONFIG_FILES,
+     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "aws-secret-access-key",  # the 40-character secret beside an AKIA id, in any file
+     "regex": r"""(?i)aws_?secret_?(?:access_?)?key["']?\s*[=:]+\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])""",
+     "keywords": ["aws_secret", "awssecret", "aws_secret_access_key"], "entropy": 3.5},
+    {"id": "password-in-url",  # postgres://app:hunter2@db/..., https://me:ghp_...@github.com (.git-credentials)
+     "regex": r"""\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>()\[\]{}]{1,64}:([^\s/@"'<>()\[\]{}]{3,200})@[\w.-]+""",
+     "keywords": ["://"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "oauth-token-json",  # gcloud's application_default_credentials.json, Azure's token caches
+     "regex": r'(?i)"(?:refresh_?token|access_?token|client_?secret|id_?token|private_key_id|secret)"\s*:\s*"([^"\s]{16,})"',
+     "keywords": ["token", "secret", "private_key_id"], "entropy": 3.0},
+    {"id": "htpasswd-hash",  # .htpasswd lines: a crackable password hash
+     "regex": r"""(?m)^[\w.@-]+:(\$(?:apr1|2[aby]|5|6)\$[./A-Za-z0-9$]{8,}|\{SHA\}[A-Za-z0-9+/=]{27,28})""",
+     "keywords": ["$apr1$", "$2y$", "$2a$", "$2b$", "$5$", "$6$", "{sha}"]},
+    {"id": "pgpass-line",  # host:port:database:user:password
+     "regex": r"""(?m)^[^\s:#][^:\n]*:(?:\d{1,5}|\*):[^:\n]+:[^:\n]+:([^:\n]{3,})$""",
+     "path": r"(?i)pgpass", "keywords": []},
+    {"id": "maven-server-password",  # ~/.m2/settings.xml
+     "regex": r"""<(?:password|passphrase|privateKey)>([^<$]{4,})</""",
+     "keywords": ["<password>", "<passphrase>"], "allowlists": [{"regexes": [r"^\{.*\}$", _PLACEHOLDER]}]},
 ]
 
 
@@ -109,19 +191,54 @@ def _allowlists(entries) -> tuple:
 
 
 @functools.cache
-def rules() -> tuple[tuple[_Rule, ...], tuple[_Allowlist, ...]]:
-    """gitleaks' rules that have a regular expression, then ``EXTRA_RULES``, and the global allowlists."""
+def _config() -> dict:
     import hashlib
 
     from .tokens import cached
 
     raw = (Path(__file__).with_name("data") / RULES_FILE).read_bytes()
-    config = cached("gitleaks", hashlib.sha256(raw).hexdigest(), lambda: _parse_toml(raw))
+    return cached("gitleaks", hashlib.sha256(raw).hexdigest(), lambda: _parse_toml(raw))
+
+
+@functools.cache
+def rules() -> tuple[tuple[_Rule, ...], tuple[_Allowlist, ...]]:
+    """gitleaks' rules that have a regular expression, then ``EXTRA_RULES``, and the global allowlists."""
+    config = _config()
     found = tuple(
         _Rule(r["id"], r["regex"], tuple(k.lower() for k in r.get("keywords", [])), float(r.get("entropy", 0.0)),
               int(r.get("secretGroup", 0)), r.get("path", ""), _allowlists(r.get("allowlists", [])))
         for r in config["rules"] + EXTRA_RULES if "regex" in r)
     return found, _allowlists([config.get("allowlist", {})])
+
+
+@functools.cache
+def _name_rules():
+    from . import ignore
+
+    names = [p for p in CREDENTIAL_FILE_PATTERNS if "/" not in p]
+    paths = [p for p in CREDENTIAL_FILE_PATTERNS if "/" in p or p.startswith("!")]
+    config = _config()
+    by_gitleaks = [(r["id"], _compiled(r["path"])) for r in config["rules"] if "regex" not in r and "path" in r]
+    return (names, ignore.compile_patterns(names)), (paths, ignore.compile_patterns(paths)), by_gitleaks
+
+
+def credential_file_pattern(path: str) -> str | None:
+    """The rule by which the file at ``path`` (POSIX, relative) is a credential file, or ``None``.
+
+    ``credential_file_pattern("home/.kube/config")`` -> ``"**/.kube/config"``;
+    ``credential_file_pattern("certs/bundle.p12")`` -> ``"*.p12"``; a name gitleaks' path-only rules
+    know but the list does not gives ``"gitleaks: <rule>"``; ``credential_file_pattern("a/.env.example")``
+    -> ``None`` (a template). About 4 microseconds a file.
+    """
+    (names, by_name), (paths, by_path), by_gitleaks = _name_rules()
+    verdicts = [(r.include, pats[r.index]) for pats, spec, target in
+                ((names, by_name, path.rsplit("/", 1)[-1]), (paths, by_path, path))
+                if (r := spec.check_file(target)).include is not None]
+    if any(include is False for include, _ in verdicts):
+        return None
+    if verdicts:
+        return verdicts[0][1]
+    return next((f"gitleaks: {rule}" for rule, regex in by_gitleaks if regex.search(path)), None)
 
 
 def _parse_toml(raw: bytes) -> dict:
@@ -183,7 +300,25 @@ def _matches(rule: _Rule, text: str, lowered: str):
         yield from pattern.finditer(text, start, end)
 
 
-def find_secrets(text: str, path: str = "", first_only: bool = False) -> list[Finding]:
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2}")
+
+
+def _decoded(run: str) -> str | None:
+    """The text a base64 run stands for, or ``None`` if it is not base64 of mostly printable text."""
+    import base64
+    import binascii
+
+    try:
+        raw = (base64.urlsafe_b64decode if "-" in run or "_" in run else base64.b64decode)(
+            run + "=" * (-len(run) % 4))
+        text = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    printable = sum(ch.isprintable() or ch in "\n\r\t" for ch in text)
+    return text if text and printable >= 0.95 * len(text) else None
+
+
+def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bool = True) -> list[Finding]:
     """Every secret gitleaks' rules find in ``text``, in rule order then position.
 
     Args:
@@ -191,9 +326,12 @@ def find_secrets(text: str, path: str = "", first_only: bool = False) -> list[Fi
         path: the file's name, for the few rules that hold only for some files (``*.tf``,
             ``*.yaml``); without it those rules are not applied.
         first_only: stop at the first finding (what the packer needs: one is enough to refuse).
+        decode: also scan what each base64 run of 40 or more characters decodes to, when that
+            is text (gitleaks' decoding, one level deep); a finding there spans the run's lines.
     Returns:
-        ``[Finding(rule, line), ...]``; ``[]`` when nothing is found. A line
-        ``key = "sk-ant-api03-..."`` gives ``[Finding("anthropic-api-key", 1)]``.
+        ``[Finding(rule, line, last_line), ...]``; ``[]`` when nothing is found. A line
+        ``key = "sk-ant-api03-..."`` gives ``[Finding("anthropic-api-key", 1)]``; a private key
+        from its BEGIN line to its END line gives both lines' numbers.
     """
     compiled, global_allow = rules()
     lowered = text.lower()
@@ -217,7 +355,19 @@ def find_secrets(text: str, path: str = "", first_only: bool = False) -> list[Fi
             line = text[start:end if end >= 0 else len(text)]
             if _allowed(global_allow, secret, match, line) or _allowed(rule.allowlists, secret, match, line):
                 continue
-            found.append(Finding(rule.id, text.count("\n", 0, m.start()) + 1))
+            first = text.count("\n", 0, m.start()) + 1
+            found.append(Finding(rule.id, first, first + m.group().count("\n", 0, len(m.group().rstrip("\n")))))
             if first_only:
                 return found
+    if decode:
+        for run in _BASE64_RUN.finditer(text):
+            inner = _decoded(run.group())
+            if inner is None:
+                continue
+            hidden = find_secrets(inner, path, first_only=True, decode=False)
+            if hidden:
+                first = text.count("\n", 0, run.start()) + 1
+                found.append(Finding(f"{hidden[0].rule} (base64)", first, first + run.group().count("\n")))
+                if first_only:
+                    return found
     return found

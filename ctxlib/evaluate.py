@@ -32,6 +32,7 @@ the ranking, top-1 (an edited file ranks first), and the share of packed tokens 
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import tempfile
 from dataclasses import asdict, dataclass, field
@@ -209,7 +210,7 @@ def files_at(path, commit: str) -> dict[str, str]:
     reader = _reader(path)
     with tempfile.TemporaryDirectory(prefix="ctxlib-eval-") as tmp:
         try:
-            reader.write_tree(commit, Path(tmp))
+            reader.write_tree(commit, Path(tmp), max_file_bytes=repo.MAX_FILE_BYTES)
         except history.HistoryError as exc:
             raise EvalError(str(exc)) from None
         return {f.path: f.text for f in repo.read_repo(tmp).files}
@@ -220,6 +221,12 @@ def run_instance(reader, instance: Instance, systems, budgets=BUDGETS, encoding:
 
     ``reader`` is a repository folder or a reader from ``history.open_history``."""
     files = files_at(reader, instance.parent)
+    readable = tuple(t for t in instance.targets if t in files)
+    if not readable:  # an edited binary .py, or one ignored or too big: no ranking could find it
+        raise EvalError(f"no edited file was read at the parent commit ({', '.join(instance.targets)}: "
+                        f"binary, too big or ignored there)")
+    if readable != instance.targets:
+        instance = dataclasses.replace(instance, targets=readable)
     return [evaluate_files(files, instance, s, budgets, encoding) for s in systems]
 
 
@@ -363,13 +370,17 @@ def explain_miss(path, outcome: TaskResult, signals=ranking.SIGNALS) -> str:
     first and for the best-placed edited file, at the instance's parent commit."""
     instance = outcome.instance
     files = files_at(path, instance.parent)
-    ranked = ranking.rank_files(files, instance.query, signals)
-    place = {r.path: (i, r) for i, r in enumerate(ranked, 1)}
+    ranked = ranking.rank_files(files, instance.query, signals) if files else []
+    # Ranks as the outcome counts them (evaluate_files): only files scoring above 0 are placed.
+    place = {r.path: (i, r) for i, r in enumerate(ranked, 1) if r.score > 0}
     target = min(instance.targets, key=lambda t: place.get(t, (10**9, None))[0])
-    lines = [f"ranked 1st: {ranking.explain_ranked(ranked[0])}"]
+    lines = [f"ranked 1st: {ranking.explain_ranked(ranked[0])}" if ranked else
+             "no file was read at that commit (all ignored, too big or binary)"]
     if target in place:
         i, r = place[target]
         lines.append(f"edited, ranked {i}: {ranking.explain_ranked(r)}")
+    elif target in files:
+        lines.append(f"edited: {target} scores 0 for the query (rank none)")
     else:
         lines.append(f"edited: {target} was not read (ignored, too big or binary at that commit)")
     return "\n".join(lines)

@@ -19,6 +19,8 @@ text would be passed over, never overspent: the budget check is always exact.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import functools
 import itertools
 from dataclasses import dataclass, field
@@ -234,6 +236,7 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
     """
     refused: dict[str, Skipped] = {}
     tokenized: set[str] = set()
+    cleared: set[str] = set()  # files whose whole text was scanned and holds no secret
 
     def cost(option: Option, limit: int) -> int:
         over = limit + 1
@@ -246,11 +249,21 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
         tokenized.add(option.path)
         if tokens > limit:
             return tokens
-        secret = None if include_secrets else repo.credential_in_text(text)
+        # Only a text that fits can be packed, so that is where secrets are looked for: the file's
+        # WHOLE text once (a view showing only a key's BEGIN line is refused too), then the view.
+        secret = None if include_secrets else _secret(option.path, text)
         if secret:
             refused[option.path] = secret.at(option.path)
             return over
         return tokens
+
+    def _secret(path: str, view_text: str):
+        if path not in cleared:
+            found = repo.credential_in_text(files.get(path, view_text), path)
+            if found:
+                return found
+            cleared.add(path)
+        return repo.credential_in_text(view_text, path)
 
     relevant = ranking_.relevant
     candidates = (view_options(path, files[path], ranking_.terms, score, view) for path, score in relevant)
@@ -422,7 +435,8 @@ def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
     check_budget(budget_tokens)
     if isinstance(margin_pct, bool) or not isinstance(margin_pct, (int, float)) or not 0 <= margin_pct < 100:
         raise ValueError(f"margin must be a percentage from 0 up to (not including) 100, got {margin_pct!r}")
-    left = int(budget_tokens * (100 - margin_pct) // 100)
+    # Exact arithmetic: a budget of 10**23 tokens is not rounded through a float.
+    left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)
     if left < 1:
         raise ValueError(f"a margin of {margin_pct:g}% leaves nothing of a budget of {budget_tokens:,} tokens")
     return left

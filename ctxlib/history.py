@@ -190,6 +190,16 @@ class GitCommand:
             raise HistoryError(f"git {args[0]}: {_first_line(done.stderr)}")
         return done.stdout
 
+    def _larger_than(self, commit: str, max_bytes: int) -> list[str]:
+        listing = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+        large = []
+        for line in listing.split(b"\0"):
+            head, _, path = line.partition(b"\t")
+            fields = head.split()
+            if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit() and int(fields[3]) > max_bytes:
+                large.append(path.decode("utf-8", "surrogateescape"))
+        return large
+
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet)."""
         return subprocess.run(["git", f"--git-dir={self.git_dir}", "rev-parse", "--verify", "-q", "HEAD"],
@@ -214,14 +224,18 @@ class GitCommand:
             commits.append((sha, parents, message.decode("utf-8", "replace").strip(), status))
         return commits
 
-    def write_tree(self, commit: str, dest: Path) -> None:
+    def write_tree(self, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:
         """Write the files of ``commit`` (a hash) into the folder ``dest``: ``git archive COMMIT | tar -x -C DEST``.
 
         The archive streams from git to tar, so memory stays small whatever the files' sizes.
         Raises ``HistoryError``: not a commit hash, no such commit, a path git refuses, tar failing
-        (``dest`` may then hold part of the tree)."""
+        (``dest`` may then hold part of the tree). With ``max_file_bytes``, files larger than that
+        (``git ls-tree -l``) are left out of the archive: nothing reads them, so nothing writes them."""
+        commit = commit_hash(commit)
+        left_out = self._larger_than(commit, max_file_bytes) if max_file_bytes is not None else []
+        paths = ["--", ".", *(f":(exclude,literal){p}" for p in left_out)] if left_out else []
         with tempfile.TemporaryFile() as errors:
-            archive = subprocess.Popen(self.command("archive", "--format=tar", commit_hash(commit)),
+            archive = subprocess.Popen(self.command("archive", "--format=tar", commit, *paths),
                                        stdout=subprocess.PIPE, stderr=errors, env=self.environment())
             try:  # -m: the files get today's time, so a commit dated in the future brings no warnings
                 done = subprocess.run(["tar", "-x", "-m", "-C", str(dest)], stdin=archive.stdout, capture_output=True)
@@ -285,6 +299,16 @@ class PureGit:
         raise HistoryError(f"{self.git_dir}: cannot be read: {problem} (a damaged or incomplete repository; "
                            "'git fsck' says more)")
 
+    def _larger_than(self, commit: str, max_bytes: int) -> list[str]:
+        listing = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+        large = []
+        for line in listing.split(b"\0"):
+            head, _, path = line.partition(b"\t")
+            fields = head.split()
+            if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit() and int(fields[3]) > max_bytes:
+                large.append(path.decode("utf-8", "surrogateescape"))
+        return large
+
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet). Raises ``HistoryError``."""
         def head(repo):
@@ -332,16 +356,18 @@ class PureGit:
             commits.append((c.id.decode(), [p.decode() for p in parents], message.strip(), status))
         return commits
 
-    def write_tree(self, commit: str, dest: Path) -> None:
+    def write_tree(self, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:
         """Write the files of ``commit`` (a hash) into the folder ``dest``: regular files with their bytes
         (executable ones executable), symbolic links as links (where the file system has them), a
         submodule as an empty folder. Raises ``HistoryError``: not a commit hash, no such commit, a path
         git refuses (``refused_path``; then nothing is written), a symbolic link whose target no system
-        can hold (empty, too long: tar fails on it too), a damaged repository."""
+        can hold (empty, too long: tar fails on it too), a damaged repository. With ``max_file_bytes``,
+        a file larger than that many bytes is not written (a reader would skip it as too big): a
+        1.7 MB ``.git`` holding 3.3 GB of zeros does not write 3.3 GB per commit."""
         commit = commit_hash(commit)
-        self.read(lambda repo: self._write_tree(repo, commit, Path(dest)))
+        self.read(lambda repo: self._write_tree(repo, commit, Path(dest), max_file_bytes))
 
-    def _write_tree(self, repo, commit: str, dest: Path) -> None:
+    def _write_tree(self, repo, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:
         store = repo.object_store
         try:
             tree = store[repo[commit.encode()].id].tree
@@ -367,6 +393,8 @@ class PureGit:
                         raise HistoryError(f"{decode_path(entry.path)}: cannot be written as a symbolic link "
                                            f"({exc.strerror or exc})") from None
                 continue  # no symbolic links here: git archive's reader would skip a link anyway
+            if max_file_bytes is not None and len(data) > max_file_bytes and not stat.S_ISLNK(entry.mode):
+                continue
             target.write_bytes(data)
             if entry.mode & 0o111:  # executable in the tree: x wherever r is, as git checkout makes it
                 mode = target.stat().st_mode

@@ -55,14 +55,28 @@ def lang_from_environment(environ=None) -> str:
         reads them in) is Hindi (``hi_IN.UTF-8``, ``hi``); else ``"en"``.
     """
     environ = os.environ if environ is None else environ
-    chosen = language_of(environ.get("CTXLIB_LANG", ""))
+    setting = environ.get("CTXLIB_LANG", "")
+    chosen = language_of(setting)
     if chosen in LANGS:
         return chosen
+    fallback = "en"
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = environ.get(name, "")
         if value:
-            return "hi" if language_of(value) == "hi" else "en"
-    return "en"
+            fallback = "hi" if language_of(value) == "hi" else "en"
+            break
+    if setting.strip():
+        _warn_unknown_lang(setting, fallback)
+    return fallback
+
+
+@lru_cache(maxsize=None)
+def _warn_unknown_lang(setting: str, fallback: str) -> None:
+    # Once per process and setting: a command that asks twice says it once.
+    import sys
+
+    print(message(N_("ctxlib: CTXLIB_LANG={setting} is not a language ctxlib speaks ({langs}); using {lang}"),
+                  fallback, setting=setting, langs=", ".join(LANGS), lang=fallback), file=sys.stderr)
 
 
 @lru_cache(maxsize=None)

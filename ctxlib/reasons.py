@@ -48,7 +48,10 @@ class Reason(Enum):
     TOO_BIG = ("too-big", N_("larger than the size cap ({size:,} bytes > {cap:,})"),
                N_("larger than the size cap"))
     NOT_REGULAR = "not-regular", N_("is {kind}, not a regular file; not read")
+    NOT_REPLACED = "not-replaced", N_("is {kind}, not a regular file; not replaced")
     TOO_DEEP = "too-deep", N_("JSON nested {depth:,} levels deep (at most {most} are read)")
+    NUMBER_TOO_LONG = ("number-too-long", N_("holds a number {digits:,} digits long (at most {most} are read)"),
+                       N_("holds a number too long to read"))
     CANNOT_READ = "cannot-read", N_("cannot be read ({problem})"), N_("cannot be read")
     FOLDER_UNREADABLE = ("folder-unreadable", N_("folder cannot be read ({problem})"),
                          N_("folder cannot be read"))

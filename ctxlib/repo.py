@@ -33,9 +33,9 @@ from pathlib import Path
 
 import pathspec
 
-from . import credentials, safefile
+from . import credentials, ignore, safefile
 from .ceiling import is_whole_number
-from .i18n import N_
+from .i18n import N_, message
 from .reasons import Reason, Skipped  # noqa: F401  (Skipped is part of this module's API)
 
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
@@ -52,14 +52,7 @@ VENV_MARKERS = ("pyvenv.cfg", "conda-meta")  # a folder holding one of these is 
 # Names too common to exclude without a marker: the standard library has a ``venv`` package.
 _ENV_DIRS_NEED_MARKER = {"venv", "env"}
 
-# gitignore syntax, so the rules read the way a repository's own .gitignore does.
-CREDENTIAL_PATTERNS = [
-    "*.env", ".env", ".env.*", "!.env.example", "!.env.sample", "!.env.template",
-    "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
-    "credentials.json", "credentials", ".netrc", "_netrc", ".npmrc", ".pypirc",
-    ".git-credentials", "secrets.json", "secrets.yaml", "secrets.yml",
-]
-CREDENTIAL_FILES = pathspec.GitIgnoreSpec.from_lines(CREDENTIAL_PATTERNS)
+CREDENTIAL_PATTERNS = credentials.CREDENTIAL_FILE_PATTERNS  # gitignore syntax; see credentials.py
 
 
 @dataclass(frozen=True)
@@ -85,14 +78,11 @@ def credential_file_reason(path: str) -> Skipped | None:
     """Why the file name ``path`` looks like a credential (``Reason.CREDENTIAL_FILE``), or ``None``.
 
     ``str(credential_file_reason("deploy/.env.prod"))`` -> ``"looks like a credential file (.env.*)"``,
-    naming the rule in ``CREDENTIAL_PATTERNS`` that matched; ``credential_file_reason(".env.example")``
-    -> ``None`` (a template holds no secrets).
+    naming the rule in ``credentials.CREDENTIAL_FILE_PATTERNS`` that matched (or gitleaks' rule
+    for a file name); ``credential_file_reason(".env.example")`` -> ``None`` (a template holds no secrets).
     """
-    # The name alone: a folder called ``credentials/`` holds code, not secrets.
-    result = CREDENTIAL_FILES.check_file(path.rsplit("/", 1)[-1])
-    if result.include:
-        return Skipped.of(path, Reason.CREDENTIAL_FILE, pattern=CREDENTIAL_PATTERNS[result.index])
-    return None
+    pattern = credentials.credential_file_pattern(path)
+    return None if pattern is None else Skipped.of(path, Reason.CREDENTIAL_FILE, pattern=pattern)
 
 
 def credential_in_text(text: str, path: str = "") -> Skipped | None:
@@ -114,14 +104,18 @@ def display_path(name: str) -> str:
     """``name`` as it can be printed: undecodable bytes as ``\\xff``, control characters escaped.
 
     ``display_path("a\\udcff.py")`` -> ``"a\\\\xff.py"`` (the byte 0xff that is not UTF-8);
-    ``display_path("x\\ny.py")`` -> ``"x\\\\ny.py"``. A printable name comes back unchanged.
+    ``display_path("x\\ny.py")`` -> ``"x\\\\ny.py"``. A printable name without a backslash comes back
+    unchanged; in any other name a backslash is doubled, so that the file literally named
+    ``a\\xff.py`` (``"a\\\\\\\\xff.py"`` shown) and the one with the byte 0xff stay two files.
     """
-    if name.isprintable():
+    if name.isprintable() and "\\" not in name:
         return name
     out = []
     for ch in name:
         code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode (surrogateescape)
+        if ch == "\\":
+            out.append("\\\\")
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode (surrogateescape)
             out.append(f"\\x{code - 0xDC00:02x}")
         elif ch.isprintable():
             out.append(ch)
@@ -130,15 +124,24 @@ def display_path(name: str) -> str:
     return "".join(out)
 
 
-def _excluded_dir_reason(entry: os.DirEntry) -> str | None:
-    """The name of the kind of folder ``entry`` is excluded as by default (``"cache"``), or ``None``."""
-    reason = DEFAULT_EXCLUDED_DIRS.get(entry.name)
-    has_marker = any(os.path.exists(os.path.join(entry.path, marker)) for marker in VENV_MARKERS)
-    if reason and (entry.name not in _ENV_DIRS_NEED_MARKER or has_marker):
+def _excluded_dir_reason(name: str, parent_fd: int) -> str | None:
+    """The name of the kind of folder ``name`` (in the open folder ``parent_fd``) is excluded as by
+    default (``"cache"``), or ``None``."""
+    reason = DEFAULT_EXCLUDED_DIRS.get(name)
+    has_marker = any(_lexists(os.path.join(name, marker), parent_fd) for marker in VENV_MARKERS)
+    if reason and (name not in _ENV_DIRS_NEED_MARKER or has_marker):
         return reason
     if has_marker:
         return DEFAULT_EXCLUDED_DIRS[".venv"]
     return None
+
+
+def _lexists(path: str, dir_fd: int) -> bool:
+    try:
+        os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 def _ignored(rel: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSpec]]) -> bool:
@@ -153,15 +156,26 @@ def _ignored(rel: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSp
     return bool(decision)
 
 
-def read_file(path: Path, rel: str, max_file_bytes: int) -> tuple[RepoFile | None, Skipped | None]:
+def read_file(path, rel: str, max_file_bytes: int, dir_fd: int | None = None
+              ) -> tuple[RepoFile | None, Skipped | None]:
     """Read one file: ``(file, None)``; ``(None, why)`` if skipped (binary, too big, not a
-    regular file, unreadable); ``(file, note)`` if undecodable bytes were replaced."""
+    regular file, a symbolic link, unreadable); ``(file, note)`` if undecodable bytes were replaced.
+
+    ``path`` is opened once, without following a link, relative to the open folder ``dir_fd``
+    when given (``safefile.read_regular_file``); the checks are the open file's.
+    """
     try:
-        data = safefile.read_regular_file(path, max_file_bytes)
+        data = safefile.read_regular_file(path, max_file_bytes, dir_fd=dir_fd)
     except safefile.Refused as exc:
         return None, exc.skipped(rel)
     except OSError as exc:
         return None, Skipped.of(rel, Reason.CANNOT_READ, problem=exc.strerror or str(exc))
+    return decode_file(rel, data)
+
+
+def decode_file(rel: str, data: bytes) -> tuple[RepoFile | None, Skipped | None]:
+    """``read_file``'s verdict on bytes already read: binary (a NUL in the first 8 KiB), UTF-8, or
+    UTF-8 with undecodable bytes replaced (and a note)."""
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
         return None, Skipped.of(rel, Reason.BINARY)
     try:
@@ -174,10 +188,17 @@ def read_file(path: Path, rel: str, max_file_bytes: int) -> tuple[RepoFile | Non
 def _spec(patterns, what: str) -> pathspec.GitIgnoreSpec | None:
     if isinstance(patterns, str):
         raise ValueError(f"{what} must be a list of patterns, got the string {patterns!r}; try [{patterns!r}]")
+    patterns = list(patterns)
     try:
-        return pathspec.GitIgnoreSpec.from_lines(list(patterns)) if patterns else None
+        spec = ignore.compile_patterns(patterns) if patterns else None
     except ValueError as exc:
         raise ValueError(f"{what}: not a gitignore-style pattern list ({exc})") from None
+    for line, pattern in zip(patterns, spec.patterns if spec else ()):
+        if pattern.include is None and line.strip() and not line.startswith("#"):
+            raise ValueError(message(N_("{what}: the pattern {line!r} can match no file name (git reads an "
+                                        "unclosed '[' so; write '\\[' for the character)"), "en",
+                                     what=what, line=line))
+    return spec
 
 
 def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bool = False,
@@ -199,20 +220,22 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
         Paths are POSIX-style and printable (``display_path``).
     Raises:
         ValueError: if ``root`` is not a directory, ``max_file_bytes`` is not positive, or a
-            pattern list is a bare string.
+            pattern list is a bare string or holds a pattern that can match nothing (``"["``).
     """
     root = Path(root)
-    try:
-        is_dir = root.is_dir()
-    except OSError:  # e.g. a name too long for the file system
-        is_dir = False
-    if not is_dir:
-        raise ValueError(f"{root}: not a directory" if os.path.lexists(root) else f"{root}: no such directory")
     if not is_whole_number(max_file_bytes, 1):
         raise ValueError(f"max_file_bytes must be a positive whole number of bytes, got {max_file_bytes!r}")
-    repo = Repo(root=root)
     excluded, included = _spec(exclude, "exclude"), _spec(include, "include")
-    _walk(root, [("", excluded)] if excluded else [], included, repo, max_file_bytes, include_secrets, progress)
+    try:  # the root itself may be a link (the user named it); nothing under it is followed
+        root_fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        raise ValueError(f"{root}: not a directory" if os.path.lexists(root) else f"{root}: no such directory") from None
+    repo = Repo(root=root)
+    try:
+        _walk(root, root_fd, [("", excluded)] if excluded else [], included, repo, max_file_bytes,
+              include_secrets, progress)
+    finally:
+        os.close(root_fd)
     repo.files.sort(key=lambda f: f.path)
     repo.skipped.sort(key=lambda s: s.path)
     repo.notes.sort(key=lambda s: s.path)
@@ -222,28 +245,30 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
 def _gitignore_spec(lines: list[str], name: str, repo: Repo):
     """The spec for one ``.gitignore``; a line pathspec cannot read is left out and noted, as git ignores it."""
     try:
-        return pathspec.GitIgnoreSpec.from_lines(lines)
+        return ignore.compile_patterns(lines)
     except ValueError:  # pathspec's GitWildMatchPatternError, e.g. a lone "!"
         good = []
         for number, line in enumerate(lines, 1):
             try:
-                pathspec.GitIgnoreSpec.from_lines([line])
+                ignore.compile_patterns([line])
             except ValueError:
-                repo.notes.append(Skipped.of(name, Reason.BAD_PATTERN, number=number, line=line))
+                repo.notes.append(Skipped.of(name, Reason.BAD_PATTERN,
+                                             number=number, line=line))
             else:
                 good.append(line)
-        return pathspec.GitIgnoreSpec.from_lines(good)
+        return ignore.compile_patterns(good)
 
 
-def _folder_specs(folder: str, prefix: str, specs: list, repo: Repo) -> list:
-    """``specs`` plus the folder's own ``.gitignore``; an unreadable one is skipped with its reason."""
-    path = os.path.join(folder, ".gitignore")
+def _folder_specs(folder_fd: int, prefix: str, specs: list, repo: Repo) -> list:
+    """``specs`` plus the folder's own ``.gitignore``; an unreadable one is skipped with its reason,
+    a link is not followed (and not reported: the walk reports it as a link)."""
     try:
-        if not os.path.lexists(path) or os.path.islink(path):
-            return specs
-        data = safefile.read_regular_file(path, MAX_FILE_BYTES)
+        data = safefile.read_regular_file(".gitignore", MAX_FILE_BYTES, dir_fd=folder_fd)
+    except FileNotFoundError:
+        return specs
     except safefile.Refused as exc:
-        repo.skipped.append(exc.skipped(prefix + ".gitignore"))
+        if exc.params.get("kind") != safefile.LINK:
+            repo.skipped.append(exc.skipped(prefix + ".gitignore"))
         return specs
     except OSError as exc:
         repo.skipped.append(Skipped.of(prefix + ".gitignore", Reason.CANNOT_READ,
@@ -253,68 +278,125 @@ def _folder_specs(folder: str, prefix: str, specs: list, repo: Repo) -> list:
     return specs + [(prefix, _gitignore_spec(lines, display_path(prefix) + ".gitignore", repo))]
 
 
-def _walk(root: Path, specs, included, repo: Repo, max_file_bytes, include_secrets, progress):
+class _Folder:
+    """An open folder descriptor, closed once the walk has opened all of its subfolders."""
+
+    __slots__ = ("fd", "waiting")
+
+    def __init__(self, fd: int, waiting: int):
+        self.fd, self.waiting = fd, waiting
+
+    def release(self) -> None:
+        self.waiting -= 1
+        if self.waiting <= 0:
+            os.close(self.fd)
+
+
+def _walk(root: Path, root_fd: int, specs, included, repo: Repo, max_file_bytes, include_secrets, progress):
     # A loop over a stack of folders, not recursion: a tree nested 990 deep must not hit
-    # Python's recursion limit. Folders are visited in sorted order, depth first.
-    inside = os.path.realpath(root)
-    stack = [(str(root), "", specs)]
-    while stack:
-        folder, prefix, specs = stack.pop()
-        shown = display_path(prefix)
-        specs = _folder_specs(folder, prefix, specs, repo)
-        try:
-            with os.scandir(folder) as found:
-                entries = sorted(found, key=lambda e: e.name)
-        except OSError as exc:
-            repo.skipped.append(Skipped.of(shown or "./", Reason.FOLDER_UNREADABLE,
-                                           problem=exc.strerror or str(exc)))
-            continue
-        folders = []
-        for entry in entries:
-            rel = prefix + entry.name
-            shown = display_path(rel)
+    # Python's recursion limit. Folders are visited in sorted order, depth first. Every folder
+    # and file is opened relative to its parent's open descriptor, never followed if it is a
+    # link: a name swapped for a link while the walk runs cannot lead outside the root.
+    where = (str(root), os.path.realpath(root))
+    stack = [(_Folder(os.dup(root_fd), 1), None, "", specs)]
+    try:
+        while stack:
+            parent, name, prefix, specs = stack.pop()
             try:
-                kind = ("link" if entry.is_symlink() else "dir" if entry.is_dir(follow_symlinks=False)
-                        else "file" if entry.is_file(follow_symlinks=False) else "other")
-            except OSError as exc:  # the entry vanished, or its folder forbids a stat
-                repo.skipped.append(Skipped.of(shown, Reason.CANNOT_READ, problem=exc.strerror or str(exc)))
-                continue
-            if kind == "link":
-                target = os.path.realpath(entry.path)
-                where = "inside" if os.path.commonpath([inside, target]) == inside else "outside"
-                repo.skipped.append(Skipped.of(shown, Reason.SYMLINK_INSIDE if where == "inside"
-                                               else Reason.SYMLINK_OUTSIDE))
-            elif kind == "dir":
-                excluded_as = _excluded_dir_reason(entry)
-                if excluded_as:
-                    repo.skipped.append(Skipped.of(shown + "/", Reason.EXCLUDED_DIR, kind=excluded_as))
-                elif _ignored(rel, True, specs):
-                    repo.skipped.append(Skipped.of(shown + "/", Reason.IGNORED))
+                fd = os.dup(parent.fd) if name is None else os.open(name, safefile.DIR_FLAGS, dir_fd=parent.fd)
+            except OSError as exc:
+                shown = display_path(prefix)
+                if name is not None and safefile.is_link(name, parent.fd):  # swapped for a link meanwhile
+                    repo.skipped.append(Skipped.of(shown.rstrip("/"), _link_reason(where, prefix.rstrip("/"))))
                 else:
-                    folders.append((entry.path, rel + "/", specs))
-            elif kind == "file":
-                credential = None if include_secrets else CREDENTIAL_FILES.check_file(entry.name)
-                if _ignored(rel, False, specs):
-                    repo.skipped.append(Skipped.of(shown, Reason.IGNORED))
-                    continue
-                if included is not None and not included.match_file(rel):
-                    repo.skipped.append(Skipped.of(shown, Reason.NOT_INCLUDED))
-                    continue
-                if credential is not None and credential.include:
-                    repo.skipped.append(Skipped.of(shown, Reason.CREDENTIAL_FILE,
-                                                   pattern=CREDENTIAL_PATTERNS[credential.index]))
-                    continue
-                found, remark = read_file(Path(entry.path), shown, max_file_bytes)
-                if found:
-                    repo.files.append(found)
-                if remark:
-                    (repo.notes if found else repo.skipped).append(remark)
-                if progress:
-                    progress(1)
+                    repo.skipped.append(Skipped.of(shown or "./", Reason.FOLDER_UNREADABLE,
+                                                   problem=exc.strerror or str(exc)))
+                continue
+            finally:
+                parent.release()
+            try:
+                folders = _read_folder(fd, where, prefix, specs, included, repo, max_file_bytes,
+                                       include_secrets, progress)
+            except BaseException:
+                os.close(fd)
+                raise
+            if not folders:
+                os.close(fd)
+                continue
+            folder = _Folder(fd, len(folders))
+            stack.extend((folder, *sub) for sub in reversed(folders))
+    finally:  # an error mid-walk (KeyboardInterrupt): close what is still open
+        for parent, *_ in stack:
+            parent.release()
+
+
+def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, max_file_bytes,
+                 include_secrets, progress) -> list:
+    """Read the files of the open folder ``fd`` into ``repo``; returns its subfolders to walk,
+    as ``[(name, prefix, specs), ...]``."""
+    specs = _folder_specs(fd, prefix, specs, repo)
+    try:
+        with os.scandir(fd) as found:
+            entries = sorted(found, key=lambda e: e.name)
+    except OSError as exc:
+        repo.skipped.append(Skipped.of(display_path(prefix) or "./", Reason.FOLDER_UNREADABLE,
+                                       problem=exc.strerror or str(exc)))
+        return []
+    folders = []
+    for entry in entries:
+        rel = prefix + entry.name
+        shown = display_path(rel)
+        try:
+            kind = ("link" if entry.is_symlink() else "dir" if entry.is_dir(follow_symlinks=False)
+                    else "file" if entry.is_file(follow_symlinks=False) else "other")
+        except OSError as exc:  # the entry vanished, or its folder forbids a stat
+            repo.skipped.append(Skipped.of(shown, Reason.CANNOT_READ, problem=exc.strerror or str(exc)))
+            continue
+        if kind == "link":
+            repo.skipped.append(Skipped.of(shown, _link_reason(where, rel)))
+        elif kind == "dir":
+            excluded_as = _excluded_dir_reason(entry.name, fd)
+            if excluded_as:
+                repo.skipped.append(Skipped.of(shown + "/", Reason.EXCLUDED_DIR, kind=excluded_as))
+            elif _ignored(rel, True, specs):
+                repo.skipped.append(Skipped.of(shown + "/", Reason.IGNORED))
             else:
-                kind_name = safefile.file_kind(_lstat_mode(entry)) or N_("not a regular file")
-                repo.skipped.append(Skipped.of(shown, Reason.NOT_REGULAR, kind=kind_name))
-        stack.extend(reversed(folders))
+                folders.append((entry.name, rel + "/", specs))
+        elif kind == "file":
+            if _ignored(rel, False, specs):
+                repo.skipped.append(Skipped.of(shown, Reason.IGNORED))
+                continue
+            if included is not None and not included.match_file(rel):
+                repo.skipped.append(Skipped.of(shown, Reason.NOT_INCLUDED))
+                continue
+            pattern = None if include_secrets else credentials.credential_file_pattern(rel)
+            if pattern is not None:
+                repo.skipped.append(Skipped.of(shown, Reason.CREDENTIAL_FILE, pattern=pattern))
+                continue
+            found, remark = read_file(entry.name, shown, max_file_bytes, dir_fd=fd)
+            if remark is not None and dict(remark.params).get("kind") == safefile.LINK:
+                remark = Skipped.of(shown, _link_reason(where, rel))  # swapped for a link meanwhile
+            if found:
+                repo.files.append(found)
+            if remark:
+                (repo.notes if found else repo.skipped).append(remark)
+            if progress:
+                progress(1)
+        else:
+            kind_name = safefile.file_kind(_lstat_mode(entry)) or N_("not a regular file")
+            repo.skipped.append(Skipped.of(shown, Reason.NOT_REGULAR, kind=kind_name))
+    return folders
+
+
+_LINK_INSIDE, _LINK_OUTSIDE = Reason.SYMLINK_INSIDE, Reason.SYMLINK_OUTSIDE
+
+
+def _link_reason(where: tuple[str, str], rel: str) -> Reason:
+    """Whether the link at ``rel`` points inside or outside the root (``where``: the root as given
+    and resolved). Only links are resolved (``os.path.realpath``); nothing they point at is read."""
+    target = os.path.realpath(os.path.join(where[0], rel))
+    inside = os.path.commonpath([where[1], target]) == where[1]
+    return _LINK_INSIDE if inside else _LINK_OUTSIDE
 
 
 def _lstat_mode(entry: os.DirEntry) -> int:

@@ -1,34 +1,47 @@
-"""Reading files someone else made: only regular files, never blocking, with a size cap and a depth cap.
+"""Reading files someone else made, and writing ours: only regular files, never blocking, never through a link.
 
 Lesson 3, "Reading a real repository", and every hand-in the classroom reads (progress files,
 quiz files, ledger lines). The rules that hold for every file ctxlib reads:
 
-- Only a regular file is read. A FIFO, a device (``/dev/zero``), a socket, or a symbolic link
-  to one of them is refused by its ``stat`` before it is opened, so ``ctxlib`` never waits
-  on a pipe nor reads an endless device. The file is opened with ``O_NONBLOCK`` and checked
-  again with ``fstat``, in case it was swapped between the two looks.
+- A file is opened once, with ``O_NOFOLLOW`` (a symbolic link is refused, never followed)
+  and ``O_NONBLOCK`` (a FIFO cannot make ``ctxlib`` wait), relative to an open descriptor of
+  its folder when the caller walks a tree (``dir_fd``). What is checked, the type and the
+  size, is the descriptor's (``fstat``), never the name's: a file swapped for a link between
+  a check and the read cannot lead outside the folder, because there is no second look.
+- Only a regular file is read: a FIFO, a device (``/dev/zero``), a socket is refused.
 - At most ``max_bytes`` bytes are read; a larger file is refused, not truncated.
+- ``write_atomically`` is the one way ctxlib writes a file (``--csv``, progress, caches): a new
+  regular file beside the target, renamed over it only if the target is absent or a regular
+  file. A link, a device, a FIFO or a folder at the target is refused with a reason.
 - JSON is parsed only when its nesting is at most ``MAX_JSON_DEPTH`` levels, so a file
   nested 1,000 deep is refused with a message instead of a ``RecursionError``.
 
 Every refusal is a ``Refused`` (an ``OSError``, so callers that already handle "cannot be
 read" handle it too) whose ``code`` and ``params`` (``reasons.Reason``) give the reason in any catalog language.
-Not handled: files that change while they are read (the bytes read are what is used).
+Not handled: files that change while they are read (the bytes read are what is used); a
+folder higher up swapped for a link while a caller opens a path by name (walkers pass ``dir_fd``).
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import stat
+import tempfile
 
 from .i18n import N_
-from .reasons import Reason, Skipped
+from .reasons import Reason, Skipped  # noqa: F401  (Skipped: what Refused.skipped returns)
 
 MAX_JSON_DEPTH = 64  # progress, quiz and ledger files need 5; 64 is far past any honest file
+LINK = N_("a symbolic link")
 _KINDS = ((stat.S_ISFIFO, N_("a named pipe (FIFO)")), (stat.S_ISCHR, N_("a character device")),
           (stat.S_ISBLK, N_("a block device")), (stat.S_ISSOCK, N_("a socket")),
-          (stat.S_ISDIR, N_("a directory")))
+          (stat.S_ISDIR, N_("a directory")), (stat.S_ISLNK, LINK))
+READ_FLAGS = (os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
+              | getattr(os, "O_CLOEXEC", 0))
+DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_LINK_ERRNOS = {errno.ELOOP, errno.EMLINK, getattr(errno, "EFTYPE", errno.ELOOP)}
 
 
 class Refused(OSError):
@@ -60,46 +73,134 @@ def file_kind(mode: int) -> str | None:
     return next((kind for test, kind in _KINDS if test(mode)), N_("not a regular file"))
 
 
-def read_regular_file(path, max_bytes: int) -> bytes:
+def open_nofollow(path, flags: int = READ_FLAGS, dir_fd: int | None = None) -> int:
+    """``os.open(path, flags, dir_fd=dir_fd)``, a link at ``path`` being refused, not followed.
+
+    Raises:
+        Refused: ``path`` is a symbolic link ("is a symbolic link, not a regular file").
+        OSError: the file system said no (missing, permission denied).
+    """
+    try:
+        return os.open(path, flags, dir_fd=dir_fd)
+    except OSError as exc:
+        # O_NOFOLLOW says ELOOP (EMLINK or EFTYPE on some systems): the entry's own type decides.
+        if exc.errno in _LINK_ERRNOS and is_link(path, dir_fd):
+            raise Refused(Reason.NOT_REGULAR, kind=LINK) from None
+        raise
+
+
+def is_link(path, dir_fd: int | None = None) -> bool:
+    """Whether ``path`` (relative to the open folder ``dir_fd``) is a symbolic link; ``False`` if it is missing."""
+    try:
+        return stat.S_ISLNK(os.stat(path, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def read_fd(fd: int, max_bytes: int) -> bytes:
+    """The bytes of the open file ``fd`` if it is a regular file of at most ``max_bytes`` bytes.
+
+    The check is ``fstat(fd)``'s; at most ``max_bytes + 1`` bytes are read, so a file that grows
+    while it is read is refused too. Does not close ``fd``. Raises ``Refused`` as ``read_regular_file``.
+    """
+    info = os.fstat(fd)
+    kind = file_kind(info.st_mode)
+    if kind is not None:
+        raise Refused(Reason.NOT_REGULAR, kind=kind)
+    if info.st_size > max_bytes:
+        raise Refused(Reason.TOO_BIG, size=info.st_size, cap=max_bytes)
+    chunks, left = [], max_bytes + 1
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    data = b"".join(chunks)
+    if len(data) > max_bytes:  # it grew after fstat
+        raise Refused(Reason.TOO_BIG, size=len(data), cap=max_bytes)
+    return data
+
+
+def read_regular_file(path, max_bytes: int, *, dir_fd: int | None = None) -> bytes:
     """The bytes of ``path`` if it is a regular file of at most ``max_bytes`` bytes.
 
     Args:
-        path: a file name (str, bytes or Path); a symbolic link is followed, and what it
-            points at must be a regular file too.
+        path: a file name (str, bytes or Path); relative to the folder ``dir_fd`` when given.
+            A symbolic link is refused, never followed (``O_NOFOLLOW``).
         max_bytes: the size cap in bytes.
+        dir_fd: an open descriptor of the file's folder (``os.open(folder, DIR_FLAGS)``), or ``None``.
     Returns:
         the whole file's bytes.
     Raises:
-        Refused: a FIFO, device, socket or directory (``"is a named pipe (FIFO), not a regular
-            file"``), or a file larger than ``max_bytes``.
+        Refused: a link, FIFO, device, socket or directory (``"is a named pipe (FIFO), not a regular
+            file"``), or a file larger than ``max_bytes``; judged by ``fstat`` of the one descriptor.
         OSError: the file system said no (missing file, permission denied).
     """
-    kind = file_kind(os.stat(path).st_mode)
-    if kind is None:
-        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(path, flags)
+    fd = open_nofollow(path, READ_FLAGS, dir_fd)
+    try:
+        return read_fd(fd, max_bytes)
+    finally:
+        os.close(fd)
+
+
+def read_stream(stream, max_bytes: int) -> bytes:
+    """At most ``max_bytes`` bytes of a binary stream (standard input); more is refused, not truncated.
+
+    ``read_stream(sys.stdin.buffer, 1 << 20)``: ``ctxlib count < /dev/zero`` stops after 1 MiB
+    and one byte with ``Refused("larger than the size cap ...")`` instead of filling the memory.
+    """
+    data = stream.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise Refused(Reason.TOO_BIG, size=len(data), cap=max_bytes)
+    return data
+
+
+def write_atomically(path, data, *, private: bool = False) -> None:
+    """Write ``data`` (str as UTF-8, or bytes) to ``path`` as a new regular file, atomically.
+
+    The bytes go to a temporary file in the same folder (``mkstemp``: a new name, ``O_EXCL``),
+    are flushed to disk, and the file is renamed over ``path`` (``os.replace``) only if ``path``
+    is absent or a regular file. A crash or a full disk before the rename leaves the previous
+    file as it was, and the temporary file is removed. The file gets the usual permissions
+    (0666 less the umask), or 0600 when ``private``.
+
+    Raises:
+        Refused: ``path`` is a symbolic link, a device, a FIFO, a socket or a folder
+            ("is a character device, not a regular file; not replaced"): never replaced.
+        OSError: the folder does not exist or cannot be written.
+    """
+    path = os.fspath(path)
+    _check_target(path)
+    folder, name = os.path.split(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
+    try:
+        if not private:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        _check_target(path)  # looked at again right before the rename: the shortest window there is
+        os.replace(tmp, path)
+    except BaseException:
         try:
-            info = os.fstat(fd)
-            kind = file_kind(info.st_mode)
-            if kind is None:
-                if info.st_size > max_bytes:
-                    raise Refused(Reason.TOO_BIG,
-                                  size=info.st_size, cap=max_bytes)
-                chunks, left = [], max_bytes + 1
-                while left > 0:
-                    chunk = os.read(fd, min(left, 1 << 20))
-                    if not chunk:
-                        break
-                    chunks.append(chunk)
-                    left -= len(chunk)
-                data = b"".join(chunks)
-                if len(data) > max_bytes:  # it grew after fstat
-                    raise Refused(Reason.TOO_BIG,
-                                  size=len(data), cap=max_bytes)
-                return data
-        finally:
-            os.close(fd)
-    raise Refused(Reason.NOT_REGULAR, kind=kind)
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _check_target(path: str) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    kind = file_kind(mode)
+    if kind is not None:
+        raise Refused(Reason.NOT_REPLACED, kind=kind)
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -122,18 +223,35 @@ def json_depth(text: str) -> int:
     return deepest
 
 
-def load_json(text: str, max_depth: int = MAX_JSON_DEPTH):
-    """``json.loads(text)``, refusing text nested deeper than ``max_depth`` levels.
+MAX_NUMBER_DIGITS = 100  # a count or a score; Python refuses past 4,300 digits with a bare ValueError
 
+
+def load_json(text: str, max_depth: int = MAX_JSON_DEPTH, lenient_numbers: bool = False):
+    """``json.loads(text)``, refusing text nested deeper than ``max_depth`` levels and numbers
+    longer than ``MAX_NUMBER_DIGITS`` digits.
+
+    Args:
+        lenient_numbers: read a too-long number as ``None`` instead of refusing the text (to
+            salvage the rest of a file).
     Raises:
-        Refused: nesting deeper than ``max_depth`` (checked before parsing).
+        Refused: nesting deeper than ``max_depth`` (checked before parsing), or a number with
+            more than ``MAX_NUMBER_DIGITS`` digits (``Reason.NUMBER_TOO_LONG``).
         json.JSONDecodeError: not JSON, as ``json.loads`` raises it.
     """
     depth = json_depth(text)
     if depth > max_depth:
-        raise Refused(Reason.TOO_DEEP,
-                      depth=depth, most=max_depth)
-    return json.loads(text)
+        raise Refused(Reason.TOO_DEEP, depth=depth, most=max_depth)
+
+    def number(kind):
+        def parse(digits: str):
+            if len(digits) > MAX_NUMBER_DIGITS:
+                if lenient_numbers:
+                    return None
+                raise Refused(Reason.NUMBER_TOO_LONG, digits=len(digits), most=MAX_NUMBER_DIGITS)
+            return kind(digits)
+        return parse
+
+    return json.loads(text, parse_int=number(int), parse_float=number(float))
 
 
 def json_error_text(exc: json.JSONDecodeError) -> str:

@@ -16,7 +16,8 @@ Start-up: building an encoding from the gzipped file costs ~0.4 s of parsing and
 inside tiktoken. So the parsed ranks are cached once per user, as a ``marshal`` file in the
 user's cache folder (``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, else
 ``~/.cache/ctxlib``), named by the shipped file's sha256 and checked against its own
-sha256 before use; a missing, stale or damaged cache is rebuilt, an unwritable one skipped.
+sha256 before use, and its decoded ranks against ``RANKS_DIGESTS``; a missing, stale or
+damaged cache is rebuilt, an unwritable one skipped, a FIFO, device or link there never read.
 ``count_tokens`` always uses tiktoken's encoder (built once per process). A job that knows it
 counts little in all (``ctxlib count small.py``) asks ``counter_for(total_chars)``, which gives
 ``bpe_count`` up to ``PYTHON_BPE_CHARS`` characters: the same byte-pair merge tiktoken runs, in
@@ -42,7 +43,6 @@ import hashlib
 import marshal
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 _ENDOFTEXT = "<|endoftext|>"
@@ -151,28 +151,41 @@ def _cache_file(name: str, sha256: str) -> Path:
     return cache_dir() / f"{name}-{sha256[:16]}-{tag}.marshal"
 
 
-def cached(name: str, sha256: str, build):
+MAX_CACHE_BYTES = 64 * 1024 * 1024  # o200k_base's cached ranks take ~5 MB; a larger "cache" is something else
+# ranks_digest of each shipped ranks file once parsed; tests/test_tokens.py holds them equal.
+RANKS_DIGESTS = {"o200k_base": "b8bba9b3c8de0a205e90bb628018ae5c2018117a17e3d0b00b38f75ca4ee072c",
+                 "cl100k_base": "77fa86fb70e1c1fce1c84c9531a2f438c881a02be0004573c37ec0907f258367"}
+
+
+def cached(name: str, sha256: str, build, valid=None):
     """``build()``'s result (plain data: dicts, lists, str, bytes, numbers), cached once per user.
 
     Args:
         name: what is cached, the file's name prefix (``"o200k_base"``).
         sha256: the digest of the source it is built from; a new source gives a new file.
         build: makes the data when the cache is missing, stale or damaged.
+        valid: optional check of the decoded data (``valid(data) -> bool``); data it refuses is
+            rebuilt, so a cache whose payload was changed along with its own checksum is not used.
     Returns:
-        the data, from ``cache_dir()`` when its own sha256 checks out, else from ``build()``
-        (and then written there; a folder that cannot be written is skipped).
+        the data, from ``cache_dir()`` when its own sha256 checks out (and ``valid`` accepts it),
+        else from ``build()`` (and then written there; a folder that cannot be written, or a
+        link, a FIFO or a device where the file should be, is skipped).
     """
     path = _cache_file(name, sha256)
     data = _read_cache(path)
-    if data is None:
+    if data is None or (valid is not None and not valid(data)):
         data = build()
         _write_cache(path, data)
     return data
 
 
 def _read_cache(path: Path):
+    # Read once, without following a link, only a regular file of at most MAX_CACHE_BYTES: a FIFO
+    # there cannot hang ``count``, a link to /dev/zero cannot fill the memory.
+    from . import safefile
+
     try:
-        blob = path.read_bytes()
+        blob = safefile.read_regular_file(path, MAX_CACHE_BYTES)
         digest, payload = blob[:64].decode("ascii"), blob[64:]
         if hashlib.sha256(payload).hexdigest() != digest:
             return None
@@ -183,15 +196,27 @@ def _read_cache(path: Path):
 
 
 def _write_cache(path: Path, ranks: dict) -> None:
+    from . import safefile
+
     payload = marshal.dumps(ranks)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(hashlib.sha256(payload).hexdigest().encode("ascii") + payload)
-        os.replace(tmp, path)
+        safefile.write_atomically(path, hashlib.sha256(payload).hexdigest().encode("ascii") + payload)
     except OSError:
-        pass  # a read-only home: every run parses the shipped file, which is only slower
+        pass  # a read-only home, or no regular file there: every run parses the shipped file, only slower
+
+
+def ranks_digest(ranks) -> str | None:
+    """A sha256 of decoded ranks: the token bytes in rank order, then their lengths; ``None`` unless the
+    ranks are a dict numbered 0, 1, 2... in order (what ``parse_ranks`` returns). ~25 ms for o200k_base."""
+    if not isinstance(ranks, dict) or list(ranks.values()) != list(range(len(ranks))):
+        return None
+    try:
+        digest = hashlib.sha256(b"".join(ranks))
+        digest.update(bytes(map(len, ranks)))
+    except (TypeError, ValueError):  # a key that is not bytes, or longer than 255 bytes
+        return None
+    return digest.hexdigest()
 
 
 @functools.cache
@@ -203,7 +228,8 @@ def mergeable_ranks(name: str = DEFAULT_ENCODING) -> dict[bytes, int]:
     _check_name(name)
     sha256 = ENCODINGS[name]["sha256"]
     ranks = cached(name, sha256, lambda: parse_ranks(
-        name, gzip.decompress((DATA_DIR / f"{name}.tiktoken.gz").read_bytes()), sha256))
+        name, gzip.decompress((DATA_DIR / f"{name}.tiktoken.gz").read_bytes()), sha256),
+        valid=lambda ranks: ranks_digest(ranks) == RANKS_DIGESTS[name])
     if not isinstance(ranks, dict):
         raise ValueError(f"the cached ranks of {name!r} are not a table; delete {cache_dir()}")
     return ranks

@@ -192,14 +192,14 @@ def test_sample_project_is_byte_for_byte_deterministic(tmp_path):
 def test_a_folder_that_cannot_be_read_is_reported_not_fatal(tmp_path, monkeypatch):
     write(tmp_path, "locked/a.py")
     write(tmp_path, "open.py")
-    real_scandir = os.scandir
+    real_open = os.open
 
-    def scandir(path):
-        if str(path).endswith("locked"):  # root can read anything, so refuse as the OS would
+    def refusing_open(path, flags, *args, **kwargs):  # the walk opens each folder by name in its parent
+        if str(path) == "locked":  # root can read anything, so refuse as the OS would
             raise PermissionError(13, "Permission denied")
-        return real_scandir(path)
+        return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "open", refusing_open)
     repo = read_repo(tmp_path)
     assert paths(repo) == ["open.py"]
     assert reasons(repo) == {"locked/": "folder cannot be read (Permission denied)"}

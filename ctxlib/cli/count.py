@@ -14,6 +14,8 @@ from ..i18n import N_, message
 from ..reasons import Reason, group_by_reason
 from .common import UsageError, add_glob_options
 
+MAX_STDIN_BYTES = 64 * 1024 * 1024  # what ``ctxlib count`` reads from standard input at most
+
 
 def count_rows(named_texts: list[tuple[str, str]], encoding: str) -> list[tuple[str, int, int, int]]:
     """``[(name, characters, exact tokens, rough tokens), ...]`` plus a ``total`` row when there are several."""
@@ -42,7 +44,11 @@ def cmd_count(args) -> int:
     """
     if not args.files:
         try:
-            named = [("<stdin>", sys.stdin.buffer.read().decode("utf-8"))]
+            from ..safefile import Refused, read_stream
+
+            named = [("<stdin>", read_stream(sys.stdin.buffer, MAX_STDIN_BYTES).decode("utf-8"))]
+        except Refused as exc:  # ctxlib count < /dev/zero: stops at the cap, never fills the memory
+            raise UsageError(f"<stdin>: {exc.reason}") from None
         except UnicodeDecodeError as exc:
             raise UsageError(f"<stdin>: is not UTF-8 text (bad byte at offset {exc.start})") from None
         print(format_count_table(count_rows(named, args.encoding), args.encoding))

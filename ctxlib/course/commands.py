@@ -73,7 +73,7 @@ def cmd_grade(args) -> int:
                                  problem=exc.strerror or exc)) from None
     if not files:
         raise UsageError(message("{folder}: has no progress files (*.json)", lang, folder=folder))
-    learners = []
+    learners, skipped = [], []
     for f in files:
         try:
             data = progress.read_progress(f)
@@ -83,12 +83,14 @@ def cmd_grade(args) -> int:
                        else getattr(exc, "strerror", None) or exc)
             print(message("ctxlib: {name}: cannot be read, skipped ({problem})", lang, name=grading.terminal_text(f.name),
                           problem=problem), file=sys.stderr)
+            skipped.append((f.name, problem))
             continue
         learners.append((data.get("learner") or f.stem, f.name, data))
     if not learners:
         raise UsageError(message_n("the {n} progress file in {folder} could not be read",
                                    "none of the {n} progress files in {folder} could be read", len(files), lang,
                                    folder=folder))
+    learners = grading.distinct_names(learners)
     header, rows = grading.grade_table(learners, lesson_question_ids())
     if Path(args.csv).resolve() in {f.resolve() for f in files}:
         raise UsageError(message("{path}: is one of the progress files being graded; write the table elsewhere",
@@ -97,18 +99,22 @@ def cmd_grade(args) -> int:
         raise UsageError(message("{path}: cannot be written, its folder {folder} does not exist", lang,
                                  path=args.csv, folder=Path(args.csv).parent))
     try:
-        progress.write_atomically(args.csv, grading.table_csv(header, rows))
+        progress.safefile.write_atomically(args.csv, grading.table_csv(header, rows))
+    except progress.safefile.Refused as exc:  # a link, a device, a FIFO where the table should go
+        raise UsageError(f"{grading.terminal_text(args.csv)}: {exc.text(lang)}") from None
     except OSError as exc:
         raise UsageError(message("{path}: cannot be written ({problem})", lang, path=args.csv,
                                  problem=exc.strerror)) from None
     print(grading.grade_summary(header, rows, lang=lang))
-    skipped = len(files) - len(learners)
     wrote = message_n("wrote {path}: {n} learner x {questions} questions",
                       "wrote {path}: {n} learners x {questions} questions", len(rows), lang,
                       path=args.csv, questions=len(header) - 6)
     if skipped:
-        wrote += message_n("; {n} file skipped (see above)", "; {n} files skipped (see above)", skipped, lang)
-    print("\n" + wrote)
+        wrote += message_n("; {n} file skipped (see above)", "; {n} files skipped (see above)", len(skipped), lang)
+    print("")
+    for name, problem in skipped:  # the summary names what was left out, and why, not only stderr
+        print(message("skipped: {name} ({problem})", lang, name=grading.terminal_text(name), problem=problem))
+    print(wrote)
     return 0
 
 

@@ -36,6 +36,16 @@ def csv_cell(value):
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+def distinct_names(learners) -> list:
+    """``learners`` (``[(name, file name, record), ...]``) with every name that two hand-ins share
+    told apart by its file: ``("Asha", "a.json", r)`` -> ``("Asha (a.json)", "a.json", r)``."""
+    from collections import Counter
+
+    shared = {name for name, n in Counter(name for name, _, _ in learners).items() if n > 1}
+    return [(f"{name} ({file_name})" if name in shared else name, file_name, data)
+            for name, file_name, data in learners]
+
+
 def grade_table(learners, lessons: dict) -> tuple[list[str], list[list]]:
     """The instructor's table: a header and one row per learner.
 

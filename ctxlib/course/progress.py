@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -150,6 +149,7 @@ def schema_problem(data) -> str | None:
 def parse_progress(text: str) -> dict:
     """The progress record in ``text``; ``ProgressError`` saying what is wrong (empty, not JSON,
     nested too deep, a bad field). A record without ``"learner"`` (the schema allows it) gets ``None``."""
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark, as some editors save: accepted
     if not text.strip():
         raise ProgressError("the file is empty")
     try:
@@ -198,36 +198,13 @@ def progress_lock(path):
     return filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS)
 
 
-def write_atomically(path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and ``os.replace``.
-
-    A crash or a full disk before the replace leaves the previous file as it was; the
-    temporary file is removed. The file gets the usual permissions (0666 less the umask),
-    not ``mkstemp``'s private 0600. Raises ``OSError``, also when the folder does not exist.
-    """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def save_progress(data: dict, path=None) -> None:
     """Write a progress record to ``path`` (default ``progress_path()``) atomically, creating its
     folder (``~/.ctxlib`` the first time); raises ``OSError``. Callers that read, change and
     write hold ``progress_lock(path)`` around all three."""
     path = Path(path or progress_path())
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    safefile.write_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
 def open_progress(path=None) -> tuple[dict, tuple[Path, str] | None]:
@@ -252,8 +229,28 @@ def open_progress(path=None) -> tuple[dict, tuple[Path, str] | None]:
         n = 1
         while aside.exists():  # two corruptions in one second must not clobber the first
             aside, n = path.with_name(f"{path.name}.corrupt-{stamp}-{n}"), n + 1
+        kept = salvage(path)
         os.rename(path, aside)
-        return new_progress(), (aside, str(exc))
+        return kept, (aside, str(exc))
+
+
+def salvage(path) -> dict:
+    """A new record holding what can be kept of the unusable progress file ``path``: its learner
+    and every attempt that passes the schema on its own (a 5,000-digit ``hints_used`` drops that
+    attempt, not the learner's history). An empty record if nothing can be read."""
+    kept = new_progress()
+    try:
+        text = safefile.read_regular_file(path, MAX_PROGRESS_BYTES).decode("utf-8", errors="replace")
+        data = safefile.load_json(text.removeprefix("\ufeff"), lenient_numbers=True)
+    except (OSError, ValueError):
+        return kept
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("attempts"), list):
+        return kept
+    if isinstance(data.get("learner"), str):
+        kept["learner"] = data["learner"]
+    kept["attempts"] = [a for a in data["attempts"]
+                        if schema_problem({**new_progress(), "attempts": [a]}) is None]
+    return kept
 
 
 def record_attempt(lesson: str, question_id: str, outcome: str | None, *, hints_used: int = 0,
