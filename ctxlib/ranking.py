@@ -61,7 +61,7 @@ PACKAGING_WORDS = frozenset({"setup", "packaging", "pypi", "classifier", "classi
 PACKAGING_HINTS = frozenset({"python", "package", "install", "installation", "build", "testing", "tests",
                              "support", "pin", "venv", "virtualenv", "action", "actions", "github", "version",
                              "versions", "drop", "entry", "license", "benchmarks", "hatch"})
-PACKAGING_FLOOR = 0.5
+PACKAGING_FLOOR = 0.3
 EXAMPLE_WORDS = frozenset({"example", "examples", "tutorial", "demo", "sample", "flaskr"})
 EXAMPLE_PRIOR = 0.5
 _PACKAGING_NAMES = frozenset({"setup.py", "setup.cfg", "pyproject.toml", "tox.ini", "noxfile.py", "manifest.in",
