@@ -13,6 +13,8 @@ on. Each parent tree is exported from the mirror and packed by every system in t
 - ``plain BM25, whole files``: textbook BM25 on words, whole files only (the baseline);
 - ``bm25 (before)``: code-aware BM25 with views, what ``ctxlib pack`` did before the signals;
 - ``ctxlib pack``: ``ranking.rank_files`` with every signal (the default now);
+- ``ctxlib pack, footholds first``: the same ranking packed with ``strategy="footholds"``
+  (``strategies.footholds_first``: more budget never loses a file);
 - ``- SIGNAL`` (``--ablation``): every signal but one, packed at 13k only.
 
 Results go to ``benchmarks/results/bench_eval.json`` (with the commit, date, load and cores);
@@ -42,6 +44,7 @@ INSTANCES = Path(__file__).with_name("eval_instances.json")
 BASELINE = evaluate.BASELINE
 BEFORE = evaluate.System("bm25 (before)", scorer="bm25", signals=())
 FULL = evaluate.CURRENT
+FOOTHOLDS = evaluate.System("ctxlib pack, footholds first", strategy="footholds")
 HALVES = ("tune", "held_back")
 
 
@@ -117,7 +120,8 @@ def main() -> int:
         INSTANCES.write_text(json.dumps(data, indent=1) + "\n")
     halves = half_of(data)
     instances = [i for i in instances_of(data) if args.half in (None, halves[i.repo])]
-    systems = [(BASELINE, evaluate.BUDGETS), (BEFORE, evaluate.BUDGETS), (FULL, evaluate.BUDGETS)]
+    systems = [(BASELINE, evaluate.BUDGETS), (BEFORE, evaluate.BUDGETS), (FULL, evaluate.BUDGETS),
+               (FOOTHOLDS, evaluate.BUDGETS)]
     if args.ablation:
         systems += [(evaluate.System(f"- {s}", signals=tuple(x for x in ranking.SIGNALS if x != s)),
                      evaluate.BUDGETS[:1]) for s in ranking.SIGNALS]
@@ -144,6 +148,7 @@ def main() -> int:
               "by_project": {name: summaries(outcomes, systems[2:3], lambda i, n=name: i.repo == n)[FULL.name]
                              for name in data["projects"] if args.half in (None, halves[name])},
               "monotone_violations": monotone_violations(outcomes[FULL.name]),
+              "monotone_violations_footholds": monotone_violations(outcomes[FOOTHOLDS.name]),
               "misses": [{"repo": o.instance.repo, "commit": o.instance.commit[:10], "query": o.instance.query,
                           "targets": o.instance.targets, "ranks": o.ranks, "top": o.top[:3]}
                          for o in outcomes[FULL.name] if len(o.packed.get(evaluate.BUDGETS[0], [])) < len(o.instance.targets)]}
@@ -153,7 +158,8 @@ def main() -> int:
             print(f"  {name}: all@13k {s['all_recall'][13_000]:.1%}, MRR {s['mrr']:.3f}, top-1 {s['top1']:.1%}")
     for name, s in report["by_project"].items():
         print(f"  {name} ({halves[name]}): all@13k {s['all_recall'][13_000]:.1%}, MRR {s['mrr']:.3f}")
-    print(f"monotone violations: {len(report['monotone_violations'])}; skipped: {len(skipped)}; {seconds:.0f} s")
+    print(f"monotone violations: greedy {len(report['monotone_violations'])}, footholds "
+          f"{len(report['monotone_violations_footholds'])}; skipped: {len(skipped)}; {seconds:.0f} s")
     if not args.no_save and args.half is None:
         print("wrote", results_meta.write("bench_eval", report, started_meta))
     elif not args.no_save:

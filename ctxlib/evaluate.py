@@ -86,12 +86,13 @@ class Instance:
 
 @dataclass(frozen=True)
 class System:
-    """A way to rank and pack: ``scorer`` and ``view`` for ``fit.pack_files``, and the ranking's ``signals``."""
+    """A way to rank and pack: ``scorer``, ``view`` and ``strategy`` for ``fit.pack_files``, and the ranking's ``signals``."""
 
     name: str
     scorer: str = "signals"
     view: str = "auto"
     signals: tuple[str, ...] = ranking.SIGNALS
+    strategy: str = "greedy"
 
 
 CURRENT = System(N_("ctxlib pack"))
@@ -260,7 +261,8 @@ def evaluate_files(files: dict[str, str], instance: Instance, system: System, bu
     result.top = [p for p, s in ranked[:5] if s > 0]
     for budget in budgets:
         try:
-            pack = fit.pack_ranked(files, ranking_, budget, view=system.view, encoding=encoding)
+            pack = fit.pack_ranked(files, ranking_, budget, view=system.view, strategy=system.strategy,
+                                   encoding=encoding)
         except ValueError:
             result.packed[budget], result.kind_tokens[budget] = [], {}
             continue
