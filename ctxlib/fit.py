@@ -10,17 +10,12 @@ returned text, headers and separators included, is at most the budget. If tokens
 differently across block boundaries and the total overshoots, the last chosen block is dropped
 until it holds.
 
-More budget never loses a file with ``strategy="footholds"`` (``strategies.footholds_first``; the
-lesson's ``greedy``, the default, skips what does not fit and walks on, so a larger budget can
-take an earlier file whole and squeeze a later one out): files are
-taken in rank order in their cheapest view while those fit, stopping at the first that does not,
-and only then widened, best-ranked first, to the richest view that fits. The files packed at a
-budget are a prefix of the ranking, so a larger budget packs them all again (views may differ).
-Two exceptions: a file whose smallest view alone is over a budget is passed over there, and
-taken at a budget it fits in, where it can push a later file out; and the exact check below may
-drop a last block. ``benchmarks/bench_eval.py`` counts the losses on its tasks.
-Identical files (the same text, ``same_bytes``) are packed once, under the best-ranked path;
-the block's header names the others (``Choice.copies``), the report gives them ``SAME_BYTES``.
+``strategy="footholds"`` (``strategies.footholds_first``) never loses a file when the budget
+grows: cheapest views in rank order while they fit, then widening best-first, so the files packed
+are a prefix of the ranking (its docstring gives the two exceptions; ``bench_eval.py`` counts
+losses). The lesson's ``greedy`` skips and walks on, so more budget can squeeze a file out.
+Identical files (``strategies.same_bytes``) are packed once, under the best-ranked path; its
+header names the others (``Choice.copies``), the report gives them ``SAME_BYTES``.
 
 Counting is lazy: files are ranked first (no tokenizer), and only the files the strategy
 reaches are rendered and tokenized, so tokenizing grows with the budget, not the repository.
@@ -31,18 +26,17 @@ text would be passed over, never overspent: the budget check is always exact.
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 import functools
 import itertools
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable
 
 from . import bm25, ranking, render, repo, scoring, strategies, views
 from .i18n import message_n
 from .packing import check_budget
 from .reasons import Reason, Skipped
-from .strategies import Option
+from .strategies import Option, same_bytes
 from .tokens import DEFAULT_ENCODING, count_tokens, counter_for
 
 VIEW_VALUE = {"whole": 1.0, "signatures": 0.6, "ranges": 0.4}  # share of a file's score a view keeps
@@ -168,7 +162,7 @@ def view_options(path: str, text: str, terms, score: float, view: str = "auto", 
     ``view`` picks the ladder (``VIEW_LADDERS``). Each option's value is ``score`` times
     the view's share (``VIEW_VALUE``); hit ranges are offered whole, then halved down to
     the first range, valued by the share of ranges they keep. ``copies``: other paths with
-    the same bytes (``same_bytes``), named in the block's header.
+    the same bytes (``strategies.same_bytes``), named in the block's header.
     """
     for kind in VIEW_LADDERS[view]:
         if kind == "whole":
@@ -186,30 +180,6 @@ def view_options(path: str, text: str, terms, score: float, view: str = "auto", 
                              functools.partial(views.ranges_view, text, terms, max_ranges=keep, hits=hits),
                              ranges=(keep, n), copies=copies)
                 keep = keep // 2 if keep > 1 else 0
-
-
-def same_bytes(files: dict[str, str], paths) -> tuple[dict, dict]:
-    """Files of ``paths`` (best ranked first) with the same contents: packed once, under the first path.
-
-    Returns ``(copies, later)``: ``copies`` maps each first path to the other paths, in rank
-    order; ``later`` maps each other path to its first. Only texts of equal length are compared,
-    so a tree without copies costs one ``len`` per file.
-    ``same_bytes({"a.py": "x", "b.py": "x", "c.py": "y"}, ["b.py", "a.py", "c.py"])`` ->
-    ``({"b.py": ("a.py",)}, {"a.py": "b.py"})``.
-    """
-    by_length: dict[int, list[str]] = {}
-    for path in paths:
-        by_length.setdefault(len(files[path]), []).append(path)
-    copies, later = {}, {}
-    for group in by_length.values():
-        for i, path in enumerate(group):
-            if path in later:
-                continue
-            same = tuple(p for p in group[i + 1:] if p not in later and files[p] == files[path])
-            if same:
-                copies[path] = same
-                later.update(dict.fromkeys(same, path))
-    return copies, later
 
 
 def _shorter(view_text: str | None, text: str) -> str | None:
@@ -269,13 +239,13 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
     Each option is priced exactly (``Frame.block_tokens``), except one that surely cannot fit:
     longer than ``CHARS_PER_TOKEN_CEILING`` characters per token left, it is answered "too big"
     untokenized. A text that fits is then scanned for secrets (``repo.credential_in_text``), unless
-    ``include_secrets``: only a text that could be packed is worth the scan, and one that holds a
-    secret is refused. Greedy walks the whole ranking with ``PATIENCE``; density and knapsack weigh
-    the ``POOL_FILES`` best. Raises ``ValueError`` as the strategies do (a knapsack too large).
+    ``include_secrets``: only a text that could be packed is worth the scan. It is the file's WHOLE
+    text, once: a file with a secret anywhere is refused in every view (a ranges view showing a key's
+    BEGIN line too), not counted toward ``PATIENCE``. Greedy walks the whole ranking with ``PATIENCE``;
+    density and knapsack weigh the ``POOL_FILES`` best. Raises ``ValueError`` as the strategies do (a knapsack too large).
     """
     refused: dict[str, Skipped] = {}
-    tokenized: set[str] = set()
-    cleared: set[str] = set()  # files whose whole text was scanned and holds no secret
+    tokenized, cleared = set(), set()  # cleared: files whose whole text holds no secret
 
     def cost(option: Option, limit: int) -> int:
         over = limit + 1
@@ -288,21 +258,13 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
         tokenized.add(option.path)
         if tokens > limit:
             return tokens
-        # Only a text that fits can be packed, so that is where secrets are looked for: the file's
-        # WHOLE text once (a view showing only a key's BEGIN line is refused too), then the view.
-        secret = None if include_secrets else _secret(option.path, text)
+        secret = None if include_secrets or option.path in cleared else repo.credential_in_text(
+            files.get(option.path, text), option.path)  # every line a view shows is a line of the file
         if secret:
             refused[option.path] = secret.at(option.path)
             return over
+        cleared.add(option.path)
         return tokens
-
-    def _secret(path: str, view_text: str):
-        if path not in cleared:
-            found = repo.credential_in_text(files.get(path, view_text), path)
-            if found:
-                return found
-            cleared.add(path)
-        return repo.credential_in_text(view_text, path)
 
     copies, later = same_bytes(files, [path for path, _ in ranking_.relevant])
     relevant = [(path, score) for path, score in ranking_.relevant if path not in later]
@@ -314,7 +276,8 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
         walk = strategies.footholds_first(candidates, room, cost, refused=refused)
         chosen, reached, stopped_after = walk.chosen, walk.reached, walk.stopped_after
     elif strategy == "greedy":
-        walk = strategies.greedy_walk(candidates, room, cost, min_tokens=frame.smallest_block, patience=PATIENCE)
+        walk = strategies.greedy_walk(candidates, room, cost, min_tokens=frame.smallest_block, patience=PATIENCE,
+                                      not_a_miss=refused)  # a file refused for a secret is not one that did not fit
         chosen, reached, stopped_after = walk.chosen, walk.reached, walk.stopped_after
     else:
         pool = [list(options) for options in itertools.islice(candidates, POOL_FILES)]
@@ -481,8 +444,7 @@ def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
     check_budget(budget_tokens)
     if isinstance(margin_pct, bool) or not isinstance(margin_pct, (int, float)) or not 0 <= margin_pct < 100:
         raise ValueError(f"margin must be a percentage from 0 up to (not including) 100, got {margin_pct!r}")
-    # Exact arithmetic: a budget of 10**23 tokens is not rounded through a float.
-    left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)
+    left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)  # exact: 10**23 is not rounded
     if left < 1:
         raise ValueError(f"a margin of {margin_pct:g}% leaves nothing of a budget of {budget_tokens:,} tokens")
     return left

@@ -19,11 +19,10 @@ Not handled: merging logs from different harnesses, or records of partial stream
 """
 from __future__ import annotations
 
+import io
 import json
 import math
-import os
 import random
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -86,19 +85,10 @@ class TurnRecord:
 def write_ledger(path, records) -> None:
     """Write ``records`` as JSON Lines, one ``TurnRecord`` per line, atomically.
 
-    The file is written beside ``path`` and moved into place with ``os.replace``, so a reader
-    never sees half a ledger.
+    The file is written beside ``path`` and moved into place (``safefile.write_atomically``), so a
+    reader never sees half a ledger; a link, a device or a FIFO at ``path`` is refused (``safefile.Refused``).
     """
-    path = Path(path)
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            for record in records:
-                out.write(json.dumps(asdict(record), sort_keys=True) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    safefile.write_atomically(path, "".join(json.dumps(asdict(record), sort_keys=True) + "\n" for record in records))
 
 
 def read_ledger(path) -> list[TurnRecord]:
@@ -106,6 +96,7 @@ def read_ledger(path) -> list[TurnRecord]:
 
     Raises:
         ValueError: a line is not JSON or not a valid record, as "<path>, line <n>: <why>".
+        safefile.Refused: not a regular file (a FIFO, a link), or over ``MAX_LEDGER_BYTES``.
     """
     records = []
     for number, line in _lines(path):
@@ -118,14 +109,17 @@ def read_ledger(path) -> list[TurnRecord]:
     return records
 
 
+MAX_LEDGER_BYTES = 64 * 1024 * 1024  # ~200,000 turns; read whole, so a FIFO or /dev/zero is refused first
+
+
 def _lines(path):
     # A ledger that is not UTF-8 is named, with the line, instead of a bare UnicodeDecodeError.
-    with open(path, "rb") as raw:
-        for number, line in enumerate(raw, start=1):
-            try:
-                yield number, line.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise ValueError(f"{path}, line {number}: not UTF-8 text (bad byte at offset {error.start})") from None
+    data = safefile.read_regular_file(path, MAX_LEDGER_BYTES)
+    for number, line in enumerate(io.BytesIO(data), start=1):  # lines end at "\n" only, as before
+        try:
+            yield number, line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"{path}, line {number}: not UTF-8 text (bad byte at offset {error.start})") from None
 
 
 def percentile(values, p) -> int:

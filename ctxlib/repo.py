@@ -9,18 +9,25 @@ data: the readable text files, and every file or folder it left out with the rea
 - Default excludes a repository rarely lists: ``.git``, caches, ``node_modules``, and
   virtual environments under any name (a folder holding ``pyvenv.cfg``).
 - Binary files (a NUL byte in the first 8 KiB) and files above ``max_file_bytes``.
+- Every folder and file is opened once, relative to an open descriptor of its folder and
+  without following a link (``O_NOFOLLOW``); what is checked (type, size) is the open file's
+  (``fstat``). A name swapped for a link to ``/etc/shadow`` while the walk runs is refused as a
+  link: nothing outside the root is ever read, whatever changes on disk meanwhile.
 - Only regular files are read (``safefile.read_regular_file``): FIFOs, devices and sockets
   are skipped with a reason, never opened for a blocking read.
-- Symbolic links are never followed, so nothing outside the root can be read.
+- Patterns (``.gitignore``, ``exclude``, ``include``) are matched in time linear in the name
+  (``ignore.py``); a pattern that can match nothing (``"["``) in ``include``/``exclude`` is an error.
 - A file or folder the reader may not open (permission denied) is skipped with the reason,
   and the walk goes on.
 - Bytes that are not UTF-8 are replaced with U+FFFD and the file is noted, not dropped.
-- Credentials are never returned unless asked: dotenv files, private keys and credential
-  files by name here. Contents are judged by ``credential_in_text``, with gitleaks' rules
+- Credentials are never returned unless asked: dotenv files, private keys and the credential
+  files of common tools (kubeconfig, registry auth, cloud and database clients) by name here
+  (``credentials.credential_file_pattern``). Contents are judged by ``credential_in_text``, with gitleaks' rules
   (``credentials.py``); the packer applies it to every text before it could be packed, not
   to every file here, because scanning all 37 MB of the standard library takes ~25 s.
 - Names that cannot be printed as they are (bytes that are not UTF-8, a newline, an escape
-  sequence) are shown escaped, ``bad\\xff.py``, ``two\\nlines.py`` (``display_path``).
+  sequence) are shown escaped, ``bad\\xff.py``, ``two\\nlines.py``, and a literal backslash then
+  doubled, so two names never show alike (``display_path``).
 
 Order is deterministic: sorted POSIX-style paths relative to the root.
 Not handled: ``.git/info/exclude``, the global gitignore, ``.gitattributes``, submodules.
@@ -36,7 +43,7 @@ import pathspec
 from . import credentials, ignore, safefile
 from .ceiling import is_whole_number
 from .i18n import N_, message
-from .reasons import Reason, Skipped  # noqa: F401  (Skipped is part of this module's API)
+from .reasons import Reason, Skipped
 
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
 BINARY_SNIFF_BYTES = 8192  # git's own test for "binary": a NUL byte near the start

@@ -79,11 +79,12 @@ class Walk:
     stopped_after: int = 0
 
 
-def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patience=None) -> Walk:
+def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patience=None, not_a_miss=()) -> Walk:
     """``greedy_by_score``, returning a ``Walk``: the same choice, plus how far down the ranking it went.
 
     The file taken from ``files`` when the walk stops (less than ``min_tokens`` left, or patience
-    run out) counts as reached: the walk looked at it and took nothing more.
+    run out) counts as reached: the walk looked at it and took nothing more. A file whose path is
+    in ``not_a_miss`` once priced (refused for a secret) does not count toward ``patience``.
     """
     chosen, room, misses, reached = [], budget_tokens, 0, 0
     for options in files:
@@ -92,6 +93,7 @@ def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patienc
             return Walk(chosen, reached, misses)
         if room < min_tokens:
             break
+        option = None
         for option in options:
             tokens = cost(option, room)
             if tokens <= room:
@@ -100,7 +102,8 @@ def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patienc
                 misses = 0
                 break
         else:
-            misses += 1
+            if option is None or option.path not in not_a_miss:
+                misses += 1
     return Walk(chosen, reached)
 
 
@@ -145,6 +148,30 @@ def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset()) -> 
         room -= best[1] - tokens
         chosen.append(best)
     return Walk(chosen, reached)
+
+
+def same_bytes(files: dict[str, str], paths) -> tuple[dict, dict]:
+    """Files of ``paths`` (best ranked first) with the same contents: packed once, under the first path.
+
+    Returns ``(copies, later)``: ``copies`` maps each first path to the other paths, in rank
+    order; ``later`` maps each other path to its first. Only texts of equal length are compared,
+    so a tree without copies costs one ``len`` per file.
+    ``same_bytes({"a.py": "x", "b.py": "x", "c.py": "y"}, ["b.py", "a.py", "c.py"])`` ->
+    ``({"b.py": ("a.py",)}, {"a.py": "b.py"})``.
+    """
+    by_length: dict[int, list[str]] = {}
+    for path in paths:
+        by_length.setdefault(len(files[path]), []).append(path)
+    copies, later = {}, {}
+    for group in by_length.values():
+        for i, path in enumerate(group):
+            if path in later:
+                continue
+            same = tuple(p for p in group[i + 1:] if p not in later and files[p] == files[path])
+            if same:
+                copies[path] = same
+                later.update(dict.fromkeys(same, path))
+    return copies, later
 
 
 def _priced(files, budget_tokens, cost):

@@ -36,6 +36,7 @@ the counted text (they are counted as ordinary text, which is what a file's cost
 """
 from __future__ import annotations
 
+import array
 import base64
 import functools
 import gzip
@@ -153,8 +154,8 @@ def _cache_file(name: str, sha256: str) -> Path:
 
 MAX_CACHE_BYTES = 64 * 1024 * 1024  # o200k_base's cached ranks take ~5 MB; a larger "cache" is something else
 # ranks_digest of each shipped ranks file once parsed; tests/test_tokens.py holds them equal.
-RANKS_DIGESTS = {"o200k_base": "b8bba9b3c8de0a205e90bb628018ae5c2018117a17e3d0b00b38f75ca4ee072c",
-                 "cl100k_base": "77fa86fb70e1c1fce1c84c9531a2f438c881a02be0004573c37ec0907f258367"}
+RANKS_DIGESTS = {"o200k_base": "4dbba0a410757d045e808d6bf3371c94137c2a573a266b71875dd8aeea94e3ab",
+                 "cl100k_base": "37734d154e32eb3331ae141abb9111b1437dc12704cbfb68ab988f3385cb3459"}
 
 
 def cached(name: str, sha256: str, build, valid=None):
@@ -207,14 +208,16 @@ def _write_cache(path: Path, ranks: dict) -> None:
 
 
 def ranks_digest(ranks) -> str | None:
-    """A sha256 of decoded ranks: the token bytes in rank order, then their lengths; ``None`` unless the
-    ranks are a dict numbered 0, 1, 2... in order (what ``parse_ranks`` returns). ~25 ms for o200k_base."""
-    if not isinstance(ranks, dict) or list(ranks.values()) != list(range(len(ranks))):
+    """A sha256 of decoded ranks: the token bytes in order, their lengths, then the ranks as 64-bit
+    integers; ``None`` for anything but a dict of bytes to ints (what ``parse_ranks`` returns). ~30 ms
+    for o200k_base, all of it in C."""
+    if not isinstance(ranks, dict):
         return None
     try:
         digest = hashlib.sha256(b"".join(ranks))
         digest.update(bytes(map(len, ranks)))
-    except (TypeError, ValueError):  # a key that is not bytes, or longer than 255 bytes
+        digest.update(array.array("q", ranks.values()).tobytes())
+    except (TypeError, ValueError, OverflowError):  # a key that is not bytes or is over 255 bytes, a rank not an int
         return None
     return digest.hexdigest()
 

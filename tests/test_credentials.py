@@ -3,6 +3,7 @@
 Every key here is assembled at run time from a seeded generator, so this file holds no
 string a scanner (or a push protection) would take for a real credential.
 """
+import base64 as _b64
 import random
 import string
 
@@ -10,7 +11,7 @@ import pytest
 
 from ctxlib.credentials import GITLEAKS_VERSION, find_secrets, rules, shannon_entropy
 from ctxlib.fit import pack_files
-from ctxlib.repo import credential_in_text
+from ctxlib.repo import credential_file_reason, credential_in_text
 
 _rnd = random.Random(2026)
 ALNUM = string.ascii_letters + string.digits
@@ -94,3 +95,76 @@ def test_an_http_clients_docstring_url_is_packed():
     files = {"client.py": '"""Send a request::\n\n    get("https://user:password@example.com")\n"""\n'
                           "def get(url):\n    return url\n"}
     assert [c.path for c in pack_files(files, "get request", 200).chosen] == ["client.py"]
+
+
+# --- Credential files of common tools: a true/false-positive corpus (issue 23, item 2) ------------
+# Each true positive is refused twice: by its usual name (the reader never opens it) and, under a
+# neutral name, by its content (the packer refuses it). The look-alikes must pass both.
+
+_PEM = ("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n"
+        "MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu\nNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCd\n"
+        "-----END PRIVATE KEY-----\n")
+_SA = ('{\n  "type": "service_account",\n  "project_id": "shop-prod",\n  "private_key_id": '
+       '"3f6c2a9e8b7d4c1f0a5e6d7c8b9a0f1e2d3c4b5a",\n  "private_key": "' + _PEM.replace("\n", "\\n") + '",\n'
+       '  "client_email": "ci@shop-prod.iam.gserviceaccount.com",\n  "client_id": "113620938471234567890"\n}\n')
+CREDENTIAL_CORPUS = {  # usual path -> contents
+    ".kube/config": "apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:\n    client-key-data: "
+                    + _b64.b64encode(_PEM.encode()).decode() + "\n",
+    "kubeconfig": "apiVersion: v1\nkind: Config\nusers:\n- name: ci\n  user:\n    token: eyJhbGciOiJSUzI1NiIsImtpZCI6Ik"
+                  "x2c3pQeU1hS0\n",
+    ".docker/config.json": '{\n\t"auths": {\n\t\t"registry.example.com": {\n\t\t\t"auth": "'
+                           + _b64.b64encode(b"deploy:Tr0ub4dor&3-registry").decode() + '"\n\t\t}\n\t}\n}\n',
+    "sa/service-account.json": _SA,
+    "gcloud/application_default_credentials.json": '{\n  "client_id": "764086051850-6qr4p6gpi6hn506pt8ejuq83di341hur.apps.'
+        'googleusercontent.com",\n  "client_secret": "d-FL95Q19q7MQmFpd7hHD0Ty",\n  "refresh_token": "1//0gWq3nV8yZ'
+        'kLmCgYIARAAGBASNwF-L9IrQx7bq2Vt4sPzHk",\n  "type": "authorized_user"\n}\n',
+    ".netrc": "machine api.example.com\n  login deploy\n  password s3cr3t-Netrc-9931\n",
+    ".pgpass": "db.internal:5432:shop:app:Pg-pa55word-77\n",
+    ".my.cnf": "[client]\nuser = app\npassword = My5ql-Secret-Pw\nhost = db.internal\n",
+    ".npmrc": "//registry.npmjs.org/:_authToken=npm_Q9a8B7c6D5e4F3g2H1i0J9k8L7m6N5o4P3q2\n",
+    ".pypirc": "[distutils]\nindex-servers = pypi\n\n[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmcCJG"
+               "FiY2RlZjEyLTM0NTYtNzg5MC1hYmNkLWVmMTIzNDU2Nzg5MAACJXsicGVybWlzc2lvbnMiOiAidXNlciJ9\n",
+    ".aws/credentials": "[default]\naws_access_key_id = AKIAZ7VRSQ5TJN2XMWKB\n"
+                        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKX\n",
+    ".git-credentials": "https://octocat:ghp_R2x9Qm4Lk7Vt1Bz8Nc5Wd3Hf6Jp0Sa9Ye2Ui@github.com\n",
+    ".s3cfg": "[default]\naccess_key = AKIAZ7VRSQ5TJN2XMWKB\nsecret_key = Zx8Qm4Lk7Vt1Bz8Nc5Wd3Hf6Jp0Sa9Ye2Ui7Ko3\n",
+    ".yarnrc.yml": 'npmRegistryServer: "https://npm.example.com"\nnpmAuthToken: "Yx7Qm4Lk7Vt1Bz8Nc5Wd3Hf6Jp0"\n',
+    ".htpasswd": "admin:$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/\n",
+    "db/database.yml": "production:\n  url: postgres://shop:Hunter2-Prod-Pw@db.internal:5432/shop\n",
+    "src/main/resources/application.properties": "spring.datasource.url=jdbc:mysql://db/shop\n"
+                                                 "spring.datasource.password=Sp7ing-Db-Pw-99\n",
+    "redis/redis.conf": "bind 127.0.0.1\nrequirepass Red1s-Pw-77x\n",
+    "keys/deploy.ppk": "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: deploy\nPublic-Lines: 1\n"
+                       "AAAAB3NzaC1yc2EAAAADAQABAAABAQC=\nPrivate-Lines: 1\nAAABAQCxyzABCDEFGHIJKLMNOPqrstu=\nPrivate-MAC: ab12\n",
+}
+CONTENT_ONLY = {"db/database.yml", "src/main/resources/application.properties", "redis/redis.conf"}
+LOOK_ALIKES = {  # not credentials, under names that could fool a name list or a content rule
+    "docs/kubeconfig.md": "Set `client-key-data:` to the base64 of your key; see `kubectl config view`.\n",
+    "app/settings.py": 'import os\nPASSWORD = os.environ["DB_PASSWORD"]\nDATABASE_URL = "postgres://user:password@localhost/db"\n',
+    "docs/netrc.txt": "A .netrc line looks like: machine example.com login USER password PASSWORD\n",
+    "config.yaml": "database:\n  host: localhost\n  password: ${DB_PASSWORD}\n  token: <your token>\n",
+    "package.json": '{\n  "name": "shop",\n  "scripts": {"auth": "node auth.js"},\n  "version": "1.0.0"\n}\n',
+    "credentials/__init__.py": '"""Credential helpers."""\ndef load(path):\n    return open(path).read()\n',
+    "keys/id_rsa.pub": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIO0tlO6Fc4Kk6BJlp2pDT1bkyp1lE5fbwGdQAcW6Wd0s me@host\n",
+    ".env.example": "DB_PASSWORD=\nAPI_TOKEN=changeme\n",
+    "src/docker.py": 'def login(client):\n    return client.login(username="me", password=getpass())\n',
+    "settings.ini": "[limits]\nbypass = true\nmax_tokens = 1000\npassword_min_length = 8\n",
+    ".github/workflows/ci.yml": "env:\n  token: ${{ secrets.GITHUB_TOKEN }}\n  password: ${DB_PASSWORD}\n",
+}
+
+
+@pytest.mark.parametrize("path", sorted(set(CREDENTIAL_CORPUS) - CONTENT_ONLY))  # those names: by content only
+def test_a_credential_file_is_refused_by_name(path):
+    assert credential_file_reason(path) is not None, path
+
+
+@pytest.mark.parametrize("path", sorted(CREDENTIAL_CORPUS))
+def test_a_credential_file_under_a_neutral_name_is_refused_by_its_content(path):
+    neutral = "notes/" + path.replace("/", "_").lstrip(".") + (".txt" if "." not in path.rsplit("/", 1)[-1][1:] else "")
+    assert find_secrets(CREDENTIAL_CORPUS[path], neutral), (path, neutral)
+
+
+@pytest.mark.parametrize("path", sorted(LOOK_ALIKES))
+def test_a_look_alike_is_neither_refused_by_name_nor_by_content(path):
+    assert credential_file_reason(path) is None, path
+    assert find_secrets(LOOK_ALIKES[path], path) == [], path

@@ -7,8 +7,8 @@ import pytest
 from ctxlib import evaluate
 from ctxlib.course.sample_project import build_sample_git_repository
 from ctxlib.reasons import Reason
-from ctxlib.fit import pack_files, pack_ranked, rank_query, same_bytes
-from ctxlib.strategies import Option, footholds_first
+from ctxlib.fit import pack_files, pack_ranked, rank_query
+from ctxlib.strategies import Option, footholds_first, same_bytes
 from ctxlib.tokens import count_tokens
 
 VAT = "def vat_rate(country):\n    '''The VAT rate of a country.'''\n    return RATES[country]\n"

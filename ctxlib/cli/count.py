@@ -46,9 +46,10 @@ def cmd_count(args) -> int:
         try:
             from ..safefile import Refused, read_stream
 
-            named = [("<stdin>", read_stream(sys.stdin.buffer, MAX_STDIN_BYTES).decode("utf-8"))]
-        except Refused as exc:  # ctxlib count < /dev/zero: stops at the cap, never fills the memory
-            raise UsageError(f"<stdin>: {exc.reason}") from None
+            try:  # ctxlib count < /dev/zero: stops at the cap, never fills the memory
+                named = [("<stdin>", read_stream(sys.stdin.buffer, MAX_STDIN_BYTES).decode("utf-8"))]
+            except Refused as exc:
+                raise UsageError(f"<stdin>: {exc.reason}") from None
         except UnicodeDecodeError as exc:
             raise UsageError(f"<stdin>: is not UTF-8 text (bad byte at offset {exc.start})") from None
         print(format_count_table(count_rows(named, args.encoding), args.encoding))

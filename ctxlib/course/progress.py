@@ -10,10 +10,12 @@ variable ``CTXLIB_PROGRESS`` (tests and notebook runs point it at a throwaway fi
      "attempts": [{"lesson": "01_window_as_budget", "question": "whole_repo", "outcome": "passed",
                    "hints_used": 0, "solution_viewed": false, "time": "2025-05-01T09:30:00Z"}]}
 
-Safety: every write goes to a temporary file in the same folder and then ``os.replace``, so a
-crash mid-write leaves the old file whole. A file that is not JSON, or not a progress file, is
-never overwritten: it is renamed ``progress.json.corrupt-<UTC time>``, reported, and a new
-file is started.
+Safety: every write is ``ctxlib.safefile.write_atomically`` (a temporary file in the same folder,
+then renamed over the old one, never over a link or a device), so a crash mid-write leaves the
+old file whole. A file that is not JSON, or not a progress file, is never overwritten: it is
+renamed ``progress.json.corrupt-<UTC time>``, reported, and a new file is started with what can
+be kept of it (``salvage``: the learner and every attempt that passes the schema on its own). A
+UTF-8 byte order mark is accepted; a number over 100 digits is refused with a reason.
 
 Several writers at once (two notebooks, a notebook and ``ctxlib progress --name``): every
 write holds a lock on ``<file>.lock`` (``filelock``), re-reads the file under the lock and

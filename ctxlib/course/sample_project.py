@@ -18,8 +18,9 @@ committer and dates are fixed, so the commit hashes are the same on every machin
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from ctxlib import safefile
 
 QUERY = "vat invoice"
 BUDGET = 2_000
@@ -46,7 +47,7 @@ def build_sample_project(dest) -> Path:
         dest: a folder (str or Path); created if missing. Files already there with the same
             names are replaced; nothing else is touched.
     Returns:
-        ``Path(dest)``. Each file is written atomically (a temporary file, then ``os.replace``).
+        ``Path(dest)``. Each file is written atomically (``ctxlib.safefile.write_atomically``).
     Raises:
         OSError: if ``dest`` cannot be written.
 
@@ -57,9 +58,7 @@ def build_sample_project(dest) -> Path:
     for rel, data in sample_files().items():
         target = root / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+        safefile.write_atomically(target, data)
     return root
 
 
