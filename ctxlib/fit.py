@@ -10,12 +10,9 @@ returned text, headers and separators included, is at most the budget. If tokens
 differently across block boundaries and the total overshoots, the last chosen block is dropped
 until it holds.
 
-``strategy="footholds"`` (``strategies.footholds_first``) never loses a file when the budget
-grows: cheapest views in rank order while they fit, then widening best-first, so the files packed
-are a prefix of the ranking (its docstring gives the two exceptions; ``bench_eval.py`` counts
-losses). The lesson's ``greedy`` skips and walks on, so more budget can squeeze a file out.
-Identical files (``strategies.same_bytes``) are packed once, under the best-ranked path; its
-header names the others (``Choice.copies``), the report gives them ``SAME_BYTES``.
+``strategy="footholds"`` never loses a file when the budget grows (``strategies.footholds_first``
+states the rule); the lesson's ``greedy`` skips and walks on, so more budget can squeeze one out.
+Identical files (``strategies.same_bytes``) are packed once; the header names the other paths.
 
 Counting is lazy: files are ranked first (no tokenizer), and only the files the strategy
 reaches are rendered and tokenized, so tokenizing grows with the budget, not the repository.
@@ -161,8 +158,7 @@ def view_options(path: str, text: str, terms, score: float, view: str = "auto", 
 
     ``view`` picks the ladder (``VIEW_LADDERS``). Each option's value is ``score`` times
     the view's share (``VIEW_VALUE``); hit ranges are offered whole, then halved down to
-    the first range, valued by the share of ranges they keep. ``copies``: other paths with
-    the same bytes (``strategies.same_bytes``), named in the block's header.
+    the first range, valued by the share of ranges they keep. ``copies``: identical files' paths.
     """
     for kind in VIEW_LADDERS[view]:
         if kind == "whole":
@@ -355,8 +351,7 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
         scorer: ``"signals"`` (``ranking.rank_files``), ``"bm25"``, ``"terms"`` (the lesson's
             baseline) or ``"plain"`` (textbook BM25); see ``rank``.
         view: ``"auto"`` (whole -> signatures -> ranges), ``"whole"``, ``"signatures"``, ``"ranges"``.
-        strategy: ``"greedy"`` (by score), ``"density"`` (score per token), ``"knapsack"``, or
-            ``"footholds"`` (by score, never losing a file when the budget grows; see above).
+        strategy: ``"greedy"`` (by score), ``"density"`` (per token), ``"knapsack"`` or ``"footholds"``.
         fmt: ``"text"``, ``"markdown"`` or ``"json"``.
         include_secrets: pack text that looks like it holds a credential (default: never).
         skipped: ``Skipped`` entries from reading, carried into the result's report.
