@@ -417,13 +417,24 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects) -> None:
                 effects[path].append(("identifiers", f"says {whole} whole {tf} times: +{bonus:.2f}"))
 
 
+def _last_name(path: str) -> str:
+    # "src/jinja2/lexer.py" -> "lexer"; "debug/__init__.py" -> "debug"
+    parts = path[:-3].split("/")
+    return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+
+
 def _add_imports(files, matched, score, effects) -> None:
     top = [p for p in sorted(score, key=lambda p: (-score[p], p))[:TOP_FILES] if score[p] > 0]
     if not top:
         return
     index = _module_index(files)
+    # Importing a top file means writing its module's last name ("lexer" for src/jinja2/lexer.py,
+    # "debug" for debug/__init__.py): a file whose text holds none of them is not parsed at all.
+    names = {_last_name(path) for path in top if path.endswith(".py")}
     neighbours: dict[str, list[str]] = {}
     for path in matched:
+        if path not in top and not any(name in files[path] for name in names):
+            continue
         for module in imported_modules(path, files[path]):
             target = index.get(module)
             # A test imports what it tests: the tests signal links it already; it takes no share here.
