@@ -320,7 +320,8 @@ def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: 
     """
     found = list(read_skipped) + [Skipped(p, Reason.NO_MATCH) for p, s in ranking_.ranked if s <= 0]
     found += list(choosing.refused.values()) + rendered.dropped
-    found += [Skipped.of(path, Reason.SAME_BYTES, first=first) for path, first in choosing.copies.items()]
+    found += [choosing.refused[first].at(path) if first in choosing.refused  # a copy of a secret is one too
+              else Skipped.of(path, Reason.SAME_BYTES, first=first) for path, first in choosing.copies.items()]
     done = {option.path for option, _ in rendered.kept} | {s.path for s in found}
     relevant = [(path, score) for path, score in ranking_.relevant if path not in choosing.copies]
     looked_at = [path for path, _ in relevant[:choosing.reached]]

@@ -34,10 +34,14 @@ def _body(text: str) -> str:
     return text if text.endswith("\n") or not text else text + "\n"
 
 
+SHOWN_COPIES = 3  # a header names at most this many identical copies, then "and N more"
+
+
 def _view(b) -> str:
     # "whole", or "whole; the same bytes as b.py, c.py" for a file packed once for its identical copies
     copies = getattr(b, "copies", ())
-    return f"{b.view}; the same bytes as {', '.join(copies)}" if copies else b.view
+    more = f" and {len(copies) - SHOWN_COPIES} more" if len(copies) > SHOWN_COPIES else ""
+    return f"{b.view}; the same bytes as {', '.join(copies[:SHOWN_COPIES])}{more}" if copies else b.view
 
 
 def render_text(blocks) -> str:

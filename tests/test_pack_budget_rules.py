@@ -72,3 +72,18 @@ def test_more_budget_never_loses_an_edited_file_on_the_sample_projects_history(h
             held, checked = packed, checked + 1
         assert set(task.targets) <= held  # at the largest budget every edited file is in
     assert checked == 7 * len(budgets)
+
+
+def test_a_header_names_three_copies_and_counts_the_rest():
+    files = {f"c{n}/vat.py": VAT for n in range(6)}
+    pack = pack_files(files, "vat rate", 2_000)
+    assert pack.text.startswith("==> c0/vat.py (whole; the same bytes as c1/vat.py, c2/vat.py, c3/vat.py and 2 more) <==")
+    assert pack.chosen[0].copies == tuple(f"c{n}/vat.py" for n in range(1, 6))
+
+
+def test_copies_of_a_file_refused_for_a_secret_are_refused_too():
+    key = 'KEY = "AKIA' + 'QZ7W3XK5N2LMVY4R"  # vat rate\n'
+    files = {"shop/vat.py": VAT, "keys/a.py": key, "keys/b.py": key}
+    pack = pack_files(files, "vat rate", 2_000)
+    assert {s.path: s.code for s in pack.skipped if s.path.startswith("keys/")} == {
+        "keys/a.py": Reason.SECRET, "keys/b.py": Reason.SECRET}
