@@ -757,11 +757,18 @@ def publish(extra: list[str]) -> int:
     return 0
 
 
+def bench_tables(extra: list[str]) -> int:
+    """Write the READMEs' benchmark tables from benchmarks/results/*.json (``--check``: only compare)."""
+    return subprocess.call([sys.executable, str(ROOT / "benchmarks" / "tables.py"), *extra], cwd=ROOT)
+
+
 COMMANDS = {"lab": lab, "test": test, "present": present, "wheelhouse": wheelhouse,
             "offline-install": offline_install, "setup": setup, "notebooks": notebooks, "refresh": refresh,
             "catalogs": catalogs, "hub": hub, "hub-grade": hub_grade, "lite": lite,
             "lite-serve": lite_serve}
 COMMANDS.update(site=site, publish=publish)
+
+COMMANDS["bench-tables"] = bench_tables
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

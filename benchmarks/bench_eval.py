@@ -1,22 +1,28 @@
-"""Benchmark: does the ranking find the code a real commit edited? ``ctxlib eval`` on five projects.
+"""Benchmark: does the ranking find the code a real commit edited? ``ctxlib eval`` on ten projects.
 
-The instances are real commits of five well-known Python projects, mined by
-``ctxlib.evaluate.mine_instances`` (its rules: one parent, not bookkeeping, 1-4 code files
-modified, at most 12 files touched, the message cleaned of trailers, PR numbers and the edited
-files' names). Per repository every k-th qualifying commit is kept, newest first, with k chosen
-so that about ``PER_REPO`` remain; the list is saved in ``benchmarks/eval_instances.json`` so
-that every run measures the same tasks. Each parent tree is exported with ``git archive`` and
-packed by every system in the same run:
+The instances are real commits of ten public Python projects of different shapes (src and flat
+layouts, a vendored package, examples folders, a monorepo, web and non-web libraries), mined by
+``ctxlib.evaluate.mine_instances`` (its rules: one parent, not bookkeeping, 1-4 code or packaging
+files modified, at most 12 files touched, the message cleaned of trailers, PR numbers and the
+edited files' names). Per repository every k-th qualifying commit is kept, newest first, with k
+chosen so that about ``per_repo`` remain. ``benchmarks/eval_instances.json`` holds the list, the
+projects' shapes and the **split**: every weight and rule of ``ctxlib.ranking`` is chosen on the
+``tune`` half only, and the ``held_back`` half reports how it does on projects it was not tuned
+on. Each parent tree is exported from the mirror and packed by every system in the same run:
 
 - ``plain BM25, whole files``: textbook BM25 on words, whole files only (the baseline);
 - ``bm25 (before)``: code-aware BM25 with views, what ``ctxlib pack`` did before the signals;
 - ``ctxlib pack``: ``ranking.rank_files`` with every signal (the default now);
-- ``- SIGNAL``: every signal but one (the ablation; packed at 13k only).
+- ``ctxlib pack, footholds first``: the same ranking packed with ``strategy="footholds"``
+  (``strategies.footholds_first``: more budget never loses a file);
+- ``- SIGNAL`` (``--ablation``): every signal but one, packed at 13k only.
 
-The repositories are not part of ctxlib: bring bare mirrors first (any git clone works):
+Results go to ``benchmarks/results/bench_eval.json`` (with the commit, date, load and cores);
+``python3 run.py bench-tables`` writes the READMEs' tables from it. The repositories are not part
+of ctxlib: bring bare mirrors first (any git clone works):
 
     git clone --bare https://github.com/pallets/jinja MIRRORS/pallets+jinja/repo   # and so on
-    nice python benchmarks/bench_eval.py --mirrors MIRRORS            # ~20 min on 2 cores
+    nice python benchmarks/bench_eval.py --mirrors MIRRORS            # ~10-20 min on 2 cores
     python benchmarks/bench_eval.py --mirrors MIRRORS --make-instances  # re-mine the list
 """
 from __future__ import annotations
@@ -29,82 +35,135 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ctxlib import evaluate, ranking
+sys.path.insert(0, str(Path(__file__).parent))
+import results_meta  # noqa: E402
 
-REPOS = ["pallets/jinja", "pallets/werkzeug", "python-attrs/attrs", "encode/starlette",
-         "marshmallow-code/marshmallow"]
-PER_REPO = 40
+from ctxlib import evaluate, ranking  # noqa: E402
+
 INSTANCES = Path(__file__).with_name("eval_instances.json")
 BASELINE = evaluate.BASELINE
 BEFORE = evaluate.System("bm25 (before)", scorer="bm25", signals=())
 FULL = evaluate.CURRENT
+FOOTHOLDS = evaluate.System("ctxlib pack, footholds first", strategy="footholds")
+HALVES = ("tune", "held_back")
 
 
 def mirror(mirrors: Path, name: str) -> Path:
     return mirrors / name.replace("/", "+") / "repo"
 
 
-def make_instances(mirrors: Path) -> list[evaluate.Instance]:
+def load() -> dict:
+    """The data file: ``per_repo``, ``projects`` (name -> shape), ``split`` and ``instances``."""
+    return json.loads(INSTANCES.read_text())
+
+
+def instances_of(data: dict) -> list[evaluate.Instance]:
+    return [evaluate.Instance(r["commit"], r["parent"], r["query"], tuple(r["targets"]), r["repo"])
+            for r in data["instances"]]
+
+
+def half_of(data: dict) -> dict[str, str]:
+    """``{project: "tune" | "held_back"}``."""
+    return {name: half for half in HALVES for name in data["split"][half]}
+
+
+def make_instances(data: dict, mirrors: Path) -> list[dict]:
     found = []
-    for name in REPOS:
+    for name in data["projects"]:
         every_one = evaluate.mine_instances(mirror(mirrors, name), label=name)
-        every = max(1, len(every_one) // PER_REPO)
-        found += every_one[::every][:PER_REPO]
+        every = max(1, len(every_one) // data["per_repo"])
+        found += every_one[::every][:data["per_repo"]]
         print(f"{name}: {len(every_one)} qualifying commits, every {every}th kept", file=sys.stderr)
+    return [{"repo": i.repo, "commit": i.commit, "parent": i.parent, "query": i.query, "targets": list(i.targets)}
+            for i in found]
+
+
+def monotone_violations(outcomes) -> list[dict]:
+    """Edited files packed at a budget and lost at a larger one (``fit``'s rule says: never)."""
+    found = []
+    for o in outcomes:
+        budgets = sorted(o.packed)
+        for small, large in zip(budgets, budgets[1:]):
+            lost = sorted(set(o.packed[small]) - set(o.packed[large]))
+            if lost:
+                found.append({"commit": o.instance.commit, "repo": o.instance.repo, "budgets": [small, large],
+                              "lost": lost})
     return found
+
+
+def summaries(outcomes: dict, systems, keep) -> dict:
+    """``{system: evaluate.summarize(...)}`` over the outcomes whose instance ``keep`` accepts, plus multi-file shares."""
+    result = {}
+    b0 = evaluate.BUDGETS[0]
+    for system, budgets in systems:
+        chosen = [o for o in outcomes[system.name] if keep(o.instance)]
+        s = evaluate.summarize(chosen, budgets)
+        multi = [o for o in chosen if len(o.instance.targets) > 1]
+        s["multi_file"] = {"instances": len(multi),
+                           "all_recall": sum(len(o.packed.get(b0, [])) == len(o.instance.targets)
+                                             for o in multi) / max(1, len(multi))}
+        result[system.name] = s
+    return result
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--make-instances", action="store_true", help="mine and save the instance list")
-    parser.add_argument("--no-ablation", action="store_true")
-    parser.add_argument("--every", type=int, default=1, help="use every k-th saved instance (a quick look)")
-    parser.add_argument("--out", type=Path, help="also write every outcome as JSON here")
+    parser.add_argument("--ablation", action="store_true", help="also every signal but one, at 13k")
+    parser.add_argument("--half", choices=HALVES, help="only this half (choosing rules: --half tune)")
+    parser.add_argument("--no-save", action="store_true", help="do not write benchmarks/results/")
     args = parser.parse_args()
-    if args.make_instances or not INSTANCES.exists():
-        instances = make_instances(args.mirrors)
-        INSTANCES.write_text(json.dumps([{"repo": i.repo, "commit": i.commit, "parent": i.parent,
-                                          "query": i.query, "targets": list(i.targets)} for i in instances],
-                                        indent=1) + "\n")
-    rows = json.loads(INSTANCES.read_text())
-    instances = [evaluate.Instance(r["commit"], r["parent"], r["query"], tuple(r["targets"]), r["repo"])
-                 for r in rows][::args.every]
-    systems = [(BASELINE, evaluate.BUDGETS), (BEFORE, evaluate.BUDGETS), (FULL, evaluate.BUDGETS)]
-    if not args.no_ablation:
+    data = load()
+    if args.make_instances or not data.get("instances"):
+        data["instances"] = make_instances(data, args.mirrors)
+        INSTANCES.write_text(json.dumps(data, indent=1) + "\n")
+    halves = half_of(data)
+    instances = [i for i in instances_of(data) if args.half in (None, halves[i.repo])]
+    systems = [(BASELINE, evaluate.BUDGETS), (BEFORE, evaluate.BUDGETS), (FULL, evaluate.BUDGETS),
+               (FOOTHOLDS, evaluate.BUDGETS)]
+    if args.ablation:
         systems += [(evaluate.System(f"- {s}", signals=tuple(x for x in ranking.SIGNALS if x != s)),
                      evaluate.BUDGETS[:1]) for s in ranking.SIGNALS]
+    started_meta = results_meta.meta()
     outcomes = {s.name: [] for s, _ in systems}
+    skipped = []
     started = time.perf_counter()
     for instance in tqdm(instances, desc="eval", unit=" tasks"):
         git_dir = mirror(args.mirrors, instance.repo)
-        files = evaluate.files_at(git_dir, instance.parent)
-        for system, budgets in systems:
-            outcomes[system.name].append(evaluate.evaluate_files(files, instance, system, budgets))
+        try:
+            found = evaluate.run_instance(git_dir, instance, [s for s, _ in systems], evaluate.BUDGETS)
+        except (evaluate.EvalError, ValueError, OSError) as exc:
+            skipped.append({"commit": instance.commit, "repo": instance.repo, "why": str(exc)})
+            continue
+        for (system, budgets), o in zip(systems, found):
+            if budgets != evaluate.BUDGETS:
+                o.packed = {b: o.packed[b] for b in budgets}
+            outcomes[system.name].append(o)
     seconds = time.perf_counter() - started
-    b0 = evaluate.BUDGETS[0]
-    print(f"{len(instances)} instances from {len(REPOS)} repositories, {seconds:.0f} s\n")
-    print("| system | all@13k | any@13k | all@27k | all@50k | MRR | top-1 |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    summaries = {}
-    for system, budgets in systems:
-        s = summaries[system.name] = evaluate.summarize(outcomes[system.name], budgets)
-        later = [f"{s['all_recall'][b]:.1%}" if b in s["all_recall"] else "" for b in evaluate.BUDGETS[1:]]
-        print(f"| {system.name} | {s['all_recall'][b0]:.1%} | {s['any_recall'][b0]:.1%} | {' | '.join(later)} "
-              f"| {s['mrr']:.3f} | {s['top1']:.1%} |")
-    print()
-    for name in (BASELINE.name, BEFORE.name, FULL.name):
-        s = summaries[name]
-        print(f"{name}: ranked first: " + ", ".join(f"{k} {v:.1%}" for k, v in s["first_kind"].items()))
-        print(f"{name}: packed tokens at 13k: " + ", ".join(f"{k} {v:.1%}" for k, v in s["kind_share"][b0].items()))
-    multi = [i for i, inst in enumerate(instances) if len(inst.targets) > 1]
-    for name in (BASELINE.name, BEFORE.name, FULL.name):
-        found = [outcomes[name][i] for i in multi]
-        share = sum(len(o.packed.get(b0, [])) == len(o.instance.targets) for o in found) / max(1, len(found))
-        print(f"{name}: multi-file tasks ({len(found)}): all edited files packed at 13k for {share:.1%}")
-    if args.out:
-        args.out.write_text(json.dumps({name: [evaluate.outcome_json(o) for o in found]
-                                        for name, found in outcomes.items()}, indent=1))
+    report = {"split": data["split"], "projects": data["projects"], "seconds": round(seconds),
+              "systems": [s.name for s, _ in systems], "budgets": list(evaluate.BUDGETS), "skipped": skipped,
+              "halves": {h: summaries(outcomes, systems, lambda i, h=h: halves[i.repo] == h)
+                         for h in HALVES if args.half in (None, h)},
+              "by_project": {name: summaries(outcomes, systems[2:3], lambda i, n=name: i.repo == n)[FULL.name]
+                             for name in data["projects"] if args.half in (None, halves[name])},
+              "monotone_violations": monotone_violations(outcomes[FULL.name]),
+              "monotone_violations_footholds": monotone_violations(outcomes[FOOTHOLDS.name]),
+              "misses": [{"repo": o.instance.repo, "commit": o.instance.commit[:10], "query": o.instance.query,
+                          "targets": o.instance.targets, "ranks": o.ranks, "top": o.top[:3]}
+                         for o in outcomes[FULL.name] if len(o.packed.get(evaluate.BUDGETS[0], [])) < len(o.instance.targets)]}
+    for half, table in report["halves"].items():
+        print(f"\n{half}: {table[FULL.name]['instances']} tasks")
+        for name, s in table.items():
+            print(f"  {name}: all@13k {s['all_recall'][13_000]:.1%}, MRR {s['mrr']:.3f}, top-1 {s['top1']:.1%}")
+    for name, s in report["by_project"].items():
+        print(f"  {name} ({halves[name]}): all@13k {s['all_recall'][13_000]:.1%}, MRR {s['mrr']:.3f}")
+    print(f"monotone violations: greedy {len(report['monotone_violations'])}, footholds "
+          f"{len(report['monotone_violations_footholds'])}; skipped: {len(skipped)}; {seconds:.0f} s")
+    if not args.no_save and args.half is None:
+        print("wrote", results_meta.write("bench_eval", report, started_meta))
+    elif not args.no_save:
+        print("wrote", results_meta.write(f"bench_eval_{args.half}", report, started_meta))
     return 0
 
 

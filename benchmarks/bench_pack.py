@@ -19,6 +19,9 @@ held that many copies of it.
 
     python benchmarks/bench_pack.py            # ~2-4 minutes; prints the Markdown tables
     python benchmarks/bench_pack.py --repeat 1 # quicker, noisier
+
+Results go to ``benchmarks/results/bench_pack.json`` (with the commit, date, load average and
+cores); ``python3 run.py bench-tables`` writes the READMEs' tables from it.
 """
 from __future__ import annotations
 
@@ -34,6 +37,10 @@ import resource  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import sysconfig  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+import results_meta  # noqa: E402
 
 ROOT = sysconfig.get_paths()["stdlib"]
 EXCLUDE = ["site-packages/", "dist-packages/"]
@@ -155,7 +162,11 @@ def main() -> None:
         return child(args.child, args.budget, args.copies)
 
     started = time.perf_counter()
+    started_meta = results_meta.meta()
+    saved = {"query": QUERY, "encoding": ENCODING, "budget": args.budget, "repeat": args.repeat, "tree": {},
+             "cells": [], "budgets": []}
     warm = measure("floor", args.budget, 1, 1)  # warms the OS file cache for everyone
+    saved["tree"] = {"root": ROOT, "files": warm["files"], "chars": warm["chars"]}
     print(f"Tree: {ROOT} without site-packages: {warm['files']:,} files, {warm['chars']:,} characters.")
     print(f"Query {QUERY!r}, encoding {ENCODING}, Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cores; fastest of {args.repeat} runs, each in a fresh process.\n")
@@ -170,6 +181,8 @@ def main() -> None:
         floor = cells["floor"]
         for job in ("ctxlib", "naive", "floor"):
             r = cells[job]
+            saved["cells"].append({"copies": copies, "job": job, **{k: r.get(k) for k in (
+                "seconds", "pipeline_seconds", "cpu_seconds", "peak_mb", "tokenized", "used", "packed")}})
             print(f"| {copies}x | {job} | {r['seconds']:.2f} | {r['seconds'] / floor['seconds']:.2f}x "
                   f"| {r['pipeline_seconds']:.2f} | {r['pipeline_seconds'] / floor['pipeline_seconds']:.2f}x "
                   f"| {r['cpu_seconds']:.2f} | {r['peak_mb']:.0f} | {_n(r.get('tokenized'))} | {_n(r.get('used'))} |")
@@ -187,9 +200,13 @@ def main() -> None:
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for budget in (10_000, 70_000, 200_000, 1_000_000):
         r = measure("ctxlib", budget, 1, args.repeat)
+        saved["budgets"].append({"budget": budget, **{k: r.get(k) for k in (
+            "seconds", "pipeline_seconds", "cpu_seconds", "tokenized", "packed", "used")}})
         print(f"| {budget:,} | {r['seconds']:.2f} | {r['pipeline_seconds']:.2f} | {r['cpu_seconds']:.2f} "
               f"| {r['tokenized']:,} | {r['packed']:,} | {r['used']:,} |")
-    print(f"\nWhole benchmark: {time.perf_counter() - started:.0f} s.")
+    saved["seconds"] = round(time.perf_counter() - started)
+    print(f"\nWhole benchmark: {saved['seconds']} s.")
+    print("wrote", results_meta.write("bench_pack", saved, started_meta))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ Which commits qualify (``QUALIFY_RULES``, printed by ``ctxlib eval``):
 1. one parent (no merges, no root commit);
 2. the subject is not automated or bookkeeping (``Merge``, ``Bump``, ``Release``, ``Revert``,
    ``pre-commit``, version numbers; see ``_AUTOMATED``);
-3. it modifies 1 to ``MAX_TARGETS`` code files (``ranking.path_kind`` is ``source``), and touches
+3. it modifies 1 to ``MAX_TARGETS`` code files (``ranking.path_kind`` is ``source``, or a packaging
+   or CI file, ``ranking.is_packaging``: "Add zip_safe=False" is answered by ``setup.py``), and touches
    at most ``MAX_CHANGED`` files in all: the code files are the answer, as the gold patch is in
    SWE-bench (tests, docs and changelogs edited alongside are not asked for);
 4. the cleaned message keeps at least ``MIN_WORDS`` words.
@@ -50,7 +51,7 @@ MIN_QUALIFYING = 3  # fewer qualifying commits than this: "too little history"
 QUALIFY_RULES = (
     "one parent (no merges, no root commit)",
     "subject not automated or bookkeeping (merge, bump, release, revert, pre-commit, a version number)",
-    f"modifies 1 to {MAX_TARGETS} code files (source, not tests, docs or changelogs) and touches "
+    f"modifies 1 to {MAX_TARGETS} code files (source or packaging, not tests, docs or changelogs) and touches "
     f"at most {MAX_CHANGED} files",
     f"the cleaned message keeps at least {MIN_WORDS} words",
 )
@@ -85,12 +86,13 @@ class Instance:
 
 @dataclass(frozen=True)
 class System:
-    """A way to rank and pack: ``scorer`` and ``view`` for ``fit.pack_files``, and the ranking's ``signals``."""
+    """A way to rank and pack: ``scorer``, ``view`` and ``strategy`` for ``fit.pack_files``, and the ranking's ``signals``."""
 
     name: str
     scorer: str = "signals"
     view: str = "auto"
     signals: tuple[str, ...] = ranking.SIGNALS
+    strategy: str = "greedy"
 
 
 CURRENT = System(N_("ctxlib pack"))
@@ -148,13 +150,17 @@ def qualifying(commit) -> Instance | None:
         return None
     # Named as repo.read_repo names the files of the written tree (an odd byte as \xff, a newline
     # as \n), so an edited file that is packed counts as packed.
-    targets = tuple(sorted(repo.display_path(p) for s, p in status if s == "M" and ranking.path_kind(p) == "source"))
+    targets = tuple(sorted(repo.display_path(p) for s, p in status if s == "M" and _is_code(p)))
     if not 1 <= len(targets) <= MAX_TARGETS:
         return None
     query = clean_message(message, [p for _, p in status])
     if len(re.findall(r"[A-Za-z]{2,}", query)) < MIN_WORDS:
         return None
     return Instance(sha, parents[0], query, targets)
+
+
+def _is_code(path: str) -> bool:
+    return ranking.path_kind(path) == "source" or ranking.is_packaging(path)
 
 
 def mine_instances(path, *, every: int = 1, limit: int | None = None, label: str = "") -> list[Instance]:
@@ -255,7 +261,8 @@ def evaluate_files(files: dict[str, str], instance: Instance, system: System, bu
     result.top = [p for p, s in ranked[:5] if s > 0]
     for budget in budgets:
         try:
-            pack = fit.pack_ranked(files, ranking_, budget, view=system.view, encoding=encoding)
+            pack = fit.pack_ranked(files, ranking_, budget, view=system.view, strategy=system.strategy,
+                                   encoding=encoding)
         except ValueError:
             result.packed[budget], result.kind_tokens[budget] = [], {}
             continue

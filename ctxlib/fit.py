@@ -10,6 +10,10 @@ returned text, headers and separators included, is at most the budget. If tokens
 differently across block boundaries and the total overshoots, the last chosen block is dropped
 until it holds.
 
+``strategy="footholds"`` never loses a file when the budget grows (``strategies.footholds_first``
+states the rule); the lesson's ``greedy`` skips and walks on, so more budget can squeeze one out.
+Identical files (``strategies.same_bytes``) are packed once; the header names the other paths.
+
 Counting is lazy: files are ranked first (no tokenizer), and only the files the strategy
 reaches are rendered and tokenized, so tokenizing grows with the budget, not the repository.
 A view longer than ``CHARS_PER_TOKEN_CEILING`` characters per token left is not tokenized at
@@ -29,14 +33,14 @@ from . import bm25, ranking, render, repo, scoring, strategies, views
 from .i18n import message_n
 from .packing import check_budget
 from .reasons import Reason, Skipped
-from .strategies import Option
+from .strategies import Option, same_bytes
 from .tokens import DEFAULT_ENCODING, count_tokens, counter_for
 
 VIEW_VALUE = {"whole": 1.0, "signatures": 0.6, "ranges": 0.4}  # share of a file's score a view keeps
 VIEW_LADDERS = {"auto": ("whole", "signatures", "ranges"), "whole": ("whole",),
                 "signatures": ("signatures", "ranges"), "ranges": ("ranges",)}
 STRATEGIES = {"greedy": strategies.greedy_by_score, "density": strategies.greedy_by_density,
-              "knapsack": strategies.knapsack}
+              "knapsack": strategies.knapsack, "footholds": strategies.footholds_first}
 CHARS_PER_TOKEN_CEILING = 6
 POOL_FILES = 40  # density and knapsack weigh the 40 best-ranked files; greedy walks on
 PATIENCE = 10  # once something is packed, greedy stops after this many files in a row that fit in no view
@@ -55,6 +59,7 @@ class Choice:
     value: float
     ranges: tuple[int, int] | None = None  # a ranges view: (ranges kept, ranges the file has)
     text: str = field(default="", repr=False)  # the packed view's text (for secret warnings)
+    copies: tuple[str, ...] = ()  # other paths with the same bytes, packed once as this one
 
 
 @dataclass
@@ -148,20 +153,20 @@ def rank_query(files: dict[str, str], query, scorer: str = "signals", signals=ra
     return Ranking(ranked, tuple(selected.terms), selected.note, str(query))
 
 
-def view_options(path: str, text: str, terms, score: float, view: str = "auto"):
+def view_options(path: str, text: str, terms, score: float, view: str = "auto", copies=()):
     """Yield the options for one file, richest view first; each view's text is built lazily.
 
     ``view`` picks the ladder (``VIEW_LADDERS``). Each option's value is ``score`` times
     the view's share (``VIEW_VALUE``); hit ranges are offered whole, then halved down to
-    the first range, valued by the share of ranges they keep.
+    the first range, valued by the share of ranges they keep. ``copies``: identical files' paths.
     """
     for kind in VIEW_LADDERS[view]:
         if kind == "whole":
-            yield Option.of(path, "whole", text, score)
+            yield Option(path, "whole", score, lambda: text, len(text), copies=copies)
         elif kind == "signatures" and path.endswith((".py", ".pyi")):
             yield Option(path, "signatures", score * VIEW_VALUE["signatures"],
                          lambda: _shorter(views.signatures_view(text), text),
-                         views.signatures_length_at_least(text))  # known before paying for ast.parse
+                         views.signatures_length_at_least(text), copies=copies)  # known before ast.parse
         elif kind == "ranges":
             hits = views.hit_lines(text, terms)
             n = len(views.hit_ranges(text, terms, hits=hits))
@@ -169,7 +174,7 @@ def view_options(path: str, text: str, terms, score: float, view: str = "auto"):
             while keep >= 1:
                 yield Option(path, "ranges", score * VIEW_VALUE["ranges"] * keep / n,
                              functools.partial(views.ranges_view, text, terms, max_ranges=keep, hits=hits),
-                             ranges=(keep, n))
+                             ranges=(keep, n), copies=copies)
                 keep = keep // 2 if keep > 1 else 0
 
 
@@ -220,6 +225,7 @@ class Choosing:
     stopped_after: int
     refused: dict
     tokenized: frozenset
+    copies: dict = field(default_factory=dict)  # path -> the better-ranked path with the same bytes
 
 
 def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: Frame, *,
@@ -256,18 +262,23 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
         cleared.add(option.path)
         return tokens
 
-    relevant = ranking_.relevant
-    candidates = (view_options(path, files[path], ranking_.terms, score, view) for path, score in relevant)
+    copies, later = same_bytes(files, [path for path, _ in ranking_.relevant])
+    relevant = [(path, score) for path, score in ranking_.relevant if path not in later]
+    candidates = (view_options(path, files[path], ranking_.terms, score, view, copies.get(path, ()))
+                  for path, score in relevant)
     # n blocks carry n - 1 separators, and each block's cost counts one: give one back.
     room = budget_tokens - frame.frame + frame.separator
-    if strategy == "greedy":
+    if strategy == "footholds":  # monotone in the budget: footholds first, then widening
+        walk = strategies.footholds_first(candidates, room, cost, refused=refused)
+        chosen, reached, stopped_after = walk.chosen, walk.reached, walk.stopped_after
+    elif strategy == "greedy":
         walk = strategies.greedy_walk(candidates, room, cost, min_tokens=frame.smallest_block, patience=PATIENCE,
                                       not_a_miss=refused)  # a file refused for a secret is not one that did not fit
         chosen, reached, stopped_after = walk.chosen, walk.reached, walk.stopped_after
     else:
         pool = [list(options) for options in itertools.islice(candidates, POOL_FILES)]
         chosen, reached, stopped_after = STRATEGIES[strategy](pool, room, cost), len(pool), 0
-    return Choosing(chosen, reached, stopped_after, refused, frozenset(tokenized))
+    return Choosing(chosen, reached, stopped_after, refused, frozenset(tokenized), later)
 
 
 @dataclass(frozen=True)
@@ -309,10 +320,12 @@ def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: 
     """
     found = list(read_skipped) + [Skipped(p, Reason.NO_MATCH) for p, s in ranking_.ranked if s <= 0]
     found += list(choosing.refused.values()) + rendered.dropped
+    found += [choosing.refused[first].at(path) if first in choosing.refused  # a copy of a secret is one too
+              else Skipped.of(path, Reason.SAME_BYTES, first=first) for path, first in choosing.copies.items()]
     done = {option.path for option, _ in rendered.kept} | {s.path for s in found}
-    relevant = ranking_.relevant
+    relevant = [(path, score) for path, score in ranking_.relevant if path not in choosing.copies]
     looked_at = [path for path, _ in relevant[:choosing.reached]]
-    left_out = (Skipped("", Reason.NO_VIEW_FITS) if strategy == "greedy"
+    left_out = (Skipped("", Reason.NO_VIEW_FITS) if strategy in ("greedy", "footholds")
                 else Skipped.of("", Reason.NOT_CHOSEN, strategy=strategy))
     found += [left_out.at(path) for path in looked_at if path not in done]
     done |= set(looked_at)
@@ -339,7 +352,7 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
         scorer: ``"signals"`` (``ranking.rank_files``), ``"bm25"``, ``"terms"`` (the lesson's
             baseline) or ``"plain"`` (textbook BM25); see ``rank``.
         view: ``"auto"`` (whole -> signatures -> ranges), ``"whole"``, ``"signatures"``, ``"ranges"``.
-        strategy: ``"greedy"`` (by score), ``"density"`` (score per token) or ``"knapsack"``.
+        strategy: ``"greedy"`` (by score), ``"density"`` (per token), ``"knapsack"`` or ``"footholds"``.
         fmt: ``"text"``, ``"markdown"`` or ``"json"``.
         include_secrets: pack text that looks like it holds a credential (default: never).
         skipped: ``Skipped`` entries from reading, carried into the result's report.
@@ -388,7 +401,7 @@ def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, e
         raise ValueError(_nothing_packed(relevant, choosing.refused, files, ranked.terms, view, frame, budget_tokens))
     scores = dict(relevant)
     return Pack(text=rendered.text, used_tokens=rendered.used, budget_tokens=budget_tokens,
-                chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.ranges, o.text)
+                chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.ranges, o.text, o.copies)
                         for o, tokens in rendered.kept],
                 skipped=report(ranked, choosing, rendered, strategy, skipped, budget_tokens),
                 files_read=len(files), files_tokenized=len(choosing.tokenized), encoding=encoding,

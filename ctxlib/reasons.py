@@ -74,13 +74,15 @@ class Reason(Enum):
     WALK_STOPPED = ("walk-stopped", N_("not reached: the walk stopped after {files} files in a row that "
                                        "did not fit ({left:,} tokens were left)"),
                     N_("not reached: the walk stopped after {files} files in a row that did not fit"))
+    SAME_BYTES = ("same-bytes", N_("the same bytes as {first}: packed once, under that path"),
+                  N_("the same bytes as another file: packed once"))
     DROPPED = ("dropped", N_("dropped: the rendered pack was {over} tokens over budget"),
                N_("dropped: the rendered pack was over budget"))
 
 
 # The packer's codes for a relevant file it left out (the rest are the reader's, or "scores 0").
 LEFT_OUT_BY_PACKER = frozenset({Reason.SECRET, Reason.NO_VIEW_FITS, Reason.NOT_CHOSEN, Reason.BUDGET_FULL,
-                                Reason.WALK_STOPPED, Reason.DROPPED})
+                                Reason.WALK_STOPPED, Reason.DROPPED, Reason.SAME_BYTES})
 
 
 def _worded(params, lang: str) -> dict:

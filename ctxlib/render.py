@@ -34,9 +34,20 @@ def _body(text: str) -> str:
     return text if text.endswith("\n") or not text else text + "\n"
 
 
+SHOWN_COPIES = 3  # a header names at most this many identical copies, then "and N more"
+
+
+def _view(b) -> str:
+    # "whole", or "whole; the same bytes as b.py, c.py" for a file packed once for its identical copies
+    copies = getattr(b, "copies", ())
+    more = f" and {len(copies) - SHOWN_COPIES} more" if len(copies) > SHOWN_COPIES else ""
+    return f"{b.view}; the same bytes as {', '.join(copies[:SHOWN_COPIES])}{more}" if copies else b.view
+
+
 def render_text(blocks) -> str:
-    """Plain text: ``==> path (view) <==`` above each file's text, a blank line between files."""
-    return SEPARATORS["text"].join(f"==> {b.path} ({b.view}) <==\n{_body(b.text)}" for b in blocks)
+    """Plain text: ``==> path (view) <==`` above each file's text, a blank line between files; a file
+    with identical copies names them: ``==> a/x.py (whole; the same bytes as b/x.py) <==``."""
+    return SEPARATORS["text"].join(f"==> {b.path} ({_view(b)}) <==\n{_body(b.text)}" for b in blocks)
 
 
 def render_markdown(blocks) -> str:
@@ -49,13 +60,14 @@ def render_markdown(blocks) -> str:
     for b in blocks:
         longest = max((len(run) for run in re.findall(r"`+", b.text)), default=0)
         fence = "`" * max(3, longest + 1)
-        parts.append(f"## {b.path} ({b.view})\n\n{fence}{language(b.path)}\n{_body(b.text)}{fence}\n")
+        parts.append(f"## {b.path} ({_view(b)})\n\n{fence}{language(b.path)}\n{_body(b.text)}{fence}\n")
     return SEPARATORS["markdown"].join(parts)
 
 
 def render_json(blocks) -> str:
     """JSON: ``{"files": [...]}`` with one ``{"path", "view", "text"}`` object per line."""
-    rows = [json.dumps({"path": b.path, "view": b.view, "text": b.text}, ensure_ascii=False)
+    rows = [json.dumps({"path": b.path, "view": b.view, "text": b.text,
+                        **({"copies": list(b.copies)} if getattr(b, "copies", ()) else {})}, ensure_ascii=False)
             for b in blocks]
     return '{"files": [\n' + SEPARATORS["json"].join(rows) + "\n]}\n"
 

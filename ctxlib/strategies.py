@@ -39,6 +39,7 @@ class Option:
     build: Callable[[], str | None]
     min_chars: int = 0
     ranges: tuple[int, int] | None = None  # a ranges view: (ranges kept, ranges the file has)
+    copies: tuple[str, ...] = ()  # other paths with the same bytes, packed once here (fit.same_bytes)
 
     @functools.cached_property
     def text(self) -> str | None:
@@ -104,6 +105,73 @@ def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patienc
             if option is None or option.path not in not_a_miss:
                 misses += 1
     return Walk(chosen, reached)
+
+
+def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset()) -> Walk:
+    """Greedy that more budget never makes lose a file: footholds in rank order, then widening.
+
+    1. In rank order, each file's foothold (its shortest option, in characters, whatever the
+       budget) is taken while it fits; the walk stops at the first that does not fit in what is
+       left. A file with no view, one ``refused`` (a secret: refused at every budget its text fits
+       in), or one whose foothold alone is over the whole budget is passed over.
+    2. In rank order again, each taken file is widened to its richest option (before the foothold
+       in its ladder) that fits in what is left plus its foothold's tokens.
+
+    Why it is monotone: the files taken are a prefix of the ranking (less the passed-over ones)
+    whose footholds' tokens add up within the budget; a larger budget holds the same prefix and
+    maybe more. Widening changes views, never which files. The one way a file can be lost: the
+    larger budget admits a file whose foothold alone was over the whole smaller budget, and that
+    file's tokens push a later one out. Same arguments as ``greedy_by_score``.
+    """
+    room, taken, reached = budget_tokens, [], 0
+    for options in files:  # lazily: a file's views are built only when the walk reaches it
+        reached += 1
+        existing = [o for o in options if o.text is not None]
+        if not existing:
+            continue
+        foothold = min(existing, key=lambda o: (len(o.text), -o.value))  # the shortest view, whatever the budget
+        tokens = cost(foothold, budget_tokens)
+        if foothold.path in refused or tokens > budget_tokens:
+            continue  # refused, or too big for the whole budget: passed over, the walk goes on
+        if tokens > room:
+            break
+        taken.append((existing, foothold, tokens))
+        room -= tokens
+    chosen = []
+    for existing, foothold, tokens in taken:
+        best = (foothold, tokens)
+        for option in existing[:existing.index(foothold)]:
+            wider = cost(option, room + tokens)
+            if wider <= room + tokens:
+                best = (option, wider)
+                break
+        room -= best[1] - tokens
+        chosen.append(best)
+    return Walk(chosen, reached)
+
+
+def same_bytes(files: dict[str, str], paths) -> tuple[dict, dict]:
+    """Files of ``paths`` (best ranked first) with the same contents: packed once, under the first path.
+
+    Returns ``(copies, later)``: ``copies`` maps each first path to the other paths, in rank
+    order; ``later`` maps each other path to its first. Only texts of equal length are compared,
+    so a tree without copies costs one ``len`` per file.
+    ``same_bytes({"a.py": "x", "b.py": "x", "c.py": "y"}, ["b.py", "a.py", "c.py"])`` ->
+    ``({"b.py": ("a.py",)}, {"a.py": "b.py"})``.
+    """
+    by_length: dict[int, list[str]] = {}
+    for path in paths:
+        by_length.setdefault(len(files[path]), []).append(path)
+    copies, later = {}, {}
+    for group in by_length.values():
+        for i, path in enumerate(group):
+            if path in later:
+                continue
+            same = tuple(p for p in group[i + 1:] if p not in later and files[p] == files[path])
+            if same:
+                copies[path] = same
+                later.update(dict.fromkeys(same, path))
+    return copies, later
 
 
 def _priced(files, budget_tokens, cost):

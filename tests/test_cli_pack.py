@@ -110,7 +110,7 @@ def test_help_reads_well(capsys):
     status, out, _ = run(capsys, "pack", "--help")
     assert status == 0
     for phrase in ("--query TEXT", "--budget N", "hard limit in tokens for everything printed", "--include-secrets",
-                   "{greedy,density,knapsack}", "{text,markdown,json}"):
+                   "{greedy,density,knapsack,footholds}", "{text,markdown,json}"):
         assert phrase in out
     status, out, _ = run(capsys, "--help")
     assert "pack the files most relevant to a query into a hard token budget" in out

@@ -177,3 +177,33 @@ def test_a_huge_query_is_never_echoed_whole():
     with pytest.raises(ValueError) as info:
         bm25.query_terms("!" * 5000)
     assert len(str(info.value)) < 200
+
+
+@pytest.mark.parametrize("path, kind", [
+    ("requests/packages/urllib3/connection.py", "generated"), ("requests/packages/__init__.py", "source"),
+    ("packages/hatchling/src/hatchling/build.py", "source"),  # a monorepo's own packages/
+    ("src/pip/_vendor/rich/console.py", "generated"), ("third_party/six/six.py", "generated"),
+])
+def test_vendored_copies_are_ranked_as_generated(path, kind):
+    assert path_kind(path) == kind
+
+
+def test_packaging_and_example_files_are_named():
+    assert [p for p in ("setup.py", "pyproject.toml", "backend/pyproject.toml", "tox.ini", ".travis.yml",
+                        ".github/workflows/tests.yaml", "src/pkg/setup.py", "docs/conf.py", "README.md")
+            if ranking.is_packaging(p)] == ["setup.py", "pyproject.toml", "backend/pyproject.toml", "tox.ini",
+                                            ".travis.yml", ".github/workflows/tests.yaml"]
+    assert ranking.is_example("examples/tutorial/flaskr/db.py") and not ranking.is_example("src/flask/app.py")
+
+
+def test_a_packaging_task_reaches_setup_py_and_examples_keep_half_unless_asked():
+    files = {"setup.py": "from setuptools import setup\nsetup(name='shop', zip_safe=True)\n",
+             "shop/cart.py": "def add(cart, item):\n    cart.append(item)  # safe add\n",
+             "examples/cart_demo.py": "from shop.cart import add\nadd([], 'item')  # add item to cart\n"}
+    ranked = [r.path for r in rank_files(files, "Add zip_safe=False") if r.score > 0]
+    assert ranked[0] == "setup.py"  # a packaging word (zip): the packaging file ranks as source, or higher
+    plain = {r.path: r.score for r in rank_files(files, "add item to cart")}
+    asked = {r.path: r.score for r in rank_files(files, "add item to cart example")}
+    assert ("kind", "example: x 0.5") in next(r for r in rank_files(files, "add item to cart")
+                                              if r.path == "examples/cart_demo.py").effects
+    assert asked["examples/cart_demo.py"] > plain["examples/cart_demo.py"]

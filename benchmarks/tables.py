@@ -1,0 +1,176 @@
+"""The READMEs' benchmark tables, generated from the results files, so a figure cannot go stale.
+
+Each benchmark writes ``benchmarks/results/NAME.json`` (``results_meta.write``: its figures plus
+the commit, the date, the load average and the cores). In ``README.md`` and
+``benchmarks/README.md`` a table sits between two marker comments::
+
+    <!-- begin table eval-halves -->
+    ...generated...
+    <!-- end table eval-halves -->
+
+``python3 run.py bench-tables`` (or ``python benchmarks/tables.py``) rewrites every marked block
+from its results file; ``--check`` only reports the blocks that disagree (exit status 1), which
+is what ``tests/test_bench_tables.py`` runs.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent
+RESULTS = HERE / "results"
+DOCS = (ROOT / "README.md", HERE / "README.md")
+BLOCK = re.compile(r"(<!-- begin table ([\w-]+) -->\n)(.*?)(<!-- end table \2 -->)", re.S)
+B0 = "13000"
+SYSTEMS = ("plain BM25, whole files", "bm25 (before)", "ctxlib pack", "ctxlib pack, footholds first")
+HALF_NAMES = {"tune": "tuning half (rules chosen here)", "held_back": "held-back half"}
+
+
+def load(name: str) -> dict:
+    """``results/NAME.json`` as data; ``FileNotFoundError`` when that benchmark has not been run."""
+    return json.loads((RESULTS / f"{name}.json").read_text())
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def measured_line(meta: dict, seconds=None) -> str:
+    """``Measured 2026-12-01T21:40:00Z at commit abc1234 (load average 1.2 at the start, 1.4 at the
+    end, 2 cores, Python 3.11.7)``, from a results file's ``meta``."""
+    dirty = ", with uncommitted library changes" if meta.get("dirty") else ""
+    took = f"; the run took {seconds:,} s" if seconds is not None else ""
+    return (f"Measured {meta['date']} at commit {meta['commit'][:7]}{dirty} (load average "
+            f"{meta['load_average'][0]:.2f} at the start, {meta.get('load_average_at_end', ['?'])[0]} at the end, "
+            f"{meta['cores']} cores, Python {meta['python']}){took}.")
+
+
+def pack_trees(r: dict) -> str:
+    head = (f"| tree | pipeline | seconds | vs floor | after imports | vs floor | CPU seconds | peak MB "
+            f"| files tokenized | tokens used of {r['budget']:,} |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+    floors = {c["copies"]: c for c in r["cells"] if c["job"] == "floor"}
+    rows = []
+    for c in r["cells"]:
+        f = floors[c["copies"]]
+        n = [f"{c[k]:,}" if isinstance(c.get(k), int) else "-" for k in ("tokenized", "used")]
+        rows.append(f"| {c['copies']}x | {c['job']} | {c['seconds']:.2f} | {c['seconds'] / f['seconds']:.2f}x "
+                    f"| {c['pipeline_seconds']:.2f} | {c['pipeline_seconds'] / f['pipeline_seconds']:.2f}x "
+                    f"| {c['cpu_seconds']:.2f} | {c['peak_mb']:.0f} | {n[0]} | {n[1]} |")
+    return (head + "\n".join(rows) + "\n\n" + pack_summary(r) + f"\nFastest of {r['repeat']} runs per cell (naive at "
+            f"2x and 4x: 1 run). " + measured_line(r["meta"], r.get("seconds")))
+
+
+def pack_summary(r: dict) -> str:
+    cell = {(c["copies"], c["job"]): c for c in r["cells"]}
+    parts = []
+    for copies in sorted({c["copies"] for c in r["cells"]}):
+        ctx, floor, naive = cell[copies, "ctxlib"], cell[copies, "floor"], cell.get((copies, "naive"))
+        faster = f", {naive['seconds'] / ctx['seconds']:.1f}x faster than naive" if naive else ""
+        parts.append(f"{copies}x: {ctx['seconds'] / floor['seconds']:.2f}x the floor{faster}, "
+                     f"{ctx['peak_mb']:.0f} MB")
+    return ("ctxlib pack, against the floor (goal at most 1.1x at 1x and 4x; at least 5x faster than "
+            "naive; under 300 MB at 4x): " + "; ".join(parts) + ".")
+
+
+def pack_budgets(r: dict) -> str:
+    head = ("| budget (tokens) | ctxlib seconds | after imports | CPU seconds | files tokenized | files packed "
+            "| tokens used |\n|---:|---:|---:|---:|---:|---:|---:|\n")
+    return head + "\n".join(f"| {b['budget']:,} | {b['seconds']:.2f} | {b['pipeline_seconds']:.2f} "
+                            f"| {b['cpu_seconds']:.2f} | {b['tokenized']:,} | {b['packed']:,} | {b['used']:,} |"
+                            for b in r["budgets"])
+
+
+def eval_halves(r: dict) -> str:
+    head = ("| half | system | tasks | all@13k | any@13k | all@27k | all@50k | MRR | top-1 | multi-file all@13k |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+    rows = []
+    for half, table in r["halves"].items():
+        for name in SYSTEMS:
+            s = table[name]
+            bold = "**" if name == "ctxlib pack" else ""
+            m = s["multi_file"]
+            rows.append(f"| {HALF_NAMES[half]} | {bold}{name}{bold} | {s['instances']} "
+                        f"| {bold}{_pct(s['all_recall'][B0])}{bold} | {_pct(s['any_recall'][B0])} "
+                        f"| {_pct(s['all_recall']['27000'])} | {_pct(s['all_recall']['50000'])} "
+                        f"| {bold}{s['mrr']:.3f}{bold} | {_pct(s['top1'])} | {_pct(m['all_recall'])} of {m['instances']} |")
+    tasks = sum(t["ctxlib pack"]["instances"] for t in r["halves"].values())
+    return (head + "\n".join(rows) + "\n\nMore budget losing an edited file that a smaller budget packed "
+            f"(13k -> 27k -> 50k), of {tasks} tasks: greedy {len(r['monotone_violations'])}, footholds first "
+            f"{len(r['monotone_violations_footholds'])}. " + measured_line(r["meta"], r.get("seconds")))
+
+
+def eval_projects(r: dict) -> str:
+    half = {name: h for h in ("tune", "held_back") for name in r["split"][h]}
+    head = "| project | half | shape | tasks | all@13k | MRR | top-1 |\n|---|---|---|---:|---:|---:|---:|\n"
+    return head + "\n".join(f"| {name} | {half[name].replace('_', '-')} | {r['projects'][name]} | {s['instances']} "
+                            f"| {_pct(s['all_recall'][B0])} | {s['mrr']:.3f} | {_pct(s['top1'])} |"
+                            for name, s in r["by_project"].items())
+
+
+def readme_measured(_: dict) -> str:
+    e, p = load("bench_eval"), load("bench_pack")
+    head = ("| projects | tasks | all edited files at 13k: ctxlib pack | footholds first | plain BM25 (baseline) "
+            "| MRR: ctxlib | baseline |\n|---|---:|---:|---:|---:|---:|---:|\n")
+    rows = []
+    for half, table in e["halves"].items():
+        names = ", ".join(n.split("/")[1] for n in e["split"][half])
+        c, f, b = table["ctxlib pack"], table["ctxlib pack, footholds first"], table["plain BM25, whole files"]
+        rows.append(f"| {HALF_NAMES[half]}: {names} | {c['instances']} | {_pct(c['all_recall'][B0])} "
+                    f"| **{_pct(f['all_recall'][B0])}** | {_pct(b['all_recall'][B0])} | **{c['mrr']:.3f}** "
+                    f"| {b['mrr']:.3f} |")
+    return (head + "\n".join(rows) + f"\n\n{measured_line(e['meta'])}\n\nPacking the standard library "
+            f"({p['tree']['files']:,} files) at {p['budget']:,} tokens: " + pack_summary(p)[len("ctxlib pack, "):]
+            + " " + measured_line(p["meta"]))
+
+
+TABLES = {"pack-trees": ("bench_pack", pack_trees), "pack-budgets": ("bench_pack", pack_budgets),
+          "eval-halves": ("bench_eval", eval_halves), "eval-projects": ("bench_eval", eval_projects),
+          "readme-measured": ("bench_eval", readme_measured)}
+
+
+def render(name: str) -> str:
+    """The generated text of table ``name`` (a key of ``TABLES``), from its results file."""
+    results, make = TABLES[name]
+    return make(load(results)).rstrip("\n") + "\n"
+
+
+def stale(docs=DOCS) -> list[tuple[Path, str]]:
+    """``[(document, table name), ...]`` whose marked block differs from ``render(name)``."""
+    found = []
+    for doc in docs:
+        for m in BLOCK.finditer(doc.read_text(encoding="utf-8")):
+            if m.group(3) != render(m.group(2)):
+                found.append((doc, m.group(2)))
+    return found
+
+
+def update(docs=DOCS) -> int:
+    """Rewrite every marked block in ``docs`` from its results file; returns how many changed."""
+    changed = 0
+    for doc in docs:
+        text = doc.read_text(encoding="utf-8")
+        new = BLOCK.sub(lambda m: m.group(1) + render(m.group(2)) + m.group(4), text)
+        if new != text:
+            doc.write_text(new, encoding="utf-8")
+            changed += sum(1 for _ in BLOCK.finditer(text))
+    return changed
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--check" in argv:
+        found = stale()
+        for doc, name in found:
+            print(f"{doc.relative_to(ROOT)}: table {name} disagrees with benchmarks/results/{TABLES[name][0]}.json "
+                  f"(run: python3 run.py bench-tables)")
+        return 1 if found else 0
+    update()
+    print("tables written from benchmarks/results/: " + ", ".join(TABLES))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

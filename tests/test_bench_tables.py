@@ -1,0 +1,50 @@
+"""The READMEs' benchmark tables agree with the results files they are generated from."""
+import copy
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("bench_tables", ROOT / "benchmarks" / "tables.py")
+tables = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tables)
+
+
+def test_every_marked_table_matches_its_results_file():
+    marked = [m.group(2) for doc in tables.DOCS for m in tables.BLOCK.finditer(doc.read_text(encoding="utf-8"))]
+    assert {"pack-trees", "pack-budgets", "eval-halves", "eval-projects", "readme-measured"} <= set(marked)
+    assert tables.stale() == [], "run: python3 run.py bench-tables"
+
+
+def test_a_changed_figure_makes_the_table_stale(tmp_path, monkeypatch):
+    doc = tmp_path / "README.md"
+    doc.write_text("x\n<!-- begin table eval-projects -->\n" + tables.render("eval-projects")
+                   + "<!-- end table eval-projects -->\n", encoding="utf-8")
+    assert tables.stale([doc]) == []
+    results = copy.deepcopy(tables.load("bench_eval"))
+    first = next(iter(results["by_project"]))
+    results["by_project"][first]["mrr"] += 0.01  # one figure moves in the results file
+    monkeypatch.setattr(tables, "load", lambda name: results)
+    assert tables.stale([doc]) == [(doc, "eval-projects")]
+    tables.update([doc])
+    assert tables.stale([doc]) == [] and f"{results['by_project'][first]['mrr']:.3f}" in doc.read_text()
+
+
+def test_results_record_the_run():
+    for name in ("bench_pack", "bench_eval"):
+        meta = tables.load(name)["meta"]
+        assert len(meta["commit"]) == 40 and meta["cores"] >= 1 and len(meta["load_average"]) == 3
+        assert meta["date"].endswith("Z")
+    line = tables.measured_line({"date": "2026-12-01T21:00:00Z", "commit": "a" * 40, "dirty": False,
+                                 "load_average": [1.5, 1, 1], "load_average_at_end": [2.0, 1, 1], "cores": 2,
+                                 "python": "3.11.7"}, 42)
+    assert line == ("Measured 2026-12-01T21:00:00Z at commit aaaaaaa (load average 1.50 at the start, 2.0 at "
+                    "the end, 2 cores, Python 3.11.7); the run took 42 s.")
+
+
+def test_pack_summary_states_the_goals_from_the_cells():
+    r = {"cells": [{"copies": 1, "job": "ctxlib", "seconds": 1.1, "peak_mb": 150.0},
+                   {"copies": 1, "job": "floor", "seconds": 1.0, "peak_mb": 140.0},
+                   {"copies": 1, "job": "naive", "seconds": 5.5, "peak_mb": 150.0}]}
+    assert tables.pack_summary(r).endswith("1x: 1.10x the floor, 5.0x faster than naive, 150 MB.")
