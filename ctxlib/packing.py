@@ -11,6 +11,7 @@ Lesson 3's packer adds both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from .ceiling import is_whole_number
 from .reasons import Reason, Skipped
@@ -72,3 +73,25 @@ def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate
         chosen.append((name, cost))
         used += cost
     return Packed(chosen=chosen, used=used, budget=budget, skipped=skipped)
+
+
+def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
+    """The budget to pack for when ``margin_pct`` percent of ``budget_tokens`` must stay free.
+
+    Args:
+        budget_tokens: the hard budget, in tokens of the encoding packed for.
+        margin_pct: the share to leave free, 0 <= pct < 100; for a model whose tokenizer is not
+            shipped (cl100k_base counts a Hindi text ~80% above o200k_base, code ~5-10%).
+    Returns:
+        ``budget_tokens`` less the margin, rounded down: ``budget_after_margin(2000, 10)`` -> 1800.
+    Raises:
+        ValueError: a budget that is not a positive whole number, a margin outside [0, 100),
+            or a margin that leaves no token.
+    """
+    check_budget(budget_tokens)
+    if isinstance(margin_pct, bool) or not isinstance(margin_pct, (int, float)) or not 0 <= margin_pct < 100:
+        raise ValueError(f"margin must be a percentage from 0 up to (not including) 100, got {margin_pct!r}")
+    left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)  # exact: 10**23 is not rounded
+    if left < 1:
+        raise ValueError(f"a margin of {margin_pct:g}% leaves nothing of a budget of {budget_tokens:,} tokens")
+    return left

@@ -18,7 +18,7 @@ how ``benchmarks/bench_eval.py`` measures what each one is worth:
   ``DEFINES_WEIGHT`` x idf.
 - ``names``: file names match a query word's light stem (``types`` ~ ``type``, ``_types.py``), and
   a package's ``__init__.py`` is named by its folder (``debug/__init__.py`` is the ``debug`` module).
-- ``kind``: a prior by path kind (``path_kind``): source over config over tests over docs over
+- ``kind``: a prior by path kind (``pathkinds.path_kind``): source over config over tests over docs over
   changelogs over generated or vendored files (``KIND_PRIOR``; a vendored copy is a package
   folder under ``vendor/``, ``_vendor/``, ``third_party/`` or a package's own ``packages/``, as
   ``requests/packages/urllib3/``). Two questions of the task adjust it: a packaging or CI task
@@ -45,29 +45,13 @@ import re
 from dataclasses import dataclass, field
 
 from . import bm25
+# The kind signal's rules live in pathkinds.py; ranking re-exports them, as Lesson 3 imports them from here.
+from .pathkinds import (EXAMPLE_PRIOR, EXAMPLE_WORDS, KIND_PRIOR, PACKAGING_FLOOR, PACKAGING_HINTS,  # noqa: F401
+                        PACKAGING_WORDS, is_example, is_packaging, path_kind)
 
 SIGNALS = ("clean", "identifiers", "names", "kind", "tests", "imports")
-KIND_PRIOR = {"source": 1.0, "config": 0.5, "test": 0.4, "docs": 0.3, "changelog": 0.15, "generated": 0.1}
 DEFINES_WEIGHT = 2.0  # like a file-name match (bm25.NAME_WEIGHT): the definition is the thing named
 TEST_SHARE = 0.5
-# Chosen on the benchmark's tuning half only (benchmarks/eval_instances.json, "split").
-# A word that names packaging or CI lifts those files to the best file's level (PACKAGING_FLOOR of
-# its score, at least); a weaker one only ranks them as source.
-PACKAGING_WORDS = frozenset({"setup", "packaging", "pypi", "classifier", "classifiers", "wheel", "wheels", "sdist",
-                             "metadata", "dependency", "dependencies", "requirements", "requires", "tox",
-                             "travis", "ci", "workflow", "workflows", "pyproject", "setuptools", "flit",
-                             "lint", "linting", "publish", "publishing", "cpython", "pypy", "manifest",
-                             "extras", "urls", "zip", "appveyor", "azure", "codecov", "coverage", "mypy"})
-PACKAGING_HINTS = frozenset({"python", "package", "install", "installation", "build", "testing", "tests",
-                             "support", "pin", "venv", "virtualenv", "action", "actions", "github", "version",
-                             "versions", "drop", "entry", "license", "benchmarks", "hatch"})
-PACKAGING_FLOOR = 0.3
-EXAMPLE_WORDS = frozenset({"example", "examples", "tutorial", "demo", "sample", "flaskr"})
-EXAMPLE_PRIOR = 0.5
-_PACKAGING_NAMES = frozenset({"setup.py", "setup.cfg", "pyproject.toml", "tox.ini", "noxfile.py", "manifest.in",
-                              ".travis.yml", "appveyor.yml", ".gitlab-ci.yml", "azure-pipelines.yml",
-                              ".pre-commit-config.yaml", "requirements.txt", "hatch.toml"})
-_EXAMPLE_FOLDERS = frozenset({"examples", "example", "demo", "demos", "samples", "docs_src", "tutorial"})
 IMPORT_SHARE = 0.15
 TOP_FILES = 3
 
@@ -80,7 +64,6 @@ _IDENT = re.compile(r"_|[a-z][A-Z]|[A-Z]{2,}[a-z]|\.")  # snake_case, camelCase,
 _LOG_NOISE = re.compile(r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\b|\b0[xX][0-9a-fA-F]+\b"
                         r"|\b(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b"
                         r"|\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?Z?")
-_HASHED = re.compile(r"[.-][0-9a-f]{8,}\.")  # bundle names: 718.a7a3f80ef4813fab.js
 # A literal first ("def", "class", "from", "import") lets the regex engine skip ahead fast: 14x
 # quicker on the standard library than one anchored pattern; a match inside a word is dropped.
 _PY_DEFS = (re.compile(r"def[ \t]+([A-Za-z_]\w*)"), re.compile(r"class[ \t]+([A-Za-z_]\w*)"))
@@ -155,62 +138,6 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
     selected = bm25.select_terms(files or {}, terms) if files is not None else bm25.Selected(tuple(dict.fromkeys(terms)))
     return Query(selected.terms, tuple(identifiers.values())[:bm25.MAX_QUERY_TERMS], tuple(dict.fromkeys(dropped)),
                  selected.note(), selected.found_in)
-
-
-def path_kind(path: str) -> str:
-    """What a file is, by its path: ``source``, ``test``, ``docs``, ``changelog``, ``generated`` or ``config``.
-
-    ``path_kind("tests/test_ceiling.py")`` -> ``"test"``; ``path_kind("CHANGES.rst")`` ->
-    ``"changelog"``; ``path_kind("src/_vendor/six.py")`` -> ``"generated"``.
-    """
-    lower = path.lower()
-    folders, _, name = lower.rpartition("/")
-    parts = set(folders.split("/")) if folders else set()
-    stem, _, ext = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
-    if parts & {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "node_modules", "dist",
-                "build", "generated", "_generated"} or _vendored_package(folders) or name.endswith((".min.js", ".min.css", "_pb2.py", ".lock")) \
-            or name in {"package-lock.json", "yarn.lock", "poetry.lock", "uv.lock"} or _HASHED.search(name):
-        return "generated"
-    if stem.split(".")[0] in {"changelog", "changes", "history", "news", "release-notes", "releasenotes",
-                              "release_notes", "whatsnew", "authors", "contributors"} \
-            or parts & {"changelog.d", "changes", "newsfragments", "changelog", "whatsnew", "release-notes"}:
-        return "changelog"
-    if parts & {"test", "tests", "testing", "spec", "__tests__"} or name.startswith("test_") \
-            or any(p.startswith("test") or p.endswith(("_tests", "_test")) for p in parts) \
-            or stem.endswith(("_test", "_tests", ".test", ".spec")) or name == "conftest.py":
-        return "test"
-    if ext in {"md", "rst", "txt", "adoc", "ipynb"} or parts & {"docs", "doc", "documentation"} \
-            or stem in {"readme", "license", "copying", "notice"}:
-        return "docs"
-    if ext in {"toml", "cfg", "ini", "yaml", "yml", "json", "lock", "csv", "xml", "in"} or not ext \
-            or name.startswith(".") or name in {"setup.py", "noxfile.py", "fabfile.py", "conf.py"}:
-        return "config"
-    return "source"
-
-
-def _vendored_package(folders: str) -> bool:
-    # pkg/packages/other/...: a package folder under a package's packages/ (requests/packages/urllib3/),
-    # named other than the package; a top-level packages/ is a monorepo's own code.
-    parts = folders.split("/")
-    return any(p == "packages" and 0 < i < len(parts) - 1 and parts[i + 1] != parts[i - 1]
-               for i, p in enumerate(parts))
-
-
-def is_packaging(path: str) -> bool:
-    """Whether ``path`` says how the project is built, installed or tested by CI: ``setup.py``,
-    ``pyproject.toml``, ``setup.cfg``, ``tox.ini``, ``MANIFEST.in``, a CI file (``.github/workflows/*.yml``,
-    ``.travis.yml``...). ``is_packaging("src/setup.py")`` -> ``False`` (only at the top or in a
-    monorepo package's folder, one level down)."""
-    lower = path.lower()
-    folders, _, name = lower.rpartition("/")
-    if folders.startswith((".github/workflows", ".circleci")):
-        return name.endswith((".yml", ".yaml"))
-    return name in _PACKAGING_NAMES and folders.count("/") <= 1 and "src" not in folders.split("/")
-
-
-def is_example(path: str) -> bool:
-    """Whether ``path`` is in an examples folder (``examples/``, ``docs_src/``, ``demo/``...)."""
-    return bool(set(path.lower().split("/")[:-1]) & _EXAMPLE_FOLDERS)
 
 
 def stem(term: str) -> str:

@@ -15,7 +15,7 @@ from ctxlib import safefile, tokens
 from ctxlib.course import progress
 from ctxlib.course.commands import main
 from ctxlib.course.progress import new_progress, open_progress, read_progress, record_attempt, record_quietly
-from ctxlib.fit import budget_after_margin
+from ctxlib.packing import budget_after_margin
 from ctxlib.i18n import lang_from_environment
 from ctxlib.repo import read_repo
 

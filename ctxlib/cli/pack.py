@@ -50,7 +50,8 @@ def cmd_pack(args) -> int:
     """``ctxlib pack PATH``: the packed context to stdout, the report to stderr; returns 0 (``ValueError`` when nothing fits)."""
     import contextlib
 
-    from ..fit import budget_after_margin, pack_repository
+    from ..fit import pack_repository
+    from ..packing import budget_after_margin
 
     path = Path(args.path)
     if not path.exists():
