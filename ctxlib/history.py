@@ -299,16 +299,6 @@ class PureGit:
         raise HistoryError(f"{self.git_dir}: cannot be read: {problem} (a damaged or incomplete repository; "
                            "'git fsck' says more)")
 
-    def _larger_than(self, commit: str, max_bytes: int) -> list[str]:
-        listing = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
-        large = []
-        for line in listing.split(b"\0"):
-            head, _, path = line.partition(b"\t")
-            fields = head.split()
-            if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit() and int(fields[3]) > max_bytes:
-                large.append(path.decode("utf-8", "surrogateescape"))
-        return large
-
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet). Raises ``HistoryError``."""
         def head(repo):
