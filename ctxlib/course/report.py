@@ -139,16 +139,21 @@ def report_html(header, rows, lang: str = "en", title: str | None = None) -> str
     labels = _labels(lang)
     title = title or message("Grade report", lang)
     missed = most_missed(header, rows)
+    # Messages outside f-strings: Babel reads calls inside them only on Python 3.12 and newer.
+    size = message("{n} learners, {questions} questions", lang, n=len(rows),
+                   questions=len(header) - FIRST_QUESTION_COLUMN)
     parts = [f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">',
              f"<title>{html.escape(title)}</title><style>{_PAGE_STYLE}</style></head><body>",
              f"<h1>{html.escape(title)}</h1>",
-             f"<p>{html.escape(message('{n} learners, {questions} questions', lang, n=len(rows), questions=len(header) - FIRST_QUESTION_COLUMN))}</p>"]
+             f"<p>{html.escape(size)}</p>"]
     if missed:
-        parts += [f"<h2>{html.escape(message('Most-missed questions', lang))}</h2>",
+        most = message("Most-missed questions", lang)
+        parts += [f"<h2>{html.escape(most)}</h2>",
                   missed_chart_svg(missed, len(rows), lang)]
     css = {"passed": "passed", "failed": "failed", "not attempted": "nottried"}
     for lesson, questions in by_question(header, rows).items():
-        parts.append(f"<h2>{html.escape(message('Lesson {lesson}', lang, lesson=lesson))}</h2><table>")
+        heading = message("Lesson {lesson}", lang, lesson=lesson)
+        parts.append(f"<h2>{html.escape(heading)}</h2><table>")
         parts.append("<tr>" + "".join(f"<th>{html.escape(labels[k])}</th>" for k in ("question", *OUTCOMES)) + "</tr>")
         for question, who in questions:
             cells = "".join(f'<td class="{css[o]}">{html.escape(", ".join(who[o])) or "-"}</td>' for o in OUTCOMES)
