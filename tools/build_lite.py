@@ -135,12 +135,18 @@ def wheel_metadata(whl: Path) -> tuple[str, str, list[str], list[str]]:
     return meta["Name"], meta["Version"], meta.get_all("Requires-Dist") or [], imports
 
 
-def browser_requirements(requires: list[str]) -> list[Requirement]:
-    """Those of ``requires`` that apply in Pyodide (markers evaluated for emscripten, no extras)."""
+# The browser build is the classroom: ctxlib's requirements are read with its "course" extra.
+BROWSER_EXTRAS_OF = {"ctxlib": ("course",)}
+
+
+def browser_requirements(requires: list[str], extras=()) -> list[Requirement]:
+    """Those of ``requires`` that apply in Pyodide: markers evaluated for emscripten, with no extra or one
+    of ``extras`` (``("course",)`` for ctxlib, whose classroom packages are that extra)."""
     out = []
     for text in requires:
         req = Requirement(text)
-        if req.marker is None or req.marker.evaluate(BROWSER_MARKERS):
+        if req.marker is None or any(req.marker.evaluate({**BROWSER_MARKERS, "extra": extra})
+                                     for extra in ("", *extras)):
             out.append(req)
     return out
 
@@ -152,7 +158,8 @@ def download_wheels(ctxlib_wheel: Path, lock: dict, dest: Path, cache: Path) -> 
     pure wheels; everything else takes the newest pure wheel.
     """
     _, _, requires, _ = wheel_metadata(ctxlib_wheel)
-    wanted = [str(r) for r in browser_requirements(requires) if canonicalize_name(r.name) not in NOT_IN_BROWSER]
+    wanted = [str(Requirement(r.name + str(r.specifier))) for r in browser_requirements(requires, ("course",))
+              if canonicalize_name(r.name) not in NOT_IN_BROWSER]
     wanted += BROWSER_EXTRAS
     lone = [w for w in wanted if canonicalize_name(Requirement(w).name) in WITHOUT_DEPS]
     wanted = [w for w in wanted if w not in lone]
@@ -187,7 +194,7 @@ def build_lock(original: dict, wheels: dict[str, Path], pyodide_dir: Path) -> di
     for name, whl in sorted(wheels.items()):
         dist, version, requires, imports = wheel_metadata(whl)
         depends = []
-        for req in browser_requirements(requires):
+        for req in browser_requirements(requires, BROWSER_EXTRAS_OF.get(name, ())):
             dep = canonicalize_name(req.name)
             if dep in wheels:
                 depends.append(dep)
@@ -214,7 +221,8 @@ def closure(roots: list[str], wheels: dict[str, Path]) -> dict[str, Path]:
             continue
         keep[name] = wheels[name]
         _, _, requires, _ = wheel_metadata(wheels[name])
-        todo += [r.name for r in browser_requirements(requires)] + BROWSER_DEPENDS.get(name, [])
+        todo += [r.name for r in browser_requirements(requires, BROWSER_EXTRAS_OF.get(name, ()))] \
+            + BROWSER_DEPENDS.get(name, [])
     return keep
 
 
