@@ -175,15 +175,21 @@ def site():
 
 
 @pytest.fixture(scope="module")
-def browser():
+def playwright():
+    """One Playwright for the module: a second sync_playwright() while one runs would fail."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with sync_playwright() as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def browser(playwright):
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
 
 
 @contextlib.contextmanager
@@ -325,21 +331,18 @@ def chart_fonts(page, index: int) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def browser_without_devanagari(tmp_path_factory):
+def browser_without_devanagari(tmp_path_factory, playwright):
     """Chromium that sees only DejaVu, as on a fresh machine: no system font has Devanagari."""
-    from playwright.sync_api import sync_playwright
-
     if not LATIN_FONT_DIR.is_dir():
         skip_or_fail(f"{LATIN_FONT_DIR} not found (Debian: apt-get install fonts-dejavu-core)")
     folder = tmp_path_factory.mktemp("fontconfig")
     (folder / "fonts.conf").write_text(LATIN_ONLY_FONTCONFIG.format(fonts=LATIN_FONT_DIR, cache=folder / "cache"))
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
-                                              env={**os.environ, "FONTCONFIG_FILE": str(folder / "fonts.conf")})
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
+                                          env={**os.environ, "FONTCONFIG_FILE": str(folder / "fonts.conf")})
+    try:
+        yield chromium
+    finally:
+        chromium.close()
 
 
 @pytest.mark.parametrize("lesson", ["02_running_total", "04_what_to_remove"])
