@@ -160,10 +160,17 @@ def site():
     skip_or_fail(None if (SITE / "jupyter-lite.json").is_file() else
                  f"the browser build is not built in {SITE} (python3 run.py lite {SITE})")
     skip_or_fail(missing("playwright"))
+    with serving(SITE) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(folder: Path):
+    """``folder`` served by run.py's own static server on a free port of 127.0.0.1; yields its URL."""
     spec = importlib.util.spec_from_file_location("run", ROOT / "run.py")
     run = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(run)
-    server = run.lite_server(SITE, "127.0.0.1", 0)
+    server = run.lite_server(folder, "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

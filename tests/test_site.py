@@ -145,19 +145,11 @@ def browser_missing() -> str | None:
 def served(site):
     from test_browser import skip_or_fail
 
+    from test_lite import serving
+
     skip_or_fail(browser_missing())
-    spec = importlib.util.spec_from_file_location("run", ROOT / "run.py")
-    run = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run)
-    server = run.lite_server(site, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
