@@ -22,12 +22,10 @@ With Chromium (``/usr/bin/chromium``, the ``playwright`` package) and ``axe-core
 from __future__ import annotations
 
 import html.parser
-import importlib.util
 import os
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
