@@ -283,10 +283,12 @@ def trust_command(notebook, python=PY) -> list[str]:
 def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
     """The Voila command that shows ``notebook`` without its code; tests/test_browser.py runs it too.
 
-    Makes ``NOTARY_DIR`` if it is missing.
+    Voila starts through ``tools/start_voila.py``, which works around a known hang
+    (a cell's reply missed, the page stopped for good). Makes ``NOTARY_DIR`` if it is missing.
     """
     NOTARY_DIR.mkdir(parents=True, exist_ok=True)
-    return [str(python), "-m", "voila", str(notebook), "--strip_sources=True", "--theme=light",
+    return [str(python), str(ROOT / "tools" / "start_voila.py"), str(notebook),
+            "--strip_sources=True", "--theme=light",
             f"--template={PRESENT_TEMPLATE}", *NOTARY_OPTIONS, *extra]
 
 
