@@ -1,5 +1,6 @@
 """Two rules of the packer (ctxlib/fit.py): identical files are packed once, and more budget
-never loses a file that a smaller budget packed (greedy, view "auto": strategies.footholds_first)."""
+never loses a file that a smaller budget packed (the default strategy: strategies.footholds_first),
+on the sample project's history."""
 import json
 
 import pytest
@@ -65,7 +66,7 @@ def test_more_budget_never_loses_an_edited_file_on_the_sample_projects_history(h
         held = set()
         for budget in budgets:
             try:
-                packed = {c.path for c in pack_ranked(files, ranked, budget, strategy="footholds").chosen} & set(task.targets)
+                packed = {c.path for c in pack_ranked(files, ranked, budget).chosen} & set(task.targets)
             except ValueError:  # too small for anything: holds nothing
                 packed = set()
             assert held <= packed, (task.query, budget, held - packed)  # no edited file lost
@@ -87,3 +88,4 @@ def test_copies_of_a_file_refused_for_a_secret_are_refused_too():
     pack = pack_files(files, "vat rate", 2_000)
     assert {s.path: s.code for s in pack.skipped if s.path.startswith("keys/")} == {
         "keys/a.py": Reason.SECRET, "keys/b.py": Reason.SECRET}
+
