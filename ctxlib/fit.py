@@ -216,10 +216,9 @@ class Frame:
 
 @dataclass(frozen=True)
 class Choosing:
-    """Phase 2, what the strategy chose: ``chosen`` ``[(option, tokens)]``; ``reached``, how many
-    ranked files it looked at; ``stopped_after``, the misses in a row that ended a greedy walk
-    (0: it did not stop for that); ``refused``, files whose fitting text holds a secret;
-    ``tokenized``, the paths whose text was counted."""
+    """Phase 2, what the strategy chose: ``chosen`` ``[(option, tokens)]``; ``reached``, how many ranked
+    files it looked at; ``stopped_after``, the misses in a row that ended a greedy walk (0: it did not
+    stop for that); ``refused``, files whose fitting text holds a secret; ``tokenized``, the paths counted."""
 
     chosen: list
     reached: int
@@ -227,6 +226,8 @@ class Choosing:
     refused: dict
     tokenized: frozenset
     copies: dict = field(default_factory=dict)  # path -> the better-ranked path with the same bytes
+    stopped_at: tuple = ()  # footholds first: strategies.Walk's stopped_at and waiting
+    waiting: tuple = ()
 
 
 def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: Frame, *,
@@ -271,7 +272,7 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
     room = budget_tokens - frame.frame + frame.separator
     if strategy == "footholds":  # monotone in the budget: footholds first, then widening
         walk = strategies.footholds_first(candidates, room, cost, refused=refused)
-        chosen, reached, stopped_after = walk.chosen, walk.reached, walk.stopped_after
+        return Choosing(walk.chosen, walk.reached, 0, refused, frozenset(tokenized), later, walk.stopped_at, walk.waiting)
     elif strategy == "greedy":
         walk = strategies.greedy_walk(candidates, room, cost, min_tokens=frame.smallest_block, patience=PATIENCE,
                                       not_a_miss=refused)  # a file refused for a secret is not one that did not fit
@@ -316,8 +317,8 @@ def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: 
 
     From reading (``read_skipped``), then: scored 0 (``Reason.NO_MATCH``), refused for a secret,
     dropped at the exact check, looked at but not taken (``NO_VIEW_FITS`` for greedy, ``NOT_CHOSEN``
-    for the others), and the relevant files never reached (``WALK_STOPPED``, with the tokens of
-    ``budget_tokens`` left, when greedy ran out of patience; else ``BUDGET_FULL``).
+    for the others), and the relevant files never reached: ``STOPPED_AT`` when footholds first stopped
+    at a file (``STOPPED_HERE``), ``WALK_STOPPED`` when greedy ran out of patience, else ``BUDGET_FULL``.
     """
     found = list(read_skipped) + [Skipped(p, Reason.NO_MATCH) for p, s in ranking_.ranked if s <= 0]
     found += list(choosing.refused.values()) + rendered.dropped
@@ -326,12 +327,18 @@ def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: 
     done = {option.path for option, _ in rendered.kept} | {s.path for s in found}
     relevant = [(path, score) for path, score in ranking_.relevant if path not in choosing.copies]
     looked_at = [path for path, _ in relevant[:choosing.reached]]
+    not_reached = (Skipped.of("", Reason.WALK_STOPPED, files=choosing.stopped_after, left=budget_tokens - rendered.used)
+                   if choosing.stopped_after else Skipped("", Reason.BUDGET_FULL))
+    if choosing.stopped_at:  # footholds first stopped at a file: it, and every file after it, say where
+        stopper, cost, left = choosing.stopped_at
+        not_reached = Skipped.of("", Reason.STOPPED_AT, file=stopper, cost=cost, left=left)
+        found += [Skipped.of(stopper, Reason.STOPPED_HERE, cost=cost, left=left)] + [
+            not_reached.at(path) for path in choosing.waiting if path not in done]
+        done |= {stopper, *choosing.waiting}
     left_out = (Skipped("", Reason.NO_VIEW_FITS) if strategy in ("greedy", "footholds")
                 else Skipped.of("", Reason.NOT_CHOSEN, strategy=strategy))
     found += [left_out.at(path) for path in looked_at if path not in done]
     done |= set(looked_at)
-    not_reached = (Skipped.of("", Reason.WALK_STOPPED, files=choosing.stopped_after, left=budget_tokens - rendered.used)
-                   if choosing.stopped_after else Skipped("", Reason.BUDGET_FULL))
     found += [not_reached.at(path) for path, _ in relevant if path not in done]
     return sorted(found, key=lambda s: s.path)
 

@@ -74,6 +74,10 @@ class Reason(Enum):
     WALK_STOPPED = ("walk-stopped", N_("not reached: the walk stopped after {files} files in a row that "
                                        "did not fit ({left:,} tokens were left)"),
                     N_("not reached: the walk stopped after {files} files in a row that did not fit"))
+    # Footholds first (strategies.footholds_first) stops at the first file whose cheapest view does not fit.
+    STOPPED_HERE = "stopped-here", N_("the walk stopped here: its cheapest view ({cost:,} tokens) did not fit in the {left:,} left")
+    STOPPED_AT = "stopped-at", N_("not reached: the walk stopped at {file}, whose cheapest view ({cost:,} tokens) "
+                                  "did not fit in the {left:,} left")
     SAME_BYTES = ("same-bytes", N_("the same bytes as {first}: packed once, under that path"),
                   N_("the same bytes as another file: packed once"))
     DROPPED = ("dropped", N_("dropped: the rendered pack was {over} tokens over budget"),
@@ -82,7 +86,7 @@ class Reason(Enum):
 
 # The packer's codes for a relevant file it left out (the rest are the reader's, or "scores 0").
 LEFT_OUT_BY_PACKER = frozenset({Reason.SECRET, Reason.NO_VIEW_FITS, Reason.NOT_CHOSEN, Reason.BUDGET_FULL,
-                                Reason.WALK_STOPPED, Reason.DROPPED, Reason.SAME_BYTES})
+                                Reason.WALK_STOPPED, Reason.STOPPED_HERE, Reason.STOPPED_AT, Reason.DROPPED, Reason.SAME_BYTES})
 
 
 def _worded(params, lang: str) -> dict:

@@ -72,11 +72,18 @@ def greedy_by_score(files, budget_tokens: int, cost, *, min_tokens: int = 1, pat
 @dataclass(frozen=True)
 class Walk:
     """A greedy walk: ``chosen`` ``[(option, tokens)]``, how many files it ``reached`` (took from the
-    ranking), and ``stopped_after``: the misses in a row that ended it (0 if patience did not)."""
+    ranking), and ``stopped_after``: the misses in a row that ended it (0 if patience did not).
+
+    Footholds first also gives ``stopped_at``, ``(path, tokens, left)``: the file whose cheapest view
+    (``tokens``) did not fit in the ``left`` tokens and stopped the walk (``()``: it did not stop), and
+    ``waiting``, the deferred files it took from the ranking but never tried because of that stop.
+    """
 
     chosen: list
     reached: int
     stopped_after: int = 0
+    stopped_at: tuple = ()
+    waiting: tuple = ()
 
 
 def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patience=None, not_a_miss=()) -> Walk:
@@ -118,7 +125,8 @@ def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset(), def
         refused: paths refused for their content (a secret) once priced: passed over, at every budget.
         defer_tokens: a file whose foothold costs more tokens than this is deferred (see 2).
     Returns:
-        a ``Walk``; ``reached`` counts the files taken from ``files``.
+        a ``Walk``; ``reached`` counts the files taken from ``files``; ``stopped_at`` names the
+        file that stopped step 1 or 2 (its cheapest view's tokens, the tokens then left).
 
     1. In rank order, each file's foothold (its shortest option, in characters, whatever the
        budget) is taken while it fits in what is left; the walk stops at the first that does not.
@@ -138,7 +146,7 @@ def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset(), def
     out (the one way to lose a file; ``greedy_by_score`` has more). ``DEFER_TOKENS`` is below the
     smallest budget of the benchmark (13,000). Deferred files come last in the result.
     """
-    room, taken, deferred, reached = budget_tokens, [], [], 0
+    room, taken, deferred, reached, stopped_at, waiting = budget_tokens, [], [], 0, (), ()
 
     def foothold_of(options):
         existing = [o for o in options if o.text is not None]
@@ -160,15 +168,17 @@ def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset(), def
         if tokens > budget_tokens:
             continue  # too big for the whole budget: passed over (only below defer_tokens)
         if tokens > room:
+            stopped_at, waiting = (foothold.path, tokens, room), tuple(f.path for _, f in deferred)
             break
         taken.append((existing, foothold, tokens))
         room -= tokens
     else:  # every other foothold is in: the deferred ones, in rank order, while they fit
-        for existing, foothold in deferred:
+        for i, (existing, foothold) in enumerate(deferred):
             tokens = cost(foothold, room)
             if foothold.path in refused:
                 continue
             if tokens > room:
+                stopped_at, waiting = (foothold.path, tokens, room), tuple(f.path for _, f in deferred[i + 1:])
                 break
             taken.append((existing, foothold, tokens))
             room -= tokens
@@ -182,7 +192,7 @@ def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset(), def
                 break
         room -= best[1] - tokens
         chosen.append(best)
-    return Walk(chosen, reached)
+    return Walk(chosen, reached, stopped_at=stopped_at, waiting=waiting)
 
 
 def same_bytes(files: dict[str, str], paths) -> tuple[dict, dict]:

@@ -152,7 +152,7 @@ def describe_repo_pack(pack, lang: str = "en") -> str:
 
 
 def repack_repository(files: dict, query: str = "vat invoice", budget: int = 2_000, scorer: str = "bm25",
-                      view: str = "auto", strategy: str = "greedy", lang: str = "en") -> str:
+                      view: str = "auto", strategy: str | None = None, lang: str = "en") -> str:
     """The repository explorer's callback: ``ctxlib.fit.pack_files`` with these settings, described.
 
     Args:
@@ -161,7 +161,8 @@ def repack_repository(files: dict, query: str = "vat invoice", budget: int = 2_0
         budget: the hard budget in ``o200k_base`` tokens of the whole rendered pack.
         scorer: ``"bm25"`` or ``"terms"`` (Lesson 1's baseline).
         view: ``"auto"``, ``"whole"``, ``"signatures"`` or ``"ranges"``.
-        strategy: ``"greedy"``, ``"density"`` or ``"knapsack"``.
+        strategy: ``"footholds"``, ``"greedy"``, ``"density"`` or ``"knapsack"``; ``None``: the
+            library's default (``ctxlib.fit.DEFAULT_STRATEGY``, what ``ctxlib pack`` uses).
         lang: the notebook's language, "en" or "hi".
     Returns:
         ``describe_repo_pack``'s text, or one line, "cannot pack: ...", when the settings
@@ -170,11 +171,11 @@ def repack_repository(files: dict, query: str = "vat invoice", budget: int = 2_0
     Raises:
         ValueError: for an unknown language (a notebook's mistake, not the learner's).
     """
-    from ctxlib.fit import pack_files
+    from ctxlib.fit import DEFAULT_STRATEGY, pack_files
 
     t = _text(lang)
     try:
-        pack = pack_files(files, query, budget, scorer=scorer, view=view, strategy=strategy)
+        pack = pack_files(files, query, budget, scorer=scorer, view=view, strategy=strategy or DEFAULT_STRATEGY)
     except ValueError as exc:
         return t["error"].format(error=exc)
     return describe_repo_pack(pack, lang)
@@ -190,12 +191,16 @@ def make_repo_explorer(files: dict, lang: str = "en", *, query: str = "vat invoi
         query: the query box's starting text; budget: the slider's starting value (tokens),
             from 100 to ``max_budget`` in steps of 100.
     Returns:
-        an ``Explorer`` whose controls are, in order, query, budget, scorer, view, strategy;
+        an ``Explorer`` whose controls are, in order, query, budget, scorer, view, strategy (the
+        library's default first and selected: ``ctxlib.fit.DEFAULT_STRATEGY``, as ``ctxlib pack``);
         building it prints ``repack_repository``'s result at the starting values once.
     """
+    from ctxlib.fit import DEFAULT_STRATEGY, STRATEGIES
+
     t = _text(lang)
     w = widgets
     style = {"description_width": "initial"}
+    strategies = [DEFAULT_STRATEGY] + [name for name in STRATEGIES if name != DEFAULT_STRATEGY]
     return Explorer(
         lambda query, budget, scorer, view, strategy: print(
             repack_repository(files, query, budget, scorer, view, strategy, lang), flush=True),
@@ -206,7 +211,7 @@ def make_repo_explorer(files: dict, lang: str = "en", *, query: str = "vat invoi
         scorer=w.Dropdown(options=["bm25", "terms"], value="bm25", description=t["scorer"], style=style),
         view=w.Dropdown(options=["auto", "whole", "signatures", "ranges"], value="auto",
                         description=t["view"], style=style),
-        strategy=w.Dropdown(options=["greedy", "density", "knapsack"], value="greedy",
+        strategy=w.Dropdown(options=strategies, value=DEFAULT_STRATEGY,
                             description=t["strategy"], style=style),
     )
 
