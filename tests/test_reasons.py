@@ -89,3 +89,99 @@ def test_rewording_english_changes_neither_hindi_nor_the_grouping(tmp_path, monk
     assert "  vendor/: listed in a .gitignore (not read)" in report.splitlines()
     assert [line.split(":")[0] for line in report.splitlines()] == \
         [line.split(":")[0] for line in report_before.splitlines()]  # same lines, same groups
+
+
+# --- footholds first stops at a file: the files after it say where, the budget was not full ---------
+
+from ctxlib import strategies  # noqa: E402
+
+
+def _one_view(path, tokens):
+    """A file with one view whose text is ``tokens`` characters; the cost below counts characters."""
+    return [strategies.Option.of(path, "whole", "x" * tokens, 1.0)]
+
+
+def _chars(option, limit):
+    return len(option.text)
+
+
+def test_footholds_first_names_the_file_that_stopped_its_walk():
+    # 10 tokens: a (3) leaves 7, b (5) leaves 2, c (4) does not fit in 2: the walk stops at c; d waits.
+    files = [_one_view("a", 3), _one_view("b", 5), _one_view("c", 4), _one_view("d", 1)]
+    walk = strategies.footholds_first(iter(files), 10, _chars)
+    assert [(o.path, t) for o, t in walk.chosen] == [("a", 3), ("b", 5)]
+    assert (walk.reached, walk.stopped_at, walk.waiting) == (3, ("c", 4, 2), ())
+    # Nothing stops it when every foothold fits.
+    assert strategies.footholds_first(iter(files[:2]), 10, _chars).stopped_at == ()
+
+
+def test_a_deferred_file_can_stop_the_walk_and_the_deferred_after_it_wait():
+    # defer_tokens 5: big1 (6) and big2 (7) wait; a, b, c take 3 + 2 + 1 of 10, leaving 4.
+    # Then big1 (6) does not fit in 4: the walk stops at it, and big2, never tried, waits.
+    files = [_one_view("a", 3), _one_view("big1", 6), _one_view("b", 2), _one_view("big2", 7), _one_view("c", 1)]
+    walk = strategies.footholds_first(iter(files), 10, _chars, defer_tokens=5)
+    assert [o.path for o, _ in walk.chosen] == ["a", "b", "c"]
+    assert (walk.reached, walk.stopped_at, walk.waiting) == (5, ("big1", 6, 4), ("big2",))
+    # A stop before the deferred step leaves every deferred file waiting: a (3) leaves 7, big (6)
+    # is deferred, b (4) leaves 3, c (4) does not fit in 3.
+    walk = strategies.footholds_first(iter([_one_view("a", 3), _one_view("big", 6), _one_view("b", 4),
+                                            _one_view("c", 4)]), 10, _chars, defer_tokens=5)
+    assert (walk.stopped_at, walk.waiting) == (("c", 4, 3), ("big",))
+
+
+@pytest.fixture(scope="module")
+def shop_files(tmp_path_factory):
+    found = repo.read_repo(build_sample_project(tmp_path_factory.mktemp("shop")))
+    return {f.path: f.text for f in found.files}
+
+
+NOT_REACHED = ["README.md", "data/legacy_customers.csv", "docs/architecture.md", "shop/__init__.py",
+               "shop/orders.py", "tests/test_vat.py"]
+
+
+def test_the_lessons_pack_says_where_the_walk_stopped(shop_files):
+    # Lesson 3's pack: BM25, 2,000 tokens. The footholds of the three best files are their cheapest
+    # views: shop/invoice.py ranges 51, tests/test_invoice.py signatures 68, shop/vat.py ranges 115.
+    # The walk's room is 2,000 + 1 (the text format has no frame; one separator given back), so
+    # 2,001 - 234 = 1,767 tokens are left when docs/billing-handbook.md, whose cheapest view is
+    # 1,814 tokens, comes next: the walk stops there, and widening then spends the room.
+    pack = pack_files(shop_files, QUERY, 2_000, scorer="bm25")
+    assert [c.path for c in pack.chosen] == ["shop/invoice.py", "tests/test_invoice.py", "shop/vat.py"]
+    by_path = {s.path: s for s in pack.skipped}
+    stopper = by_path["docs/billing-handbook.md"]
+    assert (stopper.code, stopper.params) == (Reason.STOPPED_HERE, (("cost", 1_814), ("left", 1_767)))
+    assert sorted(p for p, s in by_path.items() if s.code is Reason.STOPPED_AT) == NOT_REACHED
+    assert {by_path[p].params for p in NOT_REACHED} == {
+        (("file", "docs/billing-handbook.md"), ("cost", 1_814), ("left", 1_767))}
+    assert not any(s.code is Reason.BUDGET_FULL for s in pack.skipped)  # 376 tokens are unused
+    assert pack.used_tokens == 1_624
+    assert by_path["README.md"].text() == ("not reached: the walk stopped at docs/billing-handbook.md, whose "
+                                           "cheapest view (1,814 tokens) did not fit in the 1,767 left")
+    assert stopper.text() == "the walk stopped here: its cheapest view (1,814 tokens) did not fit in the 1,767 left"
+    assert by_path["README.md"].text("hi") == (
+        "बारी ही नहीं आई: packer docs/billing-handbook.md पर रुक गया; उसका सबसे सस्ता view (1,814 tokens) "
+        "बचे हुए 1,767 tokens में नहीं समाया")
+    assert stopper.text("hi") == ("packer यहीं रुक गया: इसका सबसे सस्ता view (1,814 tokens) "
+                                  "बचे हुए 1,767 tokens में नहीं समाया")
+
+
+def test_the_report_groups_the_files_after_the_stop_and_names_the_stopper(shop_files):
+    pack = pack_files(shop_files, QUERY, 2_000, scorer="bm25")
+    lines = format_pack_report(pack, QUERY).splitlines()
+    assert ("  6 files: not reached: the walk stopped at docs/billing-handbook.md, whose cheapest view "
+            "(1,814 tokens) did not fit in the 1,767 left (e.g. README.md, data/legacy_customers.csv, "
+            "docs/architecture.md)") in lines
+    assert ("  docs/billing-handbook.md: the walk stopped here: its cheapest view (1,814 tokens) did not "
+            "fit in the 1,767 left") in lines
+    assert not any(p in line for line in lines for p in NOT_REACHED[3:])  # only three named, on that line
+    groups = [g for g in group_by_reason(pack.skipped) if g[0].code is Reason.STOPPED_AT]
+    assert [[s.path for s in g] for g in groups] == [NOT_REACHED]
+
+
+def test_the_budget_is_full_only_where_it_is(shop_files):
+    # Greedy at 2,000 tokens packs 1,993: 7 left, less than the smallest block, so README.md waits
+    # because the budget is full; it never stops at a file.
+    pack = pack_files(shop_files, QUERY, 2_000, scorer="bm25", strategy="greedy")
+    assert pack.used_tokens == 1_993
+    assert [s.path for s in pack.skipped if s.code is Reason.BUDGET_FULL] == ["README.md"]
+    assert not any(s.code in (Reason.STOPPED_AT, Reason.STOPPED_HERE) for s in pack.skipped)

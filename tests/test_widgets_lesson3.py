@@ -18,28 +18,50 @@ def files(tmp_path_factory):
     return {f.path: f.text for f in read_repo(root).files}
 
 
-# The lesson's default: BM25, auto views, greedy, 'vat invoice' in 2,000 o200k_base tokens.
+# The lesson's default: BM25, auto views, the library's strategy (footholds first), 'vat invoice'
+# in 2,000 o200k_base tokens: what `ctxlib pack --scorer bm25` packs.
 DEFAULT_CHOSEN = """\
 packed (in rank order):
   shop/invoice.py             whole    833 tokens  score 5.885
   tests/test_invoice.py       whole    314 tokens  score 5.814
   shop/vat.py                 whole    480 tokens  score 4.373
-  tests/test_vat.py           whole    187 tokens  score 3.364
-  docs/architecture.md        whole    155 tokens  score 2.562
-  shop/__init__.py            whole     30 tokens  score 1.361
+relevant files left out:
 """
+STOPPED_AT = ("not reached: the walk stopped at docs/billing-handbook.md, whose cheapest view (1,814 tokens) "
+              "did not fit in the 1,767 left")
 
 
 def test_the_default_result_is_the_lessons_pack(files):
     text = repack_repository(files)
     assert (QUERY, BUDGET) == ("vat invoice", 2_000)
     assert text.startswith(DEFAULT_CHOSEN)
+    assert text == describe_repo_pack(pack_files(files, QUERY, BUDGET, scorer="bm25"))
     assert "  deploy/invoice_archive.ini  holds a secret (gitleaks: generic-api-key): never packed" in text
+    assert ("  docs/billing-handbook.md    the walk stopped here: its cheapest view (1,814 tokens) did not "
+            "fit in the 1,767 left") in text
+    assert f"  README.md                   {STOPPED_AT}" in text
+    assert f"  tests/test_vat.py           {STOPPED_AT}" in text
     assert "  docs/changelog.md           does not fit in what was left, in any view" in text
+    assert "budget was full" not in text
     assert "score 0 for the query: 11 files" in text
-    assert "files read: 23; tokenized: 7 (only those the packer reached)" in text
+    assert "files read: 23; tokenized: 6 (only those the packer reached)" in text
+    assert text.endswith("rendered pack: 1,624 of 2,000 tokens (o200k_base, counted on the rendered text)")
+    # The three blocks, each priced with its separator, add up to 1,627; the rendered whole is 1,624.
+    assert 833 + 314 + 480 == 1_627
+
+
+def test_greedy_is_a_choice_and_packs_what_the_lesson_1_rule_packs(files):
+    text = repack_repository(files, strategy="greedy")
+    assert text.startswith("packed (in rank order):\n"
+                           "  shop/invoice.py             whole    833 tokens  score 5.885\n"
+                           "  tests/test_invoice.py       whole    314 tokens  score 5.814\n"
+                           "  shop/vat.py                 whole    480 tokens  score 4.373\n"
+                           "  tests/test_vat.py           whole    187 tokens  score 3.364\n"
+                           "  docs/architecture.md        whole    155 tokens  score 2.562\n"
+                           "  shop/__init__.py            whole     30 tokens  score 1.361\n")
+    # 7 tokens left, less than any block: here the budget is full.
+    assert "  README.md                   not reached: the budget was full" in text
     assert text.endswith("rendered pack: 1,993 of 2,000 tokens (o200k_base, counted on the rendered text)")
-    # The six blocks, each priced with its separator, add up to 1,999; the rendered whole is 1,993.
     assert 833 + 314 + 480 + 187 + 155 + 30 == 1_999
 
 
@@ -47,11 +69,14 @@ def test_the_default_result_in_hindi(files):
     text = repack_repository(files, lang="hi")
     assert text.startswith("pack हुई files (rank के क्रम में):\n  shop/invoice.py             whole    833 tokens")
     assert "  deploy/invoice_archive.ini  इसमें secret है (gitleaks: generic-api-key): कभी pack नहीं होती" in text
-    assert text.endswith("rendered pack: 2,000 में से 1,993 tokens (o200k_base, rendered text पर गिने गए)")
+    assert ("  README.md                   बारी ही नहीं आई: packer docs/billing-handbook.md पर रुक गया; उसका "
+            "सबसे सस्ता view (1,814 tokens) बचे हुए 1,767 tokens में नहीं समाया") in text
+    assert text.endswith("rendered pack: 2,000 में से 1,624 tokens (o200k_base, rendered text पर गिने गए)")
 
 
 @pytest.mark.parametrize("change", [
     {"scorer": "terms"},
+    {"strategy": "greedy"},
     {"budget": 1_000},
     {"budget": 1_000, "strategy": "knapsack"},
     {"budget": 1_000, "strategy": "density"},
@@ -60,7 +85,7 @@ def test_the_default_result_in_hindi(files):
     {"query": "coupon discount"},
 ])
 def test_moving_a_control_gives_what_ctxlib_computes(files, change):
-    settings = {"query": QUERY, "budget": BUDGET, "scorer": "bm25", "view": "auto", "strategy": "greedy"}
+    settings = {"query": QUERY, "budget": BUDGET, "scorer": "bm25", "view": "auto", "strategy": "footholds"}
     settings.update(change)
     text = repack_repository(files, **settings)
     assert text != repack_repository(files)
@@ -71,8 +96,8 @@ def test_moving_a_control_gives_what_ctxlib_computes(files, change):
 
 
 def test_hand_checked_moves(files):
-    # Lesson 1's scorer spends the budget on the handbook: 1,814 tokens of prose, then a test file.
-    baseline = repack_repository(files, scorer="terms", view="whole")
+    # Lesson 1's scorer with greedy spends the budget on the handbook: 1,814 tokens of prose, then a test file.
+    baseline = repack_repository(files, scorer="terms", view="whole", strategy="greedy")
     assert baseline.startswith("packed (in rank order):\n"
                                "  docs/billing-handbook.md    whole  1,814 tokens  score 224\n"
                                "  tests/test_vat.py           whole    187 tokens  score 13\n")
@@ -126,6 +151,8 @@ def test_the_explorer_prints_its_default_and_reads_as_a_note(files, capsys):
     assert labels == ["query", "budget", "scorer", "view", "strategy"]
     budget = explorer.children[1]
     assert (budget.value, budget.min, budget.max, budget.step) == (2_000, 100, 12_000, 100)
+    strategy = explorer.children[4]  # the library's default first and selected, as `ctxlib pack` packs
+    assert (strategy.value, list(strategy.options)) == ("footholds", ["footholds", "greedy", "density", "knapsack"])
     # Outside a kernel the Output widget's clear_output writes "erase line, carriage return" first.
     assert capsys.readouterr().out.split("\r")[-1] == repack_repository(files) + "\n"
     budget.value = 1_000  # as a learner would move the slider
