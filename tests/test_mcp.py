@@ -167,3 +167,15 @@ def test_roots_are_checked_before_serving(tmp_path):
         mcp_server.check_roots([tmp_path / "missing"])
     with pytest.raises(ValueError, match="at least one --root"):
         mcp_server.check_roots([])
+
+
+def test_the_report_says_where_the_walk_stopped_by_code(shop):
+    # Footholds first (the default) stops at the handbook: its cheapest view, 1,814 tokens, does not
+    # fit in what its walk has left; the files after it carry the code "stopped-at", not "budget-full".
+    _, (result,), _ = call(shop, ("pack", {"query": "vat invoice", "budget": 2000}))
+    codes = {s["path"]: s.get("code") for s in result.structured_content["skipped"]}
+    assert codes["docs/billing-handbook.md"] == "stopped-here"
+    assert codes["README.md"] == "stopped-at" and "budget-full" not in codes.values()
+    reason = {s["path"]: s["reason"] for s in result.structured_content["skipped"]}["README.md"]
+    assert reason.startswith("not reached: the walk stopped at docs/billing-handbook.md, whose cheapest view "
+                             "(1,814 tokens) did not fit in the ")
