@@ -313,12 +313,11 @@ def render_within(chosen: list, frame: Frame, budget_tokens: int) -> Rendered:
 
 def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: str, read_skipped=(),
            budget_tokens: int = 0) -> list[Skipped]:
-    """Phase 4: every file not packed, with its reason, sorted by path.
-
-    From reading (``read_skipped``), then: scored 0 (``Reason.NO_MATCH``), refused for a secret,
-    dropped at the exact check, looked at but not taken (``NO_VIEW_FITS`` for greedy, ``NOT_CHOSEN``
-    for the others), and the relevant files never reached: ``STOPPED_AT`` when footholds first stopped
-    at a file (``STOPPED_HERE``), ``WALK_STOPPED`` when greedy ran out of patience, else ``BUDGET_FULL``.
+    """Phase 4: every file not packed, with its reason, sorted by path. From reading (``read_skipped``),
+    then: scored 0 (``Reason.NO_MATCH``), refused for a secret, dropped at the exact check, looked at
+    but not taken (``NO_VIEW_FITS`` for greedy and footholds, ``NOT_CHOSEN`` for the others), and the
+    relevant files never reached: ``STOPPED_AT`` when footholds first stopped at a file (``STOPPED_HERE``),
+    ``WALK_STOPPED`` when greedy ran out of patience, ``NOT_WEIGHED`` beyond a pool, else ``BUDGET_FULL``.
     """
     found = list(read_skipped) + [Skipped(p, Reason.NO_MATCH) for p, s in ranking_.ranked if s <= 0]
     found += list(choosing.refused.values()) + rendered.dropped
@@ -328,7 +327,8 @@ def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: 
     relevant = [(path, score) for path, score in ranking_.relevant if path not in choosing.copies]
     looked_at = [path for path, _ in relevant[:choosing.reached]]
     not_reached = (Skipped.of("", Reason.WALK_STOPPED, files=choosing.stopped_after, left=budget_tokens - rendered.used)
-                   if choosing.stopped_after else Skipped("", Reason.BUDGET_FULL))
+                   if choosing.stopped_after else Skipped("", Reason.BUDGET_FULL) if strategy in ("greedy", "footholds")
+                   else Skipped.of("", Reason.NOT_WEIGHED, strategy=strategy, most=POOL_FILES))
     if choosing.stopped_at:  # footholds first stopped at a file: it, and every file after it, say where
         stopper, cost, left = choosing.stopped_at
         not_reached = Skipped.of("", Reason.STOPPED_AT, file=stopper, cost=cost, left=left)

@@ -78,6 +78,7 @@ class Reason(Enum):
     STOPPED_HERE = "stopped-here", N_("the walk stopped here: its cheapest view ({cost:,} tokens) did not fit in the {left:,} left")
     STOPPED_AT = "stopped-at", N_("not reached: the walk stopped at {file}, whose cheapest view ({cost:,} tokens) "
                                   "did not fit in the {left:,} left")
+    NOT_WEIGHED = "not-weighed", N_("not reached: the {strategy} strategy weighs only the {most} best-ranked files")
     SAME_BYTES = ("same-bytes", N_("the same bytes as {first}: packed once, under that path"),
                   N_("the same bytes as another file: packed once"))
     DROPPED = ("dropped", N_("dropped: the rendered pack was {over} tokens over budget"),
@@ -86,7 +87,8 @@ class Reason(Enum):
 
 # The packer's codes for a relevant file it left out (the rest are the reader's, or "scores 0").
 LEFT_OUT_BY_PACKER = frozenset({Reason.SECRET, Reason.NO_VIEW_FITS, Reason.NOT_CHOSEN, Reason.BUDGET_FULL,
-                                Reason.WALK_STOPPED, Reason.STOPPED_HERE, Reason.STOPPED_AT, Reason.DROPPED, Reason.SAME_BYTES})
+                                Reason.WALK_STOPPED, Reason.STOPPED_HERE, Reason.STOPPED_AT,
+                                Reason.NOT_WEIGHED, Reason.DROPPED, Reason.SAME_BYTES})
 
 
 def _worded(params, lang: str) -> dict:

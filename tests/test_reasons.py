@@ -185,3 +185,21 @@ def test_the_budget_is_full_only_where_it_is(shop_files):
     assert pack.used_tokens == 1_993
     assert [s.path for s in pack.skipped if s.code is Reason.BUDGET_FULL] == ["README.md"]
     assert not any(s.code in (Reason.STOPPED_AT, Reason.STOPPED_HERE) for s in pack.skipped)
+
+
+def test_files_beyond_a_strategys_pool_were_not_weighed(shop_files, monkeypatch):
+    # Density weighs only the POOL_FILES best-ranked files; with a pool of 2 the third, shop/vat.py,
+    # and every file after it were never weighed: not a full budget (10,000 tokens hold them all).
+    from ctxlib import fit
+    monkeypatch.setattr(fit, "POOL_FILES", 2)
+    pack = pack_files(shop_files, QUERY, 10_000, scorer="bm25", strategy="density")
+    assert [c.path for c in pack.chosen] == ["shop/invoice.py", "tests/test_invoice.py"]
+    by_path = {s.path: s for s in pack.skipped}
+    assert (by_path["shop/vat.py"].code, by_path["shop/vat.py"].params) == (
+        Reason.NOT_WEIGHED, (("strategy", "density"), ("most", 2)))
+    assert by_path["shop/vat.py"].text() == "not reached: the density strategy weighs only the 2 best-ranked files"
+    assert by_path["shop/vat.py"].text("hi") == (
+        "बारी ही नहीं आई: density strategy सिर्फ़ rank में सबसे ऊपर की 2 files को तौलती है")
+    assert not any(s.code is Reason.BUDGET_FULL for s in pack.skipped)
+    lines = format_pack_report(pack, QUERY).splitlines()
+    assert sum(line.startswith("  ") and "weighs only the 2 best-ranked files" in line for line in lines) == 1

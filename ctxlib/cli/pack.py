@@ -14,7 +14,8 @@ from ..reasons import Reason, group_by_reason
 from .common import UsageError, add_glob_options
 
 # Reasons that many files share on a real repository: more than one of them is one report line.
-ALWAYS_GROUPED = frozenset({Reason.NO_MATCH, Reason.BUDGET_FULL, Reason.WALK_STOPPED, Reason.STOPPED_AT})
+ALWAYS_GROUPED = frozenset({Reason.NO_MATCH, Reason.BUDGET_FULL, Reason.WALK_STOPPED, Reason.STOPPED_AT,
+                            Reason.NOT_WEIGHED})
 
 
 def format_pack_report(pack, query: str, listed: int = 8) -> str:
