@@ -290,11 +290,17 @@ def _files_containing(texts, paths, terms) -> dict[str, set[int]]:
     # its copy dropped at once, so the tree is never held twice (at 4x the standard library the
     # lowered copies were ~100 MB). Per file, not over the texts joined: one non-ASCII character
     # makes a joined string 2 or 4 bytes a character, while most files stay 1 (PEP 393).
+    # Identical texts (copies of one file) are lowered and scanned once: the answer is the text's.
     found: dict[str, set[int]] = {t: set() for t in terms}
+    inside: dict[str, tuple[str, ...]] = {}  # text -> the terms its lowered text holds
     for k, (text, path) in enumerate(zip(texts, paths)):
-        lowered, lowered_path = text.lower(), path.lower()
+        held = inside.get(text)
+        if held is None:
+            lowered = text.lower()
+            held = inside[text] = tuple(t for t in terms if t in lowered)
+        lowered_path = path.lower()
         for t in terms:
-            if t in lowered or t in lowered_path:
+            if t in held or t in lowered_path:
                 found[t].add(k)
     return found
 
@@ -338,6 +344,7 @@ def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None) -> d
     if found_in is None or any(t not in found_in for t in terms):
         hits = _files_containing(files.values(), paths, terms)
         found_in = {t: {paths[k] for k in hits[t]} for t in terms}
+    counted: dict[tuple[str, str], int] = {}  # (text, term) -> count_term's answer
     for path in paths:
         found = [t for t in terms if path in found_in[t]]
         if found:
@@ -346,8 +353,10 @@ def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None) -> d
             lowered = text.lower() if not all(_whole_part_patterns(t) for t in found) else None
             folders, _, name = path.rpartition("/")
             name_terms, folder_terms = set(code_terms(name)), set(code_terms(folders))
-            counts[path] = {t: (count_term(text, t, lowered), t in name_terms, t in folder_terms)
-                            for t in found}
+            for t in found:  # a copy of a text already counted is not counted again
+                if (text, t) not in counted:
+                    counted[text, t] = count_term(text, t, lowered)
+            counts[path] = {t: (counted[text, t], t in name_terms, t in folder_terms) for t in found}
     idf = {}
     for t in terms:
         df = sum(1 for per_term in counts.values() if any(per_term.get(t, ())))
