@@ -12,9 +12,9 @@ on. Each parent tree is exported from the mirror and packed by every system in t
 
 - ``plain BM25, whole files``: textbook BM25 on words, whole files only (the baseline);
 - ``bm25 (before)``: code-aware BM25 with views, what ``ctxlib pack`` did before the signals;
-- ``ctxlib pack``: ``ranking.rank_files`` with every signal (the default now);
-- ``ctxlib pack, footholds first``: the same ranking packed with ``strategy="footholds"``
-  (``strategies.footholds_first``: more budget never loses a file);
+- ``ctxlib pack``: ``ranking.rank_files`` with every signal, packed with the default strategy,
+  footholds first (``strategies.footholds_first``: more budget never loses a file);
+- ``ctxlib pack, greedy``: the same ranking packed with the lesson's ``strategy="greedy"``;
 - ``- SIGNAL`` (``--ablation``): every signal but one, packed at 13k only.
 
 Results go to ``benchmarks/results/bench_eval.json`` (with the commit, date, load and cores);
@@ -28,6 +28,7 @@ of ctxlib: bring bare mirrors first (any git clone works):
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import time
@@ -38,13 +39,13 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).parent))
 import results_meta  # noqa: E402
 
-from ctxlib import evaluate, ranking  # noqa: E402
+from ctxlib import evaluate, fit, ranking, repo, strategies  # noqa: E402
 
 INSTANCES = Path(__file__).with_name("eval_instances.json")
 BASELINE = evaluate.BASELINE
 BEFORE = evaluate.System("bm25 (before)", scorer="bm25", signals=())
 FULL = evaluate.CURRENT
-FOOTHOLDS = evaluate.System("ctxlib pack, footholds first", strategy="footholds")
+GREEDY = evaluate.System("ctxlib pack, greedy", strategy="greedy")
 HALVES = ("tune", "held_back")
 
 
@@ -91,6 +92,46 @@ def monotone_violations(outcomes) -> list[dict]:
     return found
 
 
+VIEW_CODES = {"whole": "w", "signatures": "s", "ranges": "r"}
+
+
+def budget_case(files: dict[str, str], instance: evaluate.Instance) -> dict | None:
+    """What ``strategies.footholds_first`` is given on this task, as numbers only (no path, no text).
+
+    Files in the default ranking's order (identical copies removed, as ``fit.choose`` does), each
+    ``[edited, refused, [[view, characters, tokens, value], ...]]`` with its views richest first,
+    priced exactly as ``fit.Frame.block_tokens`` prices them; ``rooms``: the strategy's budget at
+    each of ``evaluate.BUDGETS``. Files are listed until their footholds are over the largest room,
+    so a replay at these budgets meets no file that is not listed. ``tests/test_pack_budget_rules.py``
+    replays these cases offline.
+    """
+    try:
+        ranked = evaluate.system_ranking(files, instance.query, FULL)
+    except ValueError:
+        return None
+    frame = fit.Frame.of("text", "o200k_base")
+    rooms = [b - frame.frame + frame.separator for b in evaluate.BUDGETS]
+    copies, later = strategies.same_bytes(files, [p for p, _ in ranked.relevant])
+    rows, held = [], 0
+    for path, score in ranked.relevant:
+        if path in later:
+            continue
+        options = [o for o in fit.view_options(path, files[path], ranked.terms, score, "auto", copies.get(path, ()))
+                   if o.text is not None]
+        if not options:
+            continue
+        priced = [[VIEW_CODES[o.view], len(o.text), frame.block_tokens(o), float(f"{o.value:.6g}")] for o in options]
+        refused = bool(repo.credential_in_text(files[path], path))
+        rows.append([int(path in instance.targets), int(refused), priced])
+        foothold = min(priced, key=lambda v: (v[1], -v[3]))[2]
+        if not refused and foothold <= strategies.DEFER_TOKENS:
+            held += foothold
+        if held > rooms[-1]:
+            break
+    return {"repo": instance.repo, "commit": instance.commit[:10], "edited": len(instance.targets),
+            "rooms": rooms, "files": rows}
+
+
 def summaries(outcomes: dict, systems, keep) -> dict:
     """``{system: evaluate.summarize(...)}`` over the outcomes whose instance ``keep`` accepts, plus multi-file shares."""
     result = {}
@@ -113,6 +154,8 @@ def main() -> int:
     parser.add_argument("--ablation", action="store_true", help="also every signal but one, at 13k")
     parser.add_argument("--half", choices=HALVES, help="only this half (choosing rules: --half tune)")
     parser.add_argument("--no-save", action="store_true", help="do not write benchmarks/results/")
+    parser.add_argument("--budget-cases", type=Path, metavar="JSON.GZ",
+                        help="also write each task's budget case (budget_case) there, for the tests")
     args = parser.parse_args()
     data = load()
     if args.make_instances or not data.get("instances"):
@@ -121,18 +164,22 @@ def main() -> int:
     halves = half_of(data)
     instances = [i for i in instances_of(data) if args.half in (None, halves[i.repo])]
     systems = [(BASELINE, evaluate.BUDGETS), (BEFORE, evaluate.BUDGETS), (FULL, evaluate.BUDGETS),
-               (FOOTHOLDS, evaluate.BUDGETS)]
+               (GREEDY, evaluate.BUDGETS)]
     if args.ablation:
         systems += [(evaluate.System(f"- {s}", signals=tuple(x for x in ranking.SIGNALS if x != s)),
                      evaluate.BUDGETS[:1]) for s in ranking.SIGNALS]
     started_meta = results_meta.meta()
     outcomes = {s.name: [] for s, _ in systems}
+    cases: list[dict] = []
     skipped = []
     started = time.perf_counter()
     for instance in tqdm(instances, desc="eval", unit=" tasks"):
         git_dir = mirror(args.mirrors, instance.repo)
         try:
-            found = evaluate.run_instance(git_dir, instance, [s for s, _ in systems], evaluate.BUDGETS)
+            files = evaluate.files_at(git_dir, instance.parent)
+            found = evaluate.run_instance(git_dir, instance, [s for s, _ in systems], evaluate.BUDGETS, files=files)
+            if args.budget_cases and (case := budget_case(files, found[0].instance)):
+                cases.append(case)
         except (evaluate.EvalError, ValueError, OSError) as exc:
             skipped.append({"commit": instance.commit, "repo": instance.repo, "why": str(exc)})
             continue
@@ -148,7 +195,7 @@ def main() -> int:
               "by_project": {name: summaries(outcomes, systems[2:3], lambda i, n=name: i.repo == n)[FULL.name]
                              for name in data["projects"] if args.half in (None, halves[name])},
               "monotone_violations": monotone_violations(outcomes[FULL.name]),
-              "monotone_violations_footholds": monotone_violations(outcomes[FOOTHOLDS.name]),
+              "monotone_violations_greedy": monotone_violations(outcomes[GREEDY.name]),
               "misses": [{"repo": o.instance.repo, "commit": o.instance.commit[:10], "query": o.instance.query,
                           "targets": o.instance.targets, "ranks": o.ranks, "top": o.top[:3]}
                          for o in outcomes[FULL.name] if len(o.packed.get(evaluate.BUDGETS[0], [])) < len(o.instance.targets)]}
@@ -158,8 +205,13 @@ def main() -> int:
             print(f"  {name}: all@13k {s['all_recall'][13_000]:.1%}, MRR {s['mrr']:.3f}, top-1 {s['top1']:.1%}")
     for name, s in report["by_project"].items():
         print(f"  {name} ({halves[name]}): all@13k {s['all_recall'][13_000]:.1%}, MRR {s['mrr']:.3f}")
-    print(f"monotone violations: greedy {len(report['monotone_violations'])}, footholds "
-          f"{len(report['monotone_violations_footholds'])}; skipped: {len(skipped)}; {seconds:.0f} s")
+    print(f"monotone violations: ctxlib pack (footholds first) {len(report['monotone_violations'])}, greedy "
+          f"{len(report['monotone_violations_greedy'])}; skipped: {len(skipped)}; {seconds:.0f} s")
+    if args.budget_cases:
+        with gzip.open(args.budget_cases, "wt", encoding="utf-8") as out:
+            json.dump({"budgets": list(evaluate.BUDGETS), "defer_tokens": strategies.DEFER_TOKENS, "cases": cases},
+                      out, separators=(",", ":"))
+        print("wrote", args.budget_cases, f"({len(cases)} tasks)")
     if not args.no_save and args.half is None:
         print("wrote", results_meta.write("bench_eval", report, started_meta))
     elif not args.no_save:

@@ -92,7 +92,7 @@ class System:
     scorer: str = "signals"
     view: str = "auto"
     signals: tuple[str, ...] = ranking.SIGNALS
-    strategy: str = "greedy"
+    strategy: str = fit.DEFAULT_STRATEGY
 
 
 CURRENT = System(N_("ctxlib pack"))
@@ -222,18 +222,29 @@ def files_at(path, commit: str) -> dict[str, str]:
         return {f.path: f.text for f in repo.read_repo(tmp).files}
 
 
-def run_instance(reader, instance: Instance, systems, budgets=BUDGETS, encoding: str = "o200k_base"):
+def run_instance(reader, instance: Instance, systems, budgets=BUDGETS, encoding: str = "o200k_base", files=None):
     """Write ``instance.parent``'s tree, read it, and rank and pack it under every system; a list of ``TaskResult``.
 
-    ``reader`` is a repository folder or a reader from ``history.open_history``."""
-    files = files_at(reader, instance.parent)
+    ``reader`` is a repository folder or a reader from ``history.open_history``; ``files``: that
+    tree read already (``files_at``). Systems that differ only in view or strategy are ranked once."""
+    files = files_at(reader, instance.parent) if files is None else files
     readable = tuple(t for t in instance.targets if t in files)
     if not readable:  # an edited binary .py, or one ignored or too big: no ranking could find it
         raise EvalError(f"no edited file was read at the parent commit ({', '.join(instance.targets)}: "
                         f"binary, too big or ignored there)")
     if readable != instance.targets:
         instance = dataclasses.replace(instance, targets=readable)
-    return [evaluate_files(files, instance, s, budgets, encoding) for s in systems]
+    rankings: dict = {}
+
+    def shared(system):
+        key = (system.scorer, system.signals)
+        if key not in rankings:
+            try:
+                rankings[key] = system_ranking(files, instance.query, system)
+            except ValueError:
+                rankings[key] = None
+        return rankings[key]
+    return [evaluate_files(files, instance, s, budgets, encoding, shared(s)) for s in systems]
 
 
 def system_ranking(files, query, system: System) -> fit.Ranking:
@@ -243,15 +254,18 @@ def system_ranking(files, query, system: System) -> fit.Ranking:
 
 
 def evaluate_files(files: dict[str, str], instance: Instance, system: System, budgets=BUDGETS,
-                   encoding: str = "o200k_base") -> TaskResult:
+                   encoding: str = "o200k_base", ranked: fit.Ranking | None = None) -> TaskResult:
     """Rank ``files`` once for ``instance`` under ``system`` and pack that ranking at each budget: one ``TaskResult``.
+
+    ``ranked``: ``system_ranking(files, instance.query, system)`` made already (systems that differ
+    only in view or strategy share one ranking).
 
     A query the system cannot search (nothing left after cleaning) is a result with
     ``error`` set and every target missed, so it still counts against recall.
     """
     result = TaskResult(instance, system.name, {t: 0 for t in instance.targets}, [])
     try:
-        ranking_ = system_ranking(files, instance.query, system)
+        ranking_ = ranked or system_ranking(files, instance.query, system)
     except ValueError as exc:
         result.error = str(exc)
         return result

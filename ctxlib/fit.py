@@ -10,8 +10,9 @@ returned text, headers and separators included, is at most the budget. If tokens
 differently across block boundaries and the total overshoots, the last chosen block is dropped
 until it holds.
 
-``strategy="footholds"`` never loses a file when the budget grows (``strategies.footholds_first``
-states the rule); the lesson's ``greedy`` skips and walks on, so more budget can squeeze one out.
+The default strategy, ``"footholds"`` (``DEFAULT_STRATEGY``), never loses a file when the budget
+grows, at any budget (``strategies.footholds_first`` states the rule); the lesson's ``greedy``
+skips and walks on, so more budget can squeeze one out.
 Identical files (``strategies.same_bytes``) are packed once; the header names the other paths.
 
 Counting is lazy: files are ranked first (no tokenizer), and only the files the strategy
@@ -41,6 +42,7 @@ VIEW_LADDERS = {"auto": ("whole", "signatures", "ranges"), "whole": ("whole",),
 STRATEGIES = {"greedy": strategies.greedy_by_score, "density": strategies.greedy_by_density,
               "knapsack": strategies.knapsack, "footholds": strategies.footholds_first}
 CHARS_PER_TOKEN_CEILING = 6
+DEFAULT_STRATEGY = "footholds"  # monotone in the budget (strategies.footholds_first)
 POOL_FILES = 40  # density and knapsack weigh the 40 best-ranked files; greedy walks on
 PATIENCE = 10  # once something is packed, greedy stops after this many files in a row that fit in no view
 COUNTED_PER_CHAR = 4  # a pack counts at most ~4 characters per character of the relevant files (views, re-count)
@@ -228,7 +230,7 @@ class Choosing:
 
 
 def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: Frame, *,
-           view: str = "auto", strategy: str = "greedy", include_secrets: bool = False) -> Choosing:
+           view: str = "auto", strategy: str = DEFAULT_STRATEGY, include_secrets: bool = False) -> Choosing:
     """Let ``strategy`` choose views of the relevant files for ``budget_tokens`` (the whole pack's budget).
 
     Each option is priced exactly (``Frame.block_tokens``), except one that surely cannot fit:
@@ -335,7 +337,7 @@ def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: 
 
 
 def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: str = DEFAULT_ENCODING,
-               scorer: str = "signals", view: str = "auto", strategy: str = "greedy", fmt: str = "text",
+               scorer: str = "signals", view: str = "auto", strategy: str = DEFAULT_STRATEGY, fmt: str = "text",
                include_secrets: bool = False, skipped=(), signals=ranking.SIGNALS) -> Pack:
     """Pack the files most relevant to ``query`` into ``budget_tokens`` or fewer, exactly counted.
 
@@ -351,7 +353,8 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
         scorer: ``"signals"`` (``ranking.rank_files``), ``"bm25"``, ``"terms"`` (the lesson's
             baseline) or ``"plain"`` (textbook BM25); see ``rank``.
         view: ``"auto"`` (whole -> signatures -> ranges), ``"whole"``, ``"signatures"``, ``"ranges"``.
-        strategy: ``"greedy"`` (by score), ``"density"`` (per token), ``"knapsack"`` or ``"footholds"``.
+        strategy: ``"footholds"`` (the default: footholds first, then widening; more budget never
+            loses a file), ``"greedy"`` (the lesson's, by score), ``"density"`` (per token) or ``"knapsack"``.
         fmt: ``"text"``, ``"markdown"`` or ``"json"``.
         include_secrets: pack text that looks like it holds a credential (default: never).
         skipped: ``Skipped`` entries from reading, carried into the result's report.
@@ -368,7 +371,7 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
                        fmt=fmt, include_secrets=include_secrets, skipped=skipped)
 
 
-def check_options(budget_tokens: int, view: str = "auto", strategy: str = "greedy", fmt: str = "text") -> None:
+def check_options(budget_tokens: int, view: str = "auto", strategy: str = DEFAULT_STRATEGY, fmt: str = "text") -> None:
     """``ValueError`` naming the value, for a budget that is not a positive whole number of tokens or an
     unknown view (``VIEW_LADDERS``), strategy (``STRATEGIES``) or format (``render.RENDERERS``)."""
     check_budget(budget_tokens)
@@ -379,7 +382,7 @@ def check_options(budget_tokens: int, view: str = "auto", strategy: str = "greed
 
 
 def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, encoding: str = DEFAULT_ENCODING,
-                view: str = "auto", strategy: str = "greedy", fmt: str = "text", include_secrets: bool = False,
+                view: str = "auto", strategy: str = DEFAULT_STRATEGY, fmt: str = "text", include_secrets: bool = False,
                 skipped=()) -> Pack:
     """``pack_files`` on a ranking already made (``rank_query``): choose, render, report.
 

@@ -107,36 +107,71 @@ def greedy_walk(files, budget_tokens: int, cost, *, min_tokens: int = 1, patienc
     return Walk(chosen, reached)
 
 
-def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset()) -> Walk:
+DEFER_TOKENS = 8_000  # a foothold above this waits for every other file's; set below 13,000, the benchmark's smallest budget (not tuned)
+
+
+def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset(), defer_tokens: int = DEFER_TOKENS) -> Walk:
     """Greedy that more budget never makes lose a file: footholds in rank order, then widening.
 
+    Args:
+        files, budget_tokens, cost: as ``greedy_by_score``.
+        refused: paths refused for their content (a secret) once priced: passed over, at every budget.
+        defer_tokens: a file whose foothold costs more tokens than this is deferred (see 2).
+    Returns:
+        a ``Walk``; ``reached`` counts the files taken from ``files``.
+
     1. In rank order, each file's foothold (its shortest option, in characters, whatever the
-       budget) is taken while it fits; the walk stops at the first that does not fit in what is
-       left. A file with no view, one ``refused`` (a secret: refused at every budget its text fits
-       in), or one whose foothold alone is over the whole budget is passed over.
-    2. In rank order again, each taken file is widened to its richest option (before the foothold
+       budget) is taken while it fits in what is left; the walk stops at the first that does not.
+       A file with no view, ``refused``, or whose foothold alone is over the whole budget is passed over.
+    2. A file whose foothold is over ``defer_tokens`` (minified JavaScript, a data table: whatever
+       its shortest view, it would take most of a budget) is deferred: only once every other
+       file's foothold is in are the deferred files taken, in rank order, while they fit.
+    3. In rank order again, each taken file is widened to its richest option (before the foothold
        in its ladder) that fits in what is left plus its foothold's tokens.
 
-    Why it is monotone: the files taken are a prefix of the ranking (less the passed-over ones)
-    whose footholds' tokens add up within the budget; a larger budget holds the same prefix and
-    maybe more. Widening changes views, never which files. The one way a file can be lost: the
-    larger budget admits a file whose foothold alone was over the whole smaller budget, and that
-    file's tokens push a later one out. Same arguments as ``greedy_by_score``.
+    The rule: between any two budgets of at least ``defer_tokens`` tokens, more budget never loses
+    a file. There no foothold of step 1 is over the whole budget, so the files taken are a prefix
+    of one order that does not depend on the budget (the ranking with the deferred files moved to
+    its end, less the files with no view or refused): a larger budget holds the same prefix, and
+    maybe more. Widening changes views, never which files. Below ``defer_tokens`` a file passed
+    over for a foothold over the whole budget can, at a budget that holds it, push a later file
+    out (the one way to lose a file; ``greedy_by_score`` has more). ``DEFER_TOKENS`` is below the
+    smallest budget of the benchmark (13,000). Deferred files come last in the result.
     """
-    room, taken, reached = budget_tokens, [], 0
-    for options in files:  # lazily: a file's views are built only when the walk reaches it
-        reached += 1
+    room, taken, deferred, reached = budget_tokens, [], [], 0
+
+    def foothold_of(options):
         existing = [o for o in options if o.text is not None]
         if not existing:
+            return None, None
+        return existing, min(existing, key=lambda o: (len(o.text), -o.value))  # the shortest, whatever the budget
+
+    for options in files:  # lazily: a file's views are built only when the walk reaches it
+        reached += 1
+        existing, foothold = foothold_of(options)
+        if foothold is None:
             continue
-        foothold = min(existing, key=lambda o: (len(o.text), -o.value))  # the shortest view, whatever the budget
-        tokens = cost(foothold, budget_tokens)
-        if foothold.path in refused or tokens > budget_tokens:
-            continue  # refused, or too big for the whole budget: passed over, the walk goes on
+        tokens = cost(foothold, max(room, defer_tokens))
+        if foothold.path in refused:
+            continue
+        if tokens > defer_tokens:
+            deferred.append((existing, foothold))
+            continue
+        if tokens > budget_tokens:
+            continue  # too big for the whole budget: passed over (only below defer_tokens)
         if tokens > room:
             break
         taken.append((existing, foothold, tokens))
         room -= tokens
+    else:  # every other foothold is in: the deferred ones, in rank order, while they fit
+        for existing, foothold in deferred:
+            tokens = cost(foothold, room)
+            if foothold.path in refused:
+                continue
+            if tokens > room:
+                break
+            taken.append((existing, foothold, tokens))
+            room -= tokens
     chosen = []
     for existing, foothold, tokens in taken:
         best = (foothold, tokens)

@@ -120,7 +120,7 @@ def test_sample_project_under_the_lessons_budget(shop):
 def test_the_whole_sample_does_not_fit_and_the_knapsack_beats_greedy_by_score(shop):
     files = {f.path: f.text for f in read_repo(shop).files}
     assert sum(count_tokens(text) for text in files.values()) == 10_168  # five times the budget
-    greedy = pack_files(files, QUERY, 1200, view="whole")
+    greedy = pack_files(files, QUERY, 1200, view="whole", strategy="greedy")
     exact = pack_files(files, QUERY, 1200, view="whole", strategy="knapsack")
     assert [c.path for c in greedy.chosen] == ["shop/invoice.py", "shop/orders.py", "shop/__init__.py",
                                                "data/legacy_customers.csv"]

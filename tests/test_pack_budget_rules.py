@@ -1,6 +1,10 @@
 """Two rules of the packer (ctxlib/fit.py): identical files are packed once, and more budget
-never loses a file that a smaller budget packed (greedy, view "auto": strategies.footholds_first)."""
+never loses a file that a smaller budget packed (the default strategy: strategies.footholds_first),
+on the sample project's history and on the 250 tasks of the ranking benchmark (their budget cases,
+numbers only, derived by benchmarks/bench_eval.py --budget-cases into tests/data)."""
+import gzip
 import json
+from pathlib import Path
 
 import pytest
 
@@ -8,7 +12,7 @@ from ctxlib import evaluate
 from ctxlib.course.sample_project import build_sample_git_repository
 from ctxlib.reasons import Reason
 from ctxlib.fit import pack_files, pack_ranked, rank_query
-from ctxlib.strategies import Option, footholds_first, same_bytes
+from ctxlib.strategies import DEFER_TOKENS, Option, footholds_first, same_bytes
 from ctxlib.tokens import count_tokens
 
 VAT = "def vat_rate(country):\n    '''The VAT rate of a country.'''\n    return RATES[country]\n"
@@ -65,7 +69,7 @@ def test_more_budget_never_loses_an_edited_file_on_the_sample_projects_history(h
         held = set()
         for budget in budgets:
             try:
-                packed = {c.path for c in pack_ranked(files, ranked, budget, strategy="footholds").chosen} & set(task.targets)
+                packed = {c.path for c in pack_ranked(files, ranked, budget).chosen} & set(task.targets)
             except ValueError:  # too small for anything: holds nothing
                 packed = set()
             assert held <= packed, (task.query, budget, held - packed)  # no edited file lost
@@ -87,3 +91,53 @@ def test_copies_of_a_file_refused_for_a_secret_are_refused_too():
     pack = pack_files(files, "vat rate", 2_000)
     assert {s.path: s.code for s in pack.skipped if s.path.startswith("keys/")} == {
         "keys/a.py": Reason.SECRET, "keys/b.py": Reason.SECRET}
+
+
+CASES = Path(__file__).with_name("data") / "budget_cases.json.gz"
+VIEWS = {"w": "whole", "s": "signatures", "r": "ranges"}
+
+
+def replay(case: dict, room: int) -> set[int]:
+    """The ranks of the edited files ``footholds_first`` packs in ``room`` tokens, from a budget case:
+    each file's views with their exact token counts, priced as ``fit.choose`` prices them (a file
+    holding a secret is refused once a view of it fits)."""
+    files, tokens, secret, refused = [], {}, set(), set()
+    for rank, (edited, has_secret, views) in enumerate(case["files"]):
+        path = f"{rank}:{edited}"
+        if has_secret:
+            secret.add(path)
+        options = []
+        for k, (view, chars, cost, value) in enumerate(views):
+            option = Option.of(path, f"{VIEWS[view]}{k}", "x" * chars, value)
+            tokens[option] = cost
+            options.append(option)
+        files.append(options)
+
+    def cost(option, limit):
+        if option.path in refused:
+            return limit + 1
+        if tokens[option] <= limit and option.path in secret:
+            refused.add(option.path)
+            return limit + 1
+        return tokens[option]
+    walk = footholds_first(iter(files), room, cost, refused=refused)
+    return {int(o.path.split(":")[0]) for o, _ in walk.chosen if o.path.endswith(":1")}
+
+
+def test_more_budget_never_loses_an_edited_file_on_the_benchmarks_tasks():
+    data = json.loads(gzip.decompress(CASES.read_bytes()))
+    assert data["budgets"] == list(evaluate.BUDGETS) and data["defer_tokens"] == DEFER_TOKENS
+    assert len(data["cases"]) == 250 and len({c["repo"] for c in data["cases"]}) == 10
+    lost, packed_edited, deferred = [], 0, 0
+    for case in data["cases"]:
+        held = set()
+        for budget, room in zip(data["budgets"], case["rooms"]):
+            packed = replay(case, room)
+            if held - packed:
+                lost.append((case["repo"], case["commit"], budget, sorted(held - packed)))
+            held = packed
+        packed_edited += len(held)
+        deferred += any(min(v[2] for v in views) > DEFER_TOKENS for _, _, views in case["files"])
+    assert lost == []
+    assert packed_edited > 250  # most edited files are in at the largest budget: the replay packs
+    assert deferred > 0  # some tasks have a file the rule defers (a minified jquery.js, 25,789 tokens)

@@ -22,6 +22,8 @@ PENDING: set[str] = set()  # notebooks not checked yet: none
 
 QUOTED = [
     # (notebook, figure, source, reason)
+    ("03_real_repository.ipynb", "8,000", "ctxlib:strategies.DEFER_TOKENS",
+     "the budget from which footholds first is monotone: a foothold above it waits for every other file's"),
     ("02_running_total.ipynb", "1,200,000", "text:the chapter 'The window is a running total, not a per-request allowance'",
      "the size of the chapter's monorepo, 1.2 million lines; the lesson computes with its 12 million tokens"),
     ("02_running_total.ipynb", "90%", "definition", "what p90 means: the size 90% of failing runs stay under"),

@@ -147,9 +147,10 @@ def add_pack_parser(sub) -> None:
                    help="auto: whole file, else signatures, else hit ranges, whichever fits first; "
                         "signatures: signatures, else hit ranges (non-Python files have no signatures); "
                         "whole, ranges: only that view (default: %(default)s)")
-    p.add_argument("--strategy", default="greedy", choices=list(fit.STRATEGIES),
-                   help="greedy: by score; density: by score per token; knapsack: exact best, small "
-                        "inputs only (default: %(default)s)")
+    p.add_argument("--strategy", default=fit.DEFAULT_STRATEGY, choices=list(fit.STRATEGIES),
+                   help="footholds: every file's cheapest view in rank order, then widened (more budget "
+                        "never loses a file); greedy: by score; density: by score per token; knapsack: "
+                        "exact best, small inputs only (default: %(default)s)")
     p.add_argument("--format", default="text", choices=list(render.RENDERERS),
                    help="output format (default: %(default)s)")
     p.add_argument("--max-file-bytes", type=int, default=repo.MAX_FILE_BYTES, metavar="N",
