@@ -310,25 +310,36 @@ _REACH_BEFORE, _REACH_AFTER = 50, 260
 _OPERATOR_AFTER = re.compile(r"""[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:|\|\||\?=|,)""")
 
 
-def _matches(rule: _Rule, text: str, lowered: str):
+def _keyword_windows(keyword: str, text: str, lowered: str) -> list[tuple[int, int]]:
+    """The windows of ``text`` a keyword-template rule is searched in around ``keyword``'s
+    occurrences: the keyword's line from ``_REACH_BEFORE`` characters before it to the end of
+    the line ``_REACH_AFTER`` characters after it, for each occurrence an operator follows."""
+    windows = []
+    at = lowered.find(keyword)
+    while at >= 0:
+        if _OPERATOR_AFTER.match(text, at + len(keyword)):
+            start = max(text.rfind("\n", 0, at) + 1, at - _REACH_BEFORE)
+            end = text.find("\n", at + _REACH_AFTER)
+            windows.append((start, len(text) if end < 0 else end + 1))
+        at = lowered.find(keyword, at + 1)
+    return windows
+
+
+def _matches(rule: _Rule, text: str, lowered: str, seen: dict | None = None):
     """The rule's matches in ``text``. A keyword-template rule is searched only in windows
     around its keywords' occurrences, which finds the same secrets ~50x faster than one search
-    over the whole text (the template's lazy prefix is tried at every position)."""
+    over the whole text (the template's lazy prefix is tried at every position). ``seen``:
+    ``{keyword: windows}`` already found in this text, shared by the rules of one scan."""
     pattern = _compiled(rule.regex)
     if not rule.regex.startswith(_NEAR_KEYWORD) or not rule.keywords or len(lowered) != len(text):
         yield from pattern.finditer(text)
         return
+    seen = {} if seen is None else seen
     windows = []
     for keyword in rule.keywords:
-        at = lowered.find(keyword)
-        while at >= 0:
-            if not _OPERATOR_AFTER.match(text, at + len(keyword)):
-                at = lowered.find(keyword, at + 1)
-                continue
-            start = max(text.rfind("\n", 0, at) + 1, at - _REACH_BEFORE)
-            end = text.find("\n", at + _REACH_AFTER)
-            windows.append((start, len(text) if end < 0 else end + 1))
-            at = lowered.find(keyword, at + 1)
+        if keyword not in seen:
+            seen[keyword] = _keyword_windows(keyword, text, lowered)
+        windows += seen[keyword]
     windows.sort()
     merged = []
     for start, end in windows:
@@ -358,6 +369,13 @@ def _decoded(run: str) -> str | None:
     return text if text and printable >= 0.95 * len(text) else None
 
 
+def _holds(words: str, lowered: str, keyword: str) -> bool:
+    # ``keyword in lowered``: where the keyword has no white space, asked of ``words`` (the distinct
+    # words of ``lowered`` joined by spaces), the shorter string with the same answer.
+    return keyword in (words if len(keyword.split()) == 1 and not keyword[0].isspace()
+                       and not keyword[-1].isspace() else lowered)
+
+
 def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bool = True) -> list[Finding]:
     """Every secret gitleaks' rules find in ``text``, in rule order then position.
 
@@ -376,12 +394,19 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     compiled, global_allow = rules()
     lowered = text.lower()
     found = []
+    # Rules share keywords (329 keywords, 275 distinct): each is looked for once per text, and a
+    # keyword without white space in the text's distinct white-space-separated words joined, which
+    # hold every place it can occur and are about a third of a source file's length.
+    present: dict[str, bool] = {}
+    windows: dict[str, list] = {}
+    words = " ".join(set(lowered.split()))
     for rule in compiled:
         if rule.path and not (path and _compiled(rule.path).search(path)):
             continue
-        if rule.keywords and not any(k in lowered for k in rule.keywords):
+        if rule.keywords and not any(present[k] if k in present else present.setdefault(k, _holds(words, lowered, k))
+                                     for k in rule.keywords):
             continue
-        for m in _matches(rule, text, lowered):
+        for m in _matches(rule, text, lowered, windows):
             match = m.group().strip("\n")
             groups = m.groups()
             if rule.secret_group and rule.secret_group <= len(groups):
