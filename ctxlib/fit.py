@@ -8,19 +8,14 @@ the choice (``render.py``) and re-tokenizes the rendered text; ``report`` says w
 file is not in the pack (``reasons.py`` codes). The guarantee: the exact token count of the
 returned text, headers and separators included, is at most the budget. If tokens merge
 differently across block boundaries and the total overshoots, the last chosen block is dropped
-until it holds.
-
-The default strategy, ``"footholds"`` (``DEFAULT_STRATEGY``), never loses a file when the budget
-grows, at any budget (``strategies.footholds_first`` states the rule); the lesson's ``greedy``
-skips and walks on, so more budget can squeeze one out.
-Identical files (``strategies.same_bytes``) are packed once; the header names the other paths.
-
-Counting is lazy: files are ranked first (no tokenizer), and only the files the strategy
-reaches are rendered and tokenized, so tokenizing grows with the budget, not the repository.
-A view longer than ``CHARS_PER_TOKEN_CEILING`` characters per token left is not tokenized at
-all: it could only fit if its text averaged more characters per token than any file of
-the standard library does (the most is 5.2 in o200k_base; code averages ~4.2). Such a
-text would be passed over, never overspent: the budget check is always exact.
+until it holds. The default, ``"footholds"`` (``DEFAULT_STRATEGY``), weighs the ``FOOTHOLD_FILES``
+best and never loses a file when a budget of 8,000 tokens or more grows (``strategies.footholds_first``
+states the rule); the lesson's ``greedy`` skips and walks on, so more budget can squeeze one out.
+Identical files (``strategies.same_bytes``) are packed once. Only the files the strategy reaches are
+rendered and tokenized, so tokenizing grows with the budget, not the repository. A view longer than
+``CHARS_PER_TOKEN_CEILING`` characters per token left is not tokenized: it could only fit if its text
+averaged more characters per token than any file of the standard library does (the most is 5.2 in
+o200k_base; code averages ~4.2). It is passed over, never overspent: the budget check is always exact.
 """
 from __future__ import annotations
 
@@ -42,8 +37,8 @@ VIEW_LADDERS = {"auto": ("whole", "signatures", "ranges"), "whole": ("whole",),
 STRATEGIES = {"greedy": strategies.greedy_by_score, "density": strategies.greedy_by_density,
               "knapsack": strategies.knapsack, "footholds": strategies.footholds_first}
 CHARS_PER_TOKEN_CEILING = 6
-DEFAULT_STRATEGY = "footholds"  # monotone in the budget (strategies.footholds_first)
-POOL_FILES = 40  # density and knapsack weigh the 40 best-ranked files; greedy walks on
+DEFAULT_STRATEGY = "footholds"  # monotone in the budget (strategies.footholds_first); greedy walks on
+POOL_FILES, FOOTHOLD_FILES = 40, 80  # files weighed by density/knapsack; by footholds (fewest losing no tuning task)
 PATIENCE = 10  # once something is packed, greedy stops after this many files in a row that fit in no view
 COUNTED_PER_CHAR = 4  # a pack counts at most ~4 characters per character of the relevant files (views, re-count)
 
@@ -240,7 +235,8 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
     ``include_secrets``: only a text that could be packed is worth the scan. It is the file's WHOLE
     text, once: a file with a secret anywhere is refused in every view (a ranges view showing a key's
     BEGIN line too), not counted toward ``PATIENCE``. Greedy walks the whole ranking with ``PATIENCE``;
-    density and knapsack weigh the ``POOL_FILES`` best. Raises ``ValueError`` as the strategies do (a knapsack too large).
+    footholds the ``FOOTHOLD_FILES`` best (a prefix at every budget: still monotone), density and
+    knapsack ``POOL_FILES``. Raises ``ValueError`` as the strategies do (a knapsack too large).
     """
     refused: dict[str, Skipped] = {}
     tokenized, cleared = set(), set()  # cleared: files whose whole text holds no secret
@@ -270,8 +266,8 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
                   for path, score in relevant)
     # n blocks carry n - 1 separators, and each block's cost counts one: give one back.
     room = budget_tokens - frame.frame + frame.separator
-    if strategy == "footholds":  # monotone in the budget: footholds first, then widening
-        walk = strategies.footholds_first(candidates, room, cost, refused=refused)
+    if strategy == "footholds":  # monotone in the budget: footholds first (of the pool), then widening
+        walk = strategies.footholds_first(itertools.islice(candidates, FOOTHOLD_FILES), room, cost, refused=refused)
         return Choosing(walk.chosen, walk.reached, 0, refused, frozenset(tokenized), later, walk.stopped_at, walk.waiting)
     elif strategy == "greedy":
         walk = strategies.greedy_walk(candidates, room, cost, min_tokens=frame.smallest_block, patience=PATIENCE,
@@ -339,6 +335,10 @@ def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: 
                 else Skipped.of("", Reason.NOT_CHOSEN, strategy=strategy))
     found += [left_out.at(path) for path in looked_at if path not in done]
     done |= set(looked_at)
+    if strategy == "footholds":  # beyond the pool: never weighed, whether or not the walk stopped
+        beyond = Skipped.of("", Reason.NOT_WEIGHED, strategy=strategy, most=FOOTHOLD_FILES)
+        found += [beyond.at(path) for path, _ in relevant[FOOTHOLD_FILES:] if path not in done]
+        done |= {path for path, _ in relevant[FOOTHOLD_FILES:]}
     found += [not_reached.at(path) for path, _ in relevant if path not in done]
     return sorted(found, key=lambda s: s.path)
 

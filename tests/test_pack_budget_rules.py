@@ -11,7 +11,7 @@ import pytest
 from ctxlib import evaluate
 from ctxlib.course.sample_project import build_sample_git_repository
 from ctxlib.reasons import Reason
-from ctxlib.fit import pack_files, pack_ranked, rank_query
+from ctxlib.fit import FOOTHOLD_FILES, pack_files, pack_ranked, rank_query
 from ctxlib.strategies import DEFER_TOKENS, Option, footholds_first, same_bytes
 from ctxlib.tokens import count_tokens
 
@@ -120,7 +120,7 @@ def replay(case: dict, room: int) -> set[int]:
             refused.add(option.path)
             return limit + 1
         return tokens[option]
-    walk = footholds_first(iter(files), room, cost, refused=refused)
+    walk = footholds_first(iter(files[:FOOTHOLD_FILES]), room, cost, refused=refused)  # as fit.choose
     return {int(o.path.split(":")[0]) for o, _ in walk.chosen if o.path.endswith(":1")}
 
 
@@ -141,3 +141,14 @@ def test_more_budget_never_loses_an_edited_file_on_the_benchmarks_tasks():
     assert lost == []
     assert packed_edited > 250  # most edited files are in at the largest budget: the replay packs
     assert deferred > 0  # some tasks have a file the rule defers (a minified jquery.js, 25,789 tokens)
+
+
+def test_footholds_weigh_the_80_best_ranked_files_and_say_so_of_the_rest():
+    # 100 files that all match; a budget that would hold a foothold of each. Only 80 are weighed.
+    files = {f"m{n:03d}.py": f"def vat_{n}():\n    return 'vat rate {n}'\n" for n in range(100)}
+    pack = pack_files(files, "vat rate", 50_000)
+    assert FOOTHOLD_FILES == 80 and len(pack.chosen) == 80 and pack.files_tokenized == 80
+    beyond = [s for s in pack.skipped if s.code is Reason.NOT_WEIGHED]
+    assert len(beyond) == 20 and {dict(s.params)["most"] for s in beyond} == {80}
+    assert {dict(s.params)["strategy"] for s in beyond} == {"footholds"}
+    assert {c.path for c in pack.chosen}.isdisjoint(s.path for s in beyond)
