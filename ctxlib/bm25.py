@@ -41,6 +41,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from . import identical
+
 K1 = 1.2
 B = 0.75
 NAME_WEIGHT = 2.0  # "vat" in vat.py: about what a body saturated with "vat" earns (< 2.2)
@@ -284,25 +286,34 @@ def _words_containing(every_word: bytes, term: bytes) -> set[bytes]:
     return found
 
 
-def _files_containing(texts, paths, terms) -> dict[str, set[int]]:
+def _files_containing(texts, paths, terms, first=None) -> dict[str, set[int]]:
     # Which files (by index) hold each term as a substring of their lower-cased text or path:
     # ``in`` per file, a C-speed scan that stops at the first hit. Each text is lowered once and
     # its copy dropped at once, so the tree is never held twice (at 4x the standard library the
     # lowered copies were ~100 MB). Per file, not over the texts joined: one non-ASCII character
     # makes a joined string 2 or 4 bytes a character, while most files stay 1 (PEP 393).
-    # Identical texts (copies of one file) are lowered and scanned once: the answer is the text's.
+    # Identical texts (``first``: identical.first_copies) are lowered and scanned once: the answer is the text's.
+    texts = list(texts)
+    first = identical.first_copies(texts) if first is None else first
     found: dict[str, set[int]] = {t: set() for t in terms}
-    inside: dict[str, tuple[str, ...]] = {}  # text -> the terms its lowered text holds
+    held_by: dict[int, tuple[str, ...]] = {}  # first index -> the terms its lowered text holds
     for k, (text, path) in enumerate(zip(texts, paths)):
-        held = inside.get(text)
-        if held is None:
+        if first[k] == k:
             lowered = text.lower()
-            held = inside[text] = tuple(t for t in terms if t in lowered)
+            held = held_by[k] = tuple(t for t in terms if t in lowered)
+        else:
+            held = held_by[first[k]]
         lowered_path = path.lower()
         for t in terms:
             if t in held or t in lowered_path:
                 found[t].add(k)
     return found
+
+
+@functools.lru_cache(maxsize=65536)
+def _term_set(name: str) -> frozenset[str]:
+    # A file or folder name's code terms: folders repeat across a tree, so each is split once.
+    return frozenset(code_terms(name))
 
 
 def inverse_document_frequency(n_files: int, df: int) -> float:
@@ -315,7 +326,7 @@ def inverse_document_frequency(n_files: int, df: int) -> float:
     return math.log(1 + (n_files - df + 0.5) / (df + 0.5))
 
 
-def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None) -> dict[str, FileScore]:
+def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None, first=None) -> dict[str, FileScore]:
     """Score every file against ``query`` with code-aware BM25.
 
     Args:
@@ -327,6 +338,8 @@ def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None) -> d
             has it: for each term, the files that can hold it (a superset is fine: a listed file
             that does not hold the term scores as if it were not listed), so the tree is not
             scanned again.
+        first: ``identical.first_copies(list(files.values()))`` if the caller has it: a copy of a text
+            is lowered, scanned and counted once.
     Returns:
         ``{path: FileScore}``, in the order of ``files``. A file with no query term anywhere
         scores 0.0.
@@ -337,40 +350,43 @@ def bm25_scores(files: dict[str, str], query, *, terms=None, found_in=None) -> d
         selected = select_terms(files, query_terms(query))
         terms, found_in = list(selected.terms), selected.found_in
     terms = list(terms)
-    lengths = {path: len(text) for path, text in files.items()}
-    avg_len = max(1.0, sum(lengths.values()) / max(1, len(files)))
+    avg_len = max(1.0, sum(map(len, files.values())) / max(1, len(files)))
     counts = {}  # path -> {term: (body_tf, in_name, in_folders)}, only for files with a match
-    paths = list(files)
+    paths, texts = list(files), list(files.values())
+    first = identical.first_copies(texts) if first is None else first
     if found_in is None or any(t not in found_in for t in terms):
-        hits = _files_containing(files.values(), paths, terms)
+        hits = _files_containing(texts, paths, terms, first)
         found_in = {t: {paths[k] for k in hits[t]} for t in terms}
-    counted: dict[tuple[str, str], int] = {}  # (text, term) -> count_term's answer
-    for path in paths:
+    candidates = set().union(*(found_in[t] for t in terms))
+    counted: dict[tuple[int, str], int] = {}  # (first copy's index, term) -> count_term's answer
+    for k, path in enumerate(paths):
+        if path not in candidates:
+            continue
         found = [t for t in terms if path in found_in[t]]
-        if found:
-            text = files[path]
-            # Only a term with no regex of its own (not plain ASCII) needs the lowered text.
-            lowered = text.lower() if not all(_whole_part_patterns(t) for t in found) else None
-            folders, _, name = path.rpartition("/")
-            name_terms, folder_terms = set(code_terms(name)), set(code_terms(folders))
-            for t in found:  # a copy of a text already counted is not counted again
-                if (text, t) not in counted:
-                    counted[text, t] = count_term(text, t, lowered)
-            counts[path] = {t: (counted[text, t], t in name_terms, t in folder_terms) for t in found}
+        text = texts[k]
+        # Only a term with no regex of its own (not plain ASCII) needs the lowered text.
+        lowered = text.lower() if not all(_whole_part_patterns(t) for t in found) else None
+        folders, _, name = path.rpartition("/")
+        name_terms, folder_terms = _term_set(name), _term_set(folders)
+        for t in found:  # a copy of a text already counted is not counted again
+            if (first[k], t) not in counted:
+                counted[first[k], t] = count_term(text, t, lowered)
+        counts[path] = {t: (counted[first[k], t], t in name_terms, t in folder_terms) for t in found}
     idf = {}
     for t in terms:
         df = sum(1 for per_term in counts.values() if any(per_term.get(t, ())))
         idf[t] = inverse_document_frequency(len(files), df)
     no_match = tuple(TermScore(t, 0, False, False, idf[t], 0.0, 0.0) for t in terms)
     result = {}
-    for path in files:
-        if path not in counts:
+    for path, text in files.items():
+        per_term = counts.get(path)
+        if per_term is None:
             result[path] = FileScore(path, 0.0, no_match)
             continue
-        norm = 1 - B + B * lengths[path] / avg_len
+        norm = 1 - B + B * len(text) / avg_len
         parts = []
         for t in terms:
-            tf, in_name, in_folders = counts[path].get(t, (0, False, False))
+            tf, in_name, in_folders = per_term.get(t, (0, False, False))
             body = tf * (K1 + 1) / (tf + K1 * norm)
             share = idf[t] * (body + NAME_WEIGHT * in_name + DIR_WEIGHT * in_folders)
             parts.append(TermScore(t, tf, in_name, in_folders, idf[t], body, share))

@@ -24,16 +24,14 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import bm25, ranking, render, repo, scoring, strategies, views
+from . import bm25, ranking, render, repo, scoring, strategies
 from .i18n import message_n
 from .packing import check_budget
 from .reasons import Reason, Skipped
 from .strategies import Option, same_bytes
 from .tokens import DEFAULT_ENCODING, count_tokens, counter_for
+from .views import VIEW_LADDERS, VIEW_VALUE, view_options  # noqa: F401 (also fit's names for them)
 
-VIEW_VALUE = {"whole": 1.0, "signatures": 0.6, "ranges": 0.4}  # share of a file's score a view keeps
-VIEW_LADDERS = {"auto": ("whole", "signatures", "ranges"), "whole": ("whole",),
-                "signatures": ("signatures", "ranges"), "ranges": ("ranges",)}
 STRATEGIES = {"greedy": strategies.greedy_by_score, "density": strategies.greedy_by_density,
               "knapsack": strategies.knapsack, "footholds": strategies.footholds_first}
 CHARS_PER_TOKEN_CEILING = 6
@@ -147,35 +145,6 @@ def rank_query(files: dict[str, str], query, scorer: str = "signals", signals=ra
     # For "signals" the cleaned query is passed on: a long one costs one pass over the files.
     ranked = rank(files, selected if scorer == "signals" else query, scorer, signals)
     return Ranking(ranked, tuple(selected.terms), selected.note, str(query))
-
-
-def view_options(path: str, text: str, terms, score: float, view: str = "auto", copies=()):
-    """Yield the options for one file, richest view first; each view's text is built lazily.
-
-    ``view`` picks the ladder (``VIEW_LADDERS``). Each option's value is ``score`` times
-    the view's share (``VIEW_VALUE``); hit ranges are offered whole, then halved down to
-    the first range, valued by the share of ranges they keep. ``copies``: identical files' paths.
-    """
-    for kind in VIEW_LADDERS[view]:
-        if kind == "whole":
-            yield Option(path, "whole", score, lambda: text, len(text), copies=copies)
-        elif kind == "signatures" and path.endswith((".py", ".pyi")):
-            yield Option(path, "signatures", score * VIEW_VALUE["signatures"],
-                         lambda: _shorter(views.signatures_view(text), text),
-                         views.signatures_length_at_least(text), copies=copies)  # known before ast.parse
-        elif kind == "ranges":
-            hits = views.hit_lines(text, terms)
-            n = len(views.hit_ranges(text, terms, hits=hits))
-            keep = n
-            while keep >= 1:
-                yield Option(path, "ranges", score * VIEW_VALUE["ranges"] * keep / n,
-                             functools.partial(views.ranges_view, text, terms, max_ranges=keep, hits=hits),
-                             ranges=(keep, n), copies=copies)
-                keep = keep // 2 if keep > 1 else 0
-
-
-def _shorter(view_text: str | None, text: str) -> str | None:
-    return view_text if view_text is not None and len(view_text) < len(text) else None
 
 
 @dataclass(frozen=True)

@@ -40,11 +40,12 @@ Not handled: imports other than Python's; tests named other than ``test_x``/``x_
 """
 from __future__ import annotations
 
-import functools
+import collections
+import heapq
 import re
 from dataclasses import dataclass, field
 
-from . import bm25
+from . import bm25, identical
 # The kind signal's rules live in pathkinds.py; ranking re-exports them, as Lesson 3 imports them from here.
 from .pathkinds import (EXAMPLE_PRIOR, EXAMPLE_WORDS, KIND_PRIOR, PACKAGING_FLOOR, PACKAGING_HINTS,  # noqa: F401
                         PACKAGING_WORDS, is_example, is_packaging, path_kind)
@@ -154,18 +155,27 @@ def stem(term: str) -> str:
     return term[:-1] if term.endswith("s") else term
 
 
-@functools.lru_cache(maxsize=8192)
-def definitions(path: str, text: str) -> frozenset[str]:
+def definitions(path: str, text: str, kind: str | None = None) -> frozenset[str]:
     """Names a file defines, lower case, underscores removed: ``def first_turn_ceiling`` -> ``firstturnceiling``.
 
     Python: every ``def`` and ``class``. Other files: top-level ``function``/``class``/``const``...
     names and top-level keys (``name =``, ``name:``). Names are folded so ``TestClient`` and
-    ``test_client`` are one.
+    ``test_client`` are one. ``kind``: ``path_kind(path)`` if the caller has it.
     """
+    return _definitions(_definition_style(path, kind), text)
+
+
+def _definition_style(path: str, kind: str | None = None) -> str:
     if path.endswith((".py", ".pyi")):
+        return "python"
+    return "prose" if (kind or path_kind(path)) in ("docs", "changelog") else "other"
+
+
+def _definitions(style: str, text: str) -> frozenset[str]:
+    if style == "python":
         names = [m.group(1) for pattern in _PY_DEFS for m in pattern.finditer(text)
                  if _line_starts(text, m.start())]
-    elif path_kind(path) in ("docs", "changelog"):
+    elif style == "prose":
         return frozenset()  # prose: "Note: ..." at a line's start defines nothing
     else:
         names = [a or b for a, b in _TOP_NAME.findall(text)]
@@ -182,43 +192,63 @@ def _fold(name: str) -> str:
     return name.replace("_", "").replace("-", "").lower()
 
 
-@functools.lru_cache(maxsize=8192)
-def imported_modules(path: str, text: str) -> tuple[str, ...]:
+def imported_modules(path: str, text: str, statements=None) -> tuple[str, ...]:
     """Dotted names a Python file imports, relative ones resolved against its own path.
 
     ``imported_modules("pkg/a.py", "from .b import c")`` -> ``("pkg.b", "pkg.b.c")``.
+    ``statements``: ``_import_statements(text)`` if the caller has it (a copy's, say).
     """
     if not path.endswith(".py"):
         return ()
     package = path[:-3].split("/")[:-1]
-    found = []
-    for m in _PY_IMPORT.finditer(text):
-        if _line_starts(text, m.start()):
-            found += [n.strip().split(" ")[0] for n in m.group(1).split(",") if n.strip()]
-    for m in _PY_FROM.finditer(text):
-        if not _line_starts(text, m.start()):
-            continue
-        source, names = m.groups()
-        dots = len(source) - len(source.lstrip("."))
-        base = source.lstrip(".")
+    plain, relative = _import_statements(text) if statements is None else statements
+    found = list(plain)
+    for dots, base, names in relative:
         if dots:
             up = package[:len(package) - (dots - 1)] if dots - 1 <= len(package) else []
             base = ".".join(up + ([base] if base else []))
-        found += [base] + [f"{base}.{n.strip().split(' ')[0]}".lstrip(".") for n in names.split(",") if n.strip()]
+        found += [base] + [f"{base}.{n}".lstrip(".") for n in names]
     return tuple(m for m in dict.fromkeys(found) if m)
 
 
-def _module_index(paths) -> dict[str, str]:
-    # "src/jinja2/lexer.py" answers to "lexer", "jinja2.lexer" and "src.jinja2.lexer", when unique.
-    index: dict[str, set] = {}
-    for path in paths:
-        if path.endswith(".py"):
-            parts = path[:-3].split("/")
-            if parts[-1] == "__init__":
-                parts = parts[:-1]
-            for i in range(len(parts)):
-                index.setdefault(".".join(parts[i:]), set()).add(path)
-    return {name: next(iter(found)) for name, found in index.items() if len(found) == 1}
+def _import_statements(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, str, tuple[str, ...]], ...]]:
+    # A text's imports before they are resolved against a path: the names of ``import a, b.c`` lines,
+    # and per ``from ..x import y, z`` line (dots, "x", ("y", "z")).
+    plain = []
+    for m in _PY_IMPORT.finditer(text):
+        if _line_starts(text, m.start()):
+            plain += [n.strip().split(" ")[0] for n in m.group(1).split(",") if n.strip()]
+    relative = []
+    for m in _PY_FROM.finditer(text):
+        if _line_starts(text, m.start()):
+            source, names = m.groups()
+            relative.append((len(source) - len(source.lstrip(".")), source.lstrip("."),
+                             tuple(n.strip().split(" ")[0] for n in names.split(",") if n.strip())))
+    return tuple(plain), tuple(relative)
+
+
+class _ModuleIndex:
+    """Which file a dotted module name is: "src/jinja2/lexer.py" answers to "lexer", "jinja2.lexer" and
+    "src.jinja2.lexer", when no other file does. Files are grouped by their name's last dotted part
+    once; a name is resolved when it is asked for."""
+
+    def __init__(self, paths):
+        self.by_last: dict[str, list[tuple[str, list[str]]]] = {}
+        for path in paths:
+            if path.endswith(".py"):
+                parts = path[:-3].split("/")
+                if parts[-1] == "__init__":
+                    parts = parts[:-1]
+                if parts:
+                    self.by_last.setdefault(parts[-1].rsplit(".", 1)[-1], []).append((path, parts))
+        self.known: dict[str, str | None] = {}
+
+    def get(self, module: str) -> str | None:
+        if module not in self.known:
+            found = [path for path, parts in self.by_last.get(module.rsplit(".", 1)[-1], ())
+                     if any(".".join(parts[i:]) == module for i in range(len(parts)))]
+            self.known[module] = found[0] if len(found) == 1 else None
+        return self.known[module]
 
 
 def _tested_module(path: str, sources: dict[str, list[str]]) -> str | None:
@@ -251,31 +281,24 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
     if unknown:
         raise ValueError(f"unknown signal {unknown[0]!r}: choose from {', '.join(SIGNALS)}")
     q = query if isinstance(query, Query) else clean_query(query, files, signals)
-    scores = bm25.bm25_scores(files, query, terms=q.terms, found_in=q.found_in) if q.terms else {}
+    paths = list(files)
+    first = identical.first_copies(list(files.values()))  # a copy's text is read once, as its first's
+    copy_of = {path: paths[first[k]] for k, path in enumerate(paths)}
+    scores = bm25.bm25_scores(files, query, terms=q.terms, found_in=q.found_in, first=first) if q.terms else {}
     score = {p: scores[p].score if p in scores else 0.0 for p in files}
-    effects: dict[str, list] = {p: [] for p in files}
+    effects: dict[str, list] = collections.defaultdict(list)
     kinds = {p: path_kind(p) for p in files}
     # Files with no query term cannot define or say the query's names: signals read only these.
     matched = [p for p in files if score[p] > 0] if q.terms else list(files)
     if "identifiers" in signals:
-        _add_identifiers(files, matched, scores, q, score, effects)
+        _add_identifiers(files, matched, scores, q, score, effects, kinds, copy_of)
     if "names" in signals and q.terms:
-        for path, s in scores.items():
-            folders, _, name = path.rpartition("/")
-            if name in ("__init__.py", "__init__.pyi") and folders:
-                name = folders.rsplit("/", 1)[-1]
-            names = {stem(t) for t in bm25.code_terms(name)}
-            naming = [t for t in s.terms if not t.in_name and stem(t.term) in names]
-            bonus = sum(t.idf * bm25.NAME_WEIGHT for t in naming)
-            if bonus:
-                score[path] += bonus
-                effects[path].append(("names", f"{name} is named by {', '.join(t.term for t in naming)}: "
-                                               f"+{bonus:.2f}"))
+        _add_names(scores, q, score, effects)
     if "kind" in signals:
         words = set(q.terms) | {stem(t) for t in q.terms}
         packaging, examples = words & (PACKAGING_WORDS | PACKAGING_HINTS), bool(words & EXAMPLE_WORDS)
         best = max(score.values(), default=0.0)
-        for path in files:
+        for path in files if packaging else [p for p in files if score[p] > 0]:
             if packaging and is_packaging(path):  # a packaging task: its files rank as source
                 floor = PACKAGING_FLOOR * best if packaging & PACKAGING_WORDS else 0.0
                 if max(score[path], floor) > 0:
@@ -304,13 +327,33 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
                 effects[module].append(("tests", f"tested by {path}: +{share:.2f}"))
                 effects[path].append(("tests", f"tests {module}, which gets {TEST_SHARE} of this score"))
     if "imports" in signals:
-        _add_imports(files, matched, score, effects)
-    base = {p: scores[p].score if p in scores else 0.0 for p in files}
-    ranked = [Ranked(p, score[p], base[p], kinds[p], tuple(effects[p])) for p in files]
+        _add_imports(files, matched, score, effects, kinds, copy_of)
+    ranked = [Ranked(p, score[p], scores[p].score if p in scores else 0.0, kinds[p], tuple(effects.get(p, ())))
+              for p in files]
     return sorted(ranked, key=lambda r: (-r.score, r.path))
 
 
-def _add_identifiers(files, matched, scores, q: Query, score, effects) -> None:
+def _add_names(scores, q: Query, score, effects) -> None:
+    # A file named by a query word's stem. A part whose stem is s holds s[:-1] (stem cuts a plural's end,
+    # or "ies" to "y"): a name that holds none of the terms' stems so cut is not split at all.
+    cut = {stem(t)[:-1] for t in q.terms}
+    for path, s in scores.items():
+        folders, _, name = path.rpartition("/")
+        if name in ("__init__.py", "__init__.pyi") and folders:
+            name = folders.rsplit("/", 1)[-1]
+        lowered = name.lower()
+        if not any(c in lowered for c in cut):
+            continue
+        names = {stem(t) for t in bm25.code_terms(name)}
+        naming = [t for t in s.terms if not t.in_name and stem(t.term) in names]
+        bonus = sum(t.idf * bm25.NAME_WEIGHT for t in naming)
+        if bonus:
+            score[path] += bonus
+            effects[path].append(("names", f"{name} is named by {', '.join(t.term for t in naming)}: "
+                                           f"+{bonus:.2f}"))
+
+
+def _add_identifiers(files, matched, scores, q: Query, score, effects, kinds, copy_of) -> None:
     words = [t for t in q.terms if not t.isdigit()]
     parts = {"".join(words[i:j]): set(words[i:j])  # name -> the query terms it is made of
              for i in range(len(words)) for j in range(i + 2, min(i + 4, len(words) + 1))}
@@ -318,12 +361,15 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects) -> None:
     if not parts:
         return
     wanted, df = set(parts), dict.fromkeys(parts, 0)
-    defined = {}
+    defined, known = {}, {}  # known: (style, first copy) -> its definitions
     for path in matched:
         found = {t.term for t in scores[path].terms if t.body_tf} if path in scores else set(q.terms)
         if not any(need <= found for need in parts.values()):
             continue  # defining first_turn_ceiling takes the words first, turn and ceiling
-        names = definitions(path, files[path]) & wanted
+        key = (_definition_style(path, kinds[path]), copy_of[path])
+        if key not in known:
+            known[key] = _definitions(key[0], files[path])
+        names = known[key] & wanted
         if names:
             defined[path] = names
             for name in names:
@@ -350,22 +396,30 @@ def _last_name(path: str) -> str:
     return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
 
 
-def _add_imports(files, matched, score, effects) -> None:
-    top = [p for p in sorted(score, key=lambda p: (-score[p], p))[:TOP_FILES] if score[p] > 0]
+def _add_imports(files, matched, score, effects, kinds, copy_of) -> None:
+    top = heapq.nsmallest(TOP_FILES, (p for p in score if score[p] > 0), key=lambda p: (-score[p], p))
     if not top:
         return
-    index = _module_index(files)
+    index = _ModuleIndex(files)
     # Importing a top file means writing its module's last name ("lexer" for src/jinja2/lexer.py,
     # "debug" for debug/__init__.py): a file whose text holds none of them is not parsed at all.
     names = {_last_name(path) for path in top if path.endswith(".py")}
     neighbours: dict[str, list[str]] = {}
+    holds: dict[str, bool] = {}  # first copy -> whether its text holds one of the names (copies are read once)
+    statements: dict[str, tuple] = {}  # first copy -> its import statements
     for path in matched:
-        if path not in top and not any(name in files[path] for name in names):
-            continue
-        for module in imported_modules(path, files[path]):
+        text, first = files[path], copy_of[path]
+        if path not in top:
+            if first not in holds:
+                holds[first] = any(name in text for name in names)
+            if not holds[first]:
+                continue
+        if first not in statements:
+            statements[first] = _import_statements(text)
+        for module in imported_modules(path, text, statements[first]):
             target = index.get(module)
             # A test imports what it tests: the tests signal links it already; it takes no share here.
-            if target and target != path and "test" not in (path_kind(path), path_kind(target)):
+            if target and target != path and kinds[path] != "test" and kinds[target] != "test":
                 if target in top:
                     neighbours.setdefault(path, []).append(target)
                 if path in top:

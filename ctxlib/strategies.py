@@ -130,6 +130,9 @@ def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset(), def
 
     1. In rank order, each file's foothold (its shortest option, in characters, whatever the
        budget) is taken while it fits in what is left; the walk stops at the first that does not.
+       Options are looked at by the length they are known to reach (``Option.min_chars``), and
+       one is built only while it can still be the shortest (a file's signatures are not parsed
+       when its first hit range is already shorter than their outline).
        A file with no view, ``refused``, or whose foothold alone is over the whole budget is passed over.
     2. A file whose foothold is over ``defer_tokens`` (minified JavaScript, a data table: whatever
        its shortest view, it would take most of a budget) is deferred: only once every other
@@ -149,43 +152,50 @@ def footholds_first(files, budget_tokens: int, cost, *, refused=frozenset(), def
     room, taken, deferred, reached, stopped_at, waiting = budget_tokens, [], [], 0, (), ()
 
     def foothold_of(options):
-        existing = [o for o in options if o.text is not None]
-        if not existing:
-            return None, None
-        return existing, min(existing, key=lambda o: (len(o.text), -o.value))  # the shortest, whatever the budget
+        # The shortest option (ties: the most valuable), whatever the budget. Options are taken by the
+        # length they are known to reach (``min_chars``), and one is built only if it can still be the
+        # shortest: a file's signatures are not parsed when its hit range is shorter than their outline.
+        options, best = list(options), None
+        for option in sorted(options, key=lambda o: o.min_chars):
+            if best is not None and option.min_chars > len(best.text):
+                break
+            if option.text is not None and (best is None or (len(option.text), -option.value)
+                                            < (len(best.text), -best.value)):
+                best = option
+        return options, best
 
     for options in files:  # lazily: a file's views are built only when the walk reaches it
         reached += 1
-        existing, foothold = foothold_of(options)
+        ladder, foothold = foothold_of(options)  # ladder: every option, built or not
         if foothold is None:
             continue
         tokens = cost(foothold, max(room, defer_tokens))
         if foothold.path in refused:
             continue
         if tokens > defer_tokens:
-            deferred.append((existing, foothold))
+            deferred.append((ladder, foothold))
             continue
         if tokens > budget_tokens:
             continue  # too big for the whole budget: passed over (only below defer_tokens)
         if tokens > room:
             stopped_at, waiting = (foothold.path, tokens, room), tuple(f.path for _, f in deferred)
             break
-        taken.append((existing, foothold, tokens))
+        taken.append((ladder, foothold, tokens))
         room -= tokens
     else:  # every other foothold is in: the deferred ones, in rank order, while they fit
-        for i, (existing, foothold) in enumerate(deferred):
+        for i, (ladder, foothold) in enumerate(deferred):
             tokens = cost(foothold, room)
             if foothold.path in refused:
                 continue
             if tokens > room:
                 stopped_at, waiting = (foothold.path, tokens, room), tuple(f.path for _, f in deferred[i + 1:])
                 break
-            taken.append((existing, foothold, tokens))
+            taken.append((ladder, foothold, tokens))
             room -= tokens
     chosen = []
-    for existing, foothold, tokens in taken:
+    for ladder, foothold, tokens in taken:
         best = (foothold, tokens)
-        for option in existing[:existing.index(foothold)]:
+        for option in ladder[:ladder.index(foothold)]:
             wider = cost(option, room + tokens)
             if wider <= room + tokens:
                 best = (option, wider)

@@ -19,12 +19,17 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import re
 import warnings
 
 from .bm25 import term_positions
+from .strategies import Option
 
 ELISION = "⋮"  # one line that says "lines left out here"
+VIEW_VALUE = {"whole": 1.0, "signatures": 0.6, "ranges": 0.4}  # share of a file's score a view keeps
+VIEW_LADDERS = {"auto": ("whole", "signatures", "ranges"), "whole": ("whole",),
+                "signatures": ("signatures", "ranges"), "ranges": ("ranges",)}
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
@@ -225,3 +230,36 @@ def ranges_view(text: str, terms, context: int = 2, max_ranges: int | None = Non
     if shown_to < len(lines):
         out.append(ELISION)
     return "\n".join(out) + "\n"
+
+
+def view_options(path: str, text: str, terms, score: float, view: str = "auto", copies=()):
+    """Yield the options for one file, richest view first; each view's text is built lazily.
+
+    ``view`` picks the ladder (``VIEW_LADDERS``). Each option's value is ``score`` times
+    the view's share (``VIEW_VALUE``); hit ranges are offered whole, then halved down to
+    the first range, valued by the share of ranges they keep. ``copies``: identical files' paths.
+    """
+    for kind in VIEW_LADDERS[view]:
+        if kind == "whole":
+            yield Option(path, "whole", score, lambda: text, len(text), copies=copies)
+        elif kind == "signatures" and path.endswith((".py", ".pyi")):
+            yield Option(path, "signatures", score * VIEW_VALUE["signatures"],
+                         lambda: _shorter(signatures_view(text), text),
+                         signatures_length_at_least(text), copies=copies)  # known before ast.parse
+        elif kind == "ranges":
+            hits = hit_lines(text, terms)
+            n = len(hit_ranges(text, terms, hits=hits))
+            first = ranges_view(text, terms, max_ranges=1, hits=hits) if n else ""
+            keep = n
+            while keep >= 1:
+                # More ranges show the first range's lines and at least one line more (4 or more characters,
+                # where the first range alone may end with a 2-character elision): longer than the first alone.
+                build = functools.partial(ranges_view, text, terms, max_ranges=keep, hits=hits) if keep > 1 \
+                    else (lambda first=first: first)
+                yield Option(path, "ranges", score * VIEW_VALUE["ranges"] * keep / n, build,
+                             len(first) + 2 if keep > 1 else len(first), ranges=(keep, n), copies=copies)
+                keep = keep // 2 if keep > 1 else 0
+
+
+def _shorter(view_text: str | None, text: str) -> str | None:
+    return view_text if view_text is not None and len(view_text) < len(text) else None

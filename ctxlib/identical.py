@@ -1,0 +1,39 @@
+"""Identical files: which texts of a tree are copies of one another, found without hashing every text.
+
+Lesson 3, "The hard budget". A repository can hold one file several times (a vendored copy, a file
+copied into two packages, the benchmark's tree read four times). Ranking reads each distinct text
+once, and a pack shows it once (``strategies.same_bytes``). Texts are grouped by length first, so a
+tree without copies costs one ``len`` per file and no pass over any text; texts of one length are
+compared with ``==`` (C's ``memcmp``, which stops at the first difference). Past ``COMPARED``
+distinct texts of one length a dictionary takes over, so many files of one length (a hostile tree)
+cost one hash each, never a comparison with every other.
+"""
+from __future__ import annotations
+
+COMPARED = 8  # distinct texts of one length compared one by one before a dictionary takes over
+
+
+def first_copies(texts) -> list[int]:
+    """For each of ``texts``, the index of the first text equal to it (its own index if none before is).
+
+    Args:
+        texts: a sequence of strings (or of bytes), e.g. ``list(files.values())``.
+    Returns:
+        a list as long as ``texts``. ``first_copies(["a = 1", "b", "a = 1"])`` -> ``[0, 1, 0]``.
+    """
+    groups: dict[int, list[int] | dict] = {}  # length -> first indexes of its distinct texts (or text -> index)
+    first = []
+    for k, text in enumerate(texts):
+        group = groups.setdefault(len(text), [])
+        if isinstance(group, dict):
+            first.append(group.setdefault(text, k))
+            continue
+        same = next((j for j in group if texts[j] == text), None)
+        if same is not None:
+            first.append(same)
+            continue
+        first.append(k)
+        group.append(k)
+        if len(group) > COMPARED:
+            groups[len(text)] = {texts[j]: j for j in group}
+    return first
