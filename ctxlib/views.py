@@ -18,7 +18,6 @@ back to ``ranges_view``. Not handled: other languages' syntax, comments inside s
 from __future__ import annotations
 
 import ast
-import bisect
 import functools
 import re
 import warnings
@@ -160,18 +159,14 @@ def hit_lines(text: str, terms) -> list[int]:
 
     ``hit_lines("a = 1\\nvat_rate = 2\\n", ["vat"])`` -> ``[2]``.
     """
-    line_starts = _line_starts(text)
-    lowered = text.lower()
-    offsets = sorted({o for t in terms for o in term_positions(text, t, lowered)})
-    return sorted({bisect.bisect_right(line_starts, o) for o in offsets})
-
-
-def _line_starts(text: str) -> list[int]:
-    starts, i = [0], text.find("\n")
-    while i >= 0:
-        starts.append(i + 1)
-        i = text.find("\n", i + 1)
-    return starts
+    offsets = sorted({o for t in terms for o in term_positions(text, t)})
+    found, at, line = [], 0, 1
+    for o in offsets:  # a line's number: 1 + the newlines before it, counted on from the last hit in C
+        line += text.count("\n", at, o)
+        at = o
+        if not found or found[-1] != line:
+            found.append(line)
+    return found
 
 
 def line_ranges(hits: list[int], n_lines: int, context: int = 2) -> list[tuple[int, int]]:
@@ -196,14 +191,19 @@ def _lines(text: str) -> list[str]:
     return lines[:-1] if text.endswith("\n") else lines
 
 
+def _line_count(text: str) -> int:
+    # len(_lines(text)), counted in C without making the lines
+    return text.count("\n") + (not text.endswith("\n"))
+
+
 def hit_ranges(text: str, terms, context: int = 2, hits: list[int] | None = None) -> list[tuple[int, int]]:
     """The ranges ``ranges_view`` shows: ``line_ranges(hit_lines(text, terms), lines, context)``."""
     hits = hit_lines(text, terms) if hits is None else hits
-    return line_ranges(hits, len(_lines(text)), context)
+    return line_ranges(hits, _line_count(text), context)
 
 
 def ranges_view(text: str, terms, context: int = 2, max_ranges: int | None = None,
-                hits: list[int] | None = None) -> str | None:
+                hits: list[int] | None = None, lines: list[str] | None = None) -> str | None:
     """The lines around the query's hits, numbered, with ``⋮`` where lines are left out.
 
     Args:
@@ -212,12 +212,13 @@ def ranges_view(text: str, terms, context: int = 2, max_ranges: int | None = Non
         context: lines to keep each side of a hit.
         max_ranges: keep only the first this many ranges (``None``: all).
         hits: ``hit_lines(text, terms)`` if the caller already has it.
+        lines: the text's lines (split at ``"\\n"`` only) if the caller already has them.
     Returns:
         e.g. ``"⋮\\n 12 | def vat_rate(country):\\n 13 |     ...\\n⋮\\n"``, or ``None`` when no
         line has a hit.
     """
-    lines = _lines(text)
-    ranges = hit_ranges(text, terms, context, hits)[:max_ranges]
+    lines = _lines(text) if lines is None else lines
+    ranges = line_ranges(hit_lines(text, terms) if hits is None else hits, len(lines), context)[:max_ranges]
     if not ranges:
         return None
     width = len(str(ranges[-1][1]))
@@ -249,13 +250,14 @@ def view_options(path: str, text: str, terms, score: float, view: str = "auto", 
         elif kind == "ranges":
             hits = hit_lines(text, terms)
             n = len(hit_ranges(text, terms, hits=hits))
-            first = ranges_view(text, terms, max_ranges=1, hits=hits) if n else ""
+            lines = _lines(text) if n else []
+            first = ranges_view(text, terms, max_ranges=1, hits=hits, lines=lines) if n else ""
             keep = n
             while keep >= 1:
                 # More ranges show the first range's lines and at least one line more (4 or more characters,
                 # where the first range alone may end with a 2-character elision): longer than the first alone.
-                build = functools.partial(ranges_view, text, terms, max_ranges=keep, hits=hits) if keep > 1 \
-                    else (lambda first=first: first)
+                build = functools.partial(ranges_view, text, terms, max_ranges=keep, hits=hits, lines=lines) \
+                    if keep > 1 else (lambda first=first: first)
                 yield Option(path, "ranges", score * VIEW_VALUE["ranges"] * keep / n, build,
                              len(first) + 2 if keep > 1 else len(first), ranges=(keep, n), copies=copies)
                 keep = keep // 2 if keep > 1 else 0

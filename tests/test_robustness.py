@@ -396,6 +396,21 @@ def test_margin_and_the_tokenizer_line(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("ctxlib: margin must be a percentage from 0 up to")
 
 
+def test_a_long_pack_is_counted_in_the_other_encoding_only_when_asked(tmp_path, capsys, monkeypatch):
+    from ctxlib.cli import pack as pack_cli
+
+    (tmp_path / "vat.py").write_text("def vat(amount):\n    return amount * 0.19\n" * 30)
+    monkeypatch.setattr(pack_cli, "NOTE_CHARS", 100)  # this pack's ~1,300 characters count as long
+    assert main(["pack", str(tmp_path), "--query", "vat", "--budget", "1000"]) == 0
+    assert capsys.readouterr().err.splitlines()[-2] == (
+        "tokenizers differ: the budget is exact in o200k_base only; cl100k_base and other providers' tokenizers "
+        "count this text differently, so leave room with --margin PCT (--compare-encodings counts it in cl100k_base)")
+    assert main(["pack", str(tmp_path), "--query", "vat", "--budget", "1000", "--compare-encodings"]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines()[-2].startswith(f"tokenizers differ: this text is {count_tokens(out):,} tokens in "
+                                           f"o200k_base, {count_tokens(out, 'cl100k_base'):,} in cl100k_base (")
+
+
 # --- 13. the Python versions the README claims are the ones that are tested -----------------------
 
 def test_the_python_floor_is_one_claim_everywhere():

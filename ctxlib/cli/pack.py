@@ -74,7 +74,7 @@ def cmd_pack(args) -> int:
     sys.stdout.write(pack.text)
     sys.stdout.flush()
     report = format_pack_report(pack, args.query).split("\n")
-    extra = [tokenizer_note(pack)]
+    extra = [tokenizer_note(pack, count_other=args.compare_encodings)]
     if budget < args.budget:
         extra.insert(0, message("margin: {pct:g} percent of the {budget:,}-token budget is left free; packed for {packed:,}",
                                 "en", pct=args.margin, budget=args.budget, packed=budget))
@@ -85,13 +85,23 @@ def cmd_pack(args) -> int:
     return 0
 
 
-def tokenizer_note(pack) -> str:
+NOTE_CHARS = 50_000  # a pack this long or shorter is counted in the other encoding by default (~0.05 s)
+
+
+def tokenizer_note(pack, count_other: bool | None = None) -> str:
     """One report line: the pack's tokens in the other shipped encoding, and that other providers differ too.
 
     ``"tokenizers differ: this text is 1,993 tokens in o200k_base, 2,210 in cl100k_base (+10.9%); ..."``.
-    The budget is exact only for the encoding it was counted in.
+    The budget is exact only for the encoding it was counted in. ``count_other``: count the text in the
+    other encoding (``True``), say how to ask for it (``False``), or count it only when the text is at
+    most ``NOTE_CHARS`` characters (``None``, the default): a long pack would pay for loading a second
+    encoding (~0.2 s) just for this line, so ``--compare-encodings`` asks for it.
     """
     other = next(name for name in sorted(tokens.ENCODINGS) if name != pack.encoding)
+    if not (count_other or count_other is None and len(pack.text) <= NOTE_CHARS):
+        return message("tokenizers differ: the budget is exact in {encoding} only; {other} and other providers' "
+                       "tokenizers count this text differently, so leave room with --margin PCT "
+                       "(--compare-encodings counts it in {other})", "en", encoding=pack.encoding, other=other)
     theirs = tokens.counter_for(len(pack.text), other)(pack.text)
     change = (theirs - pack.used_tokens) / pack.used_tokens * 100 if pack.used_tokens else 0.0
     return message("tokenizers differ: this text is {ours:,} tokens in {encoding}, {theirs:,} in {other} "
@@ -162,5 +172,8 @@ def add_pack_parser(sub) -> None:
     p.add_argument("--margin", type=float, default=0.0, metavar="PCT",
                    help="leave this percentage of the budget free, for tokenizers other than ENCODING that count "
                         "the same text as more tokens (default: %(default)s)")
+    p.add_argument("--compare-encodings", action="store_true", default=None,
+                   help="count the packed text in the other shipped encoding too, however long it is (by "
+                        f"default only a pack of at most {NOTE_CHARS:,} characters is counted again)")
     add_glob_options(p)
     p.set_defaults(func=cmd_pack)
