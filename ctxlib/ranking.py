@@ -171,15 +171,17 @@ def _definition_style(path: str, kind: str | None = None) -> str:
     return "prose" if (kind or path_kind(path)) in ("docs", "changelog") else "other"
 
 
-def _definitions(style: str, text: str) -> frozenset[str]:
+def _definitions(style: str, text: str, among=None) -> frozenset[str]:
+    # ``among``: only these folded names are wanted (a name is folded before its line is looked at).
     if style == "python":
-        names = [m.group(1) for pattern in _PY_DEFS for m in pattern.finditer(text)
-                 if _line_starts(text, m.start())]
-    elif style == "prose":
+        names = {name for pattern in _PY_DEFS for m in pattern.finditer(text)
+                 for name, at in [(_fold(m.group(1)), m.start())] if (among is None or name in among)
+                 and _line_starts(text, at)}
+        return frozenset(names)
+    if style == "prose":
         return frozenset()  # prose: "Note: ..." at a line's start defines nothing
-    else:
-        names = [a or b for a, b in _TOP_NAME.findall(text)]
-    return frozenset(_fold(n) for n in names)
+    names = {_fold(a or b) for a, b in _TOP_NAME.findall(text)}
+    return frozenset(names if among is None else names & among)
 
 
 def _line_starts(text: str, i: int) -> bool:
@@ -368,8 +370,8 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects, kinds, co
             continue  # defining first_turn_ceiling takes the words first, turn and ceiling
         key = (_definition_style(path, kinds[path]), copy_of[path])
         if key not in known:
-            known[key] = _definitions(key[0], files[path])
-        names = known[key] & wanted
+            known[key] = _definitions(key[0], files[path], wanted)
+        names = known[key]
         if names:
             defined[path] = names
             for name in names:
