@@ -377,7 +377,7 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects, kinds, co
             for name in names:
                 df[name] += 1
     for path, names in defined.items():
-        bonus = sum(DEFINES_WEIGHT * bm25.inverse_document_frequency(len(files), df[n]) for n in names)
+        bonus = sum(DEFINES_WEIGHT * bm25.inverse_document_frequency(len(files), df[n]) for n in sorted(names))
         score[path] += bonus
         effects[path].append(("identifiers", f"defines {', '.join(sorted(names))}: +{bonus:.2f}"))
     for ident in q.identifiers:  # the identifier itself, whole, as one more BM25 term

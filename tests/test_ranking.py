@@ -207,3 +207,28 @@ def test_a_packaging_task_reaches_setup_py_and_examples_keep_half_unless_asked()
     assert ("kind", "example: x 0.5") in next(r for r in rank_files(files, "add item to cart")
                                               if r.path == "examples/cart_demo.py").effects
     assert asked["examples/cart_demo.py"] > plain["examples/cart_demo.py"]
+
+
+def test_scores_do_not_depend_on_the_processs_hash_seed():
+    # A file defining several query names adds their idf shares; summed in a set's order, the last
+    # bit of the score (and so a tie's order, and a pack) changed with PYTHONHASHSEED.
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import json\nfrom ctxlib.ranking import rank_files\n"
+        "files = {'a.py': 'def alpha_beta(): pass\\ndef beta_gamma(): pass\\ndef gamma_delta(): pass\\n"
+        "def alpha_beta_gamma(): pass\\ndef beta_gamma_delta(): pass\\n',\n"
+        "         'b.py': 'def beta_gamma(): pass\\nalpha delta\\n',\n"
+        "         'c.py': 'def gamma_delta(): pass\\ndef beta_gamma(): pass\\nalpha beta\\n',\n"
+        "         'd.py': 'def alpha_beta_gamma(): pass\\ndelta\\n'}\n"
+        "files.update({f'x{i}.py': 'alpha beta gamma delta\\n' for i in range(7)})\n"
+        "print(json.dumps([(r.path, repr(r.score)) for r in rank_files(files, 'alpha beta gamma delta')]))\n")
+    root = Path(__file__).resolve().parents[1]
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(16)}
+    assert len(outputs) == 1
+    assert json.loads(outputs.pop())[0] == ["a.py", "17.228734324620017"]
