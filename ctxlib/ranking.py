@@ -12,8 +12,8 @@ how ``benchmarks/bench_eval.py`` measures what each one is worth:
   measured and made the ranking worse (mean reciprocal rank 0.708 against 0.744): idf already
   weighs them down, and some are code words (``new``, ``all``, ``test``, ``handle``).
 - ``identifiers``: a query word that is an identifier (``no_proxy``, ``Flask.test_client_class``,
-  ``HTTPServer``) is also matched whole, not only split into parts that lose its identity, and
-  a file that *defines* it (``def``/``class``; a top-level name in other files), or defines
+  ``HTTPServer``, or any name in backticks, ```Router```: the writer marked it as code) is also
+  matched whole, not only split into parts that lose its identity, and a file that *defines* it (``def``/``class``; a top-level name in other files), or defines
   two or three adjacent query words joined (``first turn ceiling`` -> ``first_turn_ceiling``), earns
   ``DEFINES_WEIGHT`` x idf.
 - ``names``: file names match a query word's light stem (``types`` ~ ``type``, ``_types.py``), and
@@ -21,11 +21,16 @@ how ``benchmarks/bench_eval.py`` measures what each one is worth:
 - ``kind``: a prior by path kind (``pathkinds.path_kind``): source over config over tests over docs over
   changelogs over generated or vendored files (``KIND_PRIOR``; a vendored copy is a package
   folder under ``vendor/``, ``_vendor/``, ``third_party/`` or a package's own ``packages/``, as
-  ``requests/packages/urllib3/``). Two questions of the task adjust it: a packaging or CI task
+  ``requests/packages/urllib3/``; protoc's ``_pb2.py``/``_pb2.pyi``/``_pb2_grpc.py``), and a file
+  that holds a query term and whose head says a tool wrote it (``says_generated``: "DO NOT EDIT",
+  ``@generated``) ranks as generated too. The task's words (``task_words``: its terms, their stems
+  and its identifiers whole, so ``CPython`` and ``PyPI`` are words) adjust it: a packaging or CI task
   (a word of ``PACKAGING_WORDS``: "Add project URLs", "Drop testing for 2.6") ranks the
   packaging files (``is_packaging``: ``setup.py``, ``pyproject.toml``, ``tox.ini``, CI files) as
   source; an example's file (``examples/``, ``docs_src/``...) keeps ``EXAMPLE_PRIOR`` of its
-  score unless the task speaks of examples (``EXAMPLE_WORDS``), where it keeps it all.
+  score unless the task speaks of examples (``EXAMPLE_WORDS``), where it keeps it all; a
+  maintainers' script (``is_tooling``: under ``scripts/`` or ``tools/``) keeps ``TOOLING_PRIOR``
+  unless the task speaks of scripts or tools (``TOOLING_WORDS``).
 - ``tests``: a test file is linked to the module it tests (``test_ceiling.py`` ->
   ``ceiling.py``), which gets ``TEST_SHARE`` of the test's score instead of competing with it.
 - ``imports``: files that import, or are imported by, one of the ``TOP_FILES`` best files get
@@ -47,7 +52,8 @@ from dataclasses import dataclass, field
 from . import bm25
 # The kind signal's rules live in pathkinds.py; ranking re-exports them, as Lesson 3 imports them from here.
 from .pathkinds import (EXAMPLE_PRIOR, EXAMPLE_WORDS, KIND_PRIOR, PACKAGING_FLOOR, PACKAGING_HINTS,  # noqa: F401
-                        PACKAGING_WORDS, is_example, is_packaging, path_kind)
+                        PACKAGING_WORDS, TOOLING_PRIOR, TOOLING_WORDS, is_example, is_packaging, is_tooling,
+                        path_kind, says_generated)
 
 SIGNALS = ("clean", "identifiers", "names", "kind", "tests", "imports")
 DEFINES_WEIGHT = 2.0  # like a file-name match (bm25.NAME_WEIGHT): the definition is the thing named
@@ -58,6 +64,8 @@ TOP_FILES = 3
 _URL = re.compile(r"\b\w+://\S+|\bwww\.\S+")
 _HASH = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+# A name the writer marked as code (`Router`, ``jsonify``, `app.on_event()`): an identifier, capital or not.
+_QUOTED = re.compile(r"`+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`+")
 _IDENT = re.compile(r"_|[a-z][A-Z]|[A-Z]{2,}[a-z]|\.")  # snake_case, camelCase, HTTPServer, a.b
 # What a pasted log adds and no code is named by: hex addresses (0x7f3a...), hex digests of any
 # case or length (sha256 is 64 characters, past _HASH's 40), UUIDs, ISO timestamps' T and Z.
@@ -124,8 +132,9 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
             text = _LOG_NOISE.sub(" ", text)
     words = _WORD.findall(text)
     identifiers: dict[str, str] = {}  # lower case -> as written: Flask.test_client_class, test_client_class
+    quoted = set(_QUOTED.findall(text))
     for whole in words:
-        if _IDENT.search(whole):
+        if _IDENT.search(whole) or whole in quoted:
             for w in (whole, whole.rsplit(".", 1)[-1]):
                 if w == whole or _IDENT.search(w):
                     identifiers.setdefault(w.lower(), w)
@@ -272,7 +281,7 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
                 effects[path].append(("names", f"{name} is named by {', '.join(t.term for t in naming)}: "
                                                f"+{bonus:.2f}"))
     if "kind" in signals:
-        words = set(q.terms) | {stem(t) for t in q.terms}
+        words = task_words(q)
         packaging, examples = words & (PACKAGING_WORDS | PACKAGING_HINTS), bool(words & EXAMPLE_WORDS)
         best = max(score.values(), default=0.0)
         for path in files:
@@ -286,8 +295,12 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
             if score[path] <= 0:
                 continue
             kind, prior = kinds[path], KIND_PRIOR[kinds[path]]
+            if kind in ("source", "config") and says_generated(files[path]):  # only files that hold a term
+                kind, prior = "generated (its head says so)", KIND_PRIOR["generated"]
             if not examples and kind == "source" and is_example(path):
                 kind, prior = "example", EXAMPLE_PRIOR
+            if kind == "source" and is_tooling(path) and not words & TOOLING_WORDS:
+                kind, prior = "tooling", TOOLING_PRIOR
             if prior != 1.0:
                 score[path] *= prior
                 effects[path].append(("kind", f"{kind}: x {prior}"))
@@ -308,6 +321,14 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
     base = {p: scores[p].score if p in scores else 0.0 for p in files}
     ranked = [Ranked(p, score[p], base[p], kinds[p], tuple(effects[p])) for p in files]
     return sorted(ranked, key=lambda r: (-r.score, r.path))
+
+
+def task_words(q: Query) -> set[str]:
+    """The words the ``kind`` signal matches its word lists against: the query's terms and their stems,
+    and each identifier whole, folded, without a version (``CPython`` -> ``cpython``, ``PyPy3`` -> ``pypy``,
+    ``PyPI`` -> ``pypi``, where the terms have only ``py`` and ``pi``)."""
+    words = set(q.terms) | {stem(t) for t in q.terms}
+    return words | {_fold(i.rsplit(".", 1)[-1]).rstrip("0123456789") for i in q.identifiers}
 
 
 def _add_identifiers(files, matched, scores, q: Query, score, effects) -> None:
