@@ -1,7 +1,7 @@
-"""Benchmark: does the ranking find the code a real commit edited? ``ctxlib eval`` on ten projects.
+"""Benchmark: does the ranking find the code a real commit edited? ``ctxlib eval`` on eleven projects.
 
-The instances are real commits of ten public Python projects of different shapes (src and flat
-layouts, a vendored package, examples folders, a monorepo, web and non-web libraries), mined by
+The instances are real commits of eleven public Python projects of different shapes (src and flat
+layouts, a vendored package, examples folders, two monorepos, web and non-web libraries), mined by
 ``ctxlib.evaluate.mine_instances`` (its rules: one parent, not bookkeeping, 1-4 code or packaging
 files modified, at most 12 files touched, the message cleaned of trailers, PR numbers and the
 edited files' names). Per repository every k-th qualifying commit is kept, newest first, with k

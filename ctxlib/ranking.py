@@ -12,8 +12,8 @@ how ``benchmarks/bench_eval.py`` measures what each one is worth:
   measured and made the ranking worse (mean reciprocal rank 0.708 against 0.744): idf already
   weighs them down, and some are code words (``new``, ``all``, ``test``, ``handle``).
 - ``identifiers``: a query word that is an identifier (``no_proxy``, ``Flask.test_client_class``,
-  ``HTTPServer``) is also matched whole, not only split into parts that lose its identity, and
-  a file that *defines* it (``def``/``class``; a top-level name in other files), or defines
+  ``HTTPServer``, or any name in backticks, ```Router```: the writer marked it as code) is also
+  matched whole, not only split into parts that lose its identity, and a file that *defines* it (``def``/``class``; a top-level name in other files), or defines
   two or three adjacent query words joined (``first turn ceiling`` -> ``first_turn_ceiling``), earns
   ``DEFINES_WEIGHT`` x idf.
 - ``names``: file names match a query word's light stem (``types`` ~ ``type``, ``_types.py``), and
@@ -21,11 +21,16 @@ how ``benchmarks/bench_eval.py`` measures what each one is worth:
 - ``kind``: a prior by path kind (``pathkinds.path_kind``): source over config over tests over docs over
   changelogs over generated or vendored files (``KIND_PRIOR``; a vendored copy is a package
   folder under ``vendor/``, ``_vendor/``, ``third_party/`` or a package's own ``packages/``, as
-  ``requests/packages/urllib3/``). Two questions of the task adjust it: a packaging or CI task
+  ``requests/packages/urllib3/``; protoc's ``_pb2.py``/``_pb2.pyi``/``_pb2_grpc.py``), and a file
+  that holds a query term and whose head says a tool wrote it (``says_generated``: "DO NOT EDIT",
+  ``@generated``) ranks as generated too. The task's words (``task_words``: its terms, their stems
+  and its identifiers whole, so ``CPython`` and ``PyPI`` are words) adjust it: a packaging or CI task
   (a word of ``PACKAGING_WORDS``: "Add project URLs", "Drop testing for 2.6") ranks the
   packaging files (``is_packaging``: ``setup.py``, ``pyproject.toml``, ``tox.ini``, CI files) as
   source; an example's file (``examples/``, ``docs_src/``...) keeps ``EXAMPLE_PRIOR`` of its
-  score unless the task speaks of examples (``EXAMPLE_WORDS``), where it keeps it all.
+  score unless the task speaks of examples (``EXAMPLE_WORDS``), where it keeps it all; a
+  maintainers' script (``is_tooling``: under ``scripts/`` or ``tools/``) keeps ``TOOLING_PRIOR``
+  unless the task speaks of scripts or tools (``TOOLING_WORDS``).
 - ``tests``: a test file is linked to the module it tests (``test_ceiling.py`` ->
   ``ceiling.py``), which gets ``TEST_SHARE`` of the test's score instead of competing with it.
 - ``imports``: files that import, or are imported by, one of the ``TOP_FILES`` best files get
@@ -45,10 +50,11 @@ import heapq
 import re
 from dataclasses import dataclass, field
 
-from . import bm25, identical
+from . import bm25, identical, imports
 # The kind signal's rules live in pathkinds.py; ranking re-exports them, as Lesson 3 imports them from here.
 from .pathkinds import (EXAMPLE_PRIOR, EXAMPLE_WORDS, KIND_PRIOR, PACKAGING_FLOOR, PACKAGING_HINTS,  # noqa: F401
-                        PACKAGING_WORDS, is_example, is_packaging, path_kind)
+                        PACKAGING_WORDS, TOOLING_PRIOR, TOOLING_WORDS, is_example, is_packaging, is_tooling,
+                        path_kind, says_generated)
 
 SIGNALS = ("clean", "identifiers", "names", "kind", "tests", "imports")
 DEFINES_WEIGHT = 2.0  # like a file-name match (bm25.NAME_WEIGHT): the definition is the thing named
@@ -59,6 +65,8 @@ TOP_FILES = 3
 _URL = re.compile(r"\b\w+://\S+|\bwww\.\S+")
 _HASH = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+# A name the writer marked as code (`Router`, ``jsonify``, `app.on_event()`): an identifier, capital or not.
+_QUOTED = re.compile(r"`+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`+")
 _IDENT = re.compile(r"_|[a-z][A-Z]|[A-Z]{2,}[a-z]|\.")  # snake_case, camelCase, HTTPServer, a.b
 # What a pasted log adds and no code is named by: hex addresses (0x7f3a...), hex digests of any
 # case or length (sha256 is 64 characters, past _HASH's 40), UUIDs, ISO timestamps' T and Z.
@@ -71,8 +79,6 @@ _PY_DEFS = (re.compile(r"def[ \t]+([A-Za-z_]\w*)"), re.compile(r"class[ \t]+([A-
 _TOP_NAME = re.compile(r"^(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?(?:function|class|const|let|var|def|"
                        r"fn|func|type|interface|struct|enum)[ \t]+([A-Za-z_$][\w$]*)|^([A-Za-z_][\w.-]*)[ \t]*(?:=|\(|:(?!//))",
                        re.M)
-_PY_FROM = re.compile(r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)")
-_PY_IMPORT = re.compile(r"import[ \t]+([\w., \t]+)")
 
 
 @dataclass(frozen=True)
@@ -125,8 +131,9 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
             text = _LOG_NOISE.sub(" ", text)
     words = _WORD.findall(text)
     identifiers: dict[str, str] = {}  # lower case -> as written: Flask.test_client_class, test_client_class
+    quoted = set(_QUOTED.findall(text))
     for whole in words:
-        if _IDENT.search(whole):
+        if _IDENT.search(whole) or whole in quoted:
             for w in (whole, whole.rsplit(".", 1)[-1]):
                 if w == whole or _IDENT.search(w):
                     identifiers.setdefault(w.lower(), w)
@@ -176,7 +183,7 @@ def _definitions(style: str, text: str, among=None) -> frozenset[str]:
     if style == "python":
         names = {name for pattern in _PY_DEFS for m in pattern.finditer(text)
                  for name, at in [(_fold(m.group(1)), m.start())] if (among is None or name in among)
-                 and _line_starts(text, at)}
+                 and imports.at_line_start(text, at)}
         return frozenset(names)
     if style == "prose":
         return frozenset()  # prose: "Note: ..." at a line's start defines nothing
@@ -184,73 +191,8 @@ def _definitions(style: str, text: str, among=None) -> frozenset[str]:
     return frozenset(names if among is None else names & among)
 
 
-def _line_starts(text: str, i: int) -> bool:
-    # True when only spaces (or "async ") stand between the line's start and offset i.
-    head = text[text.rfind("\n", 0, i) + 1:i].strip()
-    return head == "" or head == "async"
-
-
 def _fold(name: str) -> str:
     return name.replace("_", "").replace("-", "").lower()
-
-
-def imported_modules(path: str, text: str, statements=None) -> tuple[str, ...]:
-    """Dotted names a Python file imports, relative ones resolved against its own path.
-
-    ``imported_modules("pkg/a.py", "from .b import c")`` -> ``("pkg.b", "pkg.b.c")``.
-    ``statements``: ``_import_statements(text)`` if the caller has it (a copy's, say).
-    """
-    if not path.endswith(".py"):
-        return ()
-    package = path[:-3].split("/")[:-1]
-    plain, relative = _import_statements(text) if statements is None else statements
-    found = list(plain)
-    for dots, base, names in relative:
-        if dots:
-            up = package[:len(package) - (dots - 1)] if dots - 1 <= len(package) else []
-            base = ".".join(up + ([base] if base else []))
-        found += [base] + [f"{base}.{n}".lstrip(".") for n in names]
-    return tuple(m for m in dict.fromkeys(found) if m)
-
-
-def _import_statements(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, str, tuple[str, ...]], ...]]:
-    # A text's imports before they are resolved against a path: the names of ``import a, b.c`` lines,
-    # and per ``from ..x import y, z`` line (dots, "x", ("y", "z")).
-    plain = []
-    for m in _PY_IMPORT.finditer(text):
-        if _line_starts(text, m.start()):
-            plain += [n.strip().split(" ")[0] for n in m.group(1).split(",") if n.strip()]
-    relative = []
-    for m in _PY_FROM.finditer(text):
-        if _line_starts(text, m.start()):
-            source, names = m.groups()
-            relative.append((len(source) - len(source.lstrip(".")), source.lstrip("."),
-                             tuple(n.strip().split(" ")[0] for n in names.split(",") if n.strip())))
-    return tuple(plain), tuple(relative)
-
-
-class _ModuleIndex:
-    """Which file a dotted module name is: "src/jinja2/lexer.py" answers to "lexer", "jinja2.lexer" and
-    "src.jinja2.lexer", when no other file does. Files are grouped by their name's last dotted part
-    once; a name is resolved when it is asked for."""
-
-    def __init__(self, paths):
-        self.by_last: dict[str, list[tuple[str, list[str]]]] = {}
-        for path in paths:
-            if path.endswith(".py"):
-                parts = path[:-3].split("/")
-                if parts[-1] == "__init__":
-                    parts = parts[:-1]
-                if parts:
-                    self.by_last.setdefault(parts[-1].rsplit(".", 1)[-1], []).append((path, parts))
-        self.known: dict[str, str | None] = {}
-
-    def get(self, module: str) -> str | None:
-        if module not in self.known:
-            found = [path for path, parts in self.by_last.get(module.rsplit(".", 1)[-1], ())
-                     if any(".".join(parts[i:]) == module for i in range(len(parts)))]
-            self.known[module] = found[0] if len(found) == 1 else None
-        return self.known[module]
 
 
 def _tested_module(path: str, sources: dict[str, list[str]]) -> str | None:
@@ -297,7 +239,7 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
     if "names" in signals and q.terms:
         _add_names(scores, q, score, effects)
     if "kind" in signals:
-        words = set(q.terms) | {stem(t) for t in q.terms}
+        words = task_words(q)
         packaging, examples = words & (PACKAGING_WORDS | PACKAGING_HINTS), bool(words & EXAMPLE_WORDS)
         best = max(score.values(), default=0.0)
         for path in files if packaging else [p for p in files if score[p] > 0]:
@@ -311,8 +253,12 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
             if score[path] <= 0:
                 continue
             kind, prior = kinds[path], KIND_PRIOR[kinds[path]]
+            if kind in ("source", "config") and says_generated(files[path]):  # only files that hold a term
+                kind, prior = "generated (its head says so)", KIND_PRIOR["generated"]
             if not examples and kind == "source" and is_example(path):
                 kind, prior = "example", EXAMPLE_PRIOR
+            if kind == "source" and is_tooling(path) and not words & TOOLING_WORDS:
+                kind, prior = "tooling", TOOLING_PRIOR
             if prior != 1.0:
                 score[path] *= prior
                 effects[path].append(("kind", f"{kind}: x {prior}"))
@@ -355,6 +301,14 @@ def _add_names(scores, q: Query, score, effects) -> None:
                                            f"+{bonus:.2f}"))
 
 
+def task_words(q: Query) -> set[str]:
+    """The words the ``kind`` signal matches its word lists against: the query's terms and their stems,
+    and each identifier whole, folded, without a version (``CPython`` -> ``cpython``, ``PyPy3`` -> ``pypy``,
+    ``PyPI`` -> ``pypi``, where the terms have only ``py`` and ``pi``)."""
+    words = set(q.terms) | {stem(t) for t in q.terms}
+    return words | {_fold(i.rsplit(".", 1)[-1]).rstrip("0123456789") for i in q.identifiers}
+
+
 def _add_identifiers(files, matched, scores, q: Query, score, effects, kinds, copy_of) -> None:
     words = [t for t in q.terms if not t.isdigit()]
     parts = {"".join(words[i:j]): set(words[i:j])  # name -> the query terms it is made of
@@ -392,40 +346,10 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects, kinds, co
                 effects[path].append(("identifiers", f"says {whole} whole {tf} times: +{bonus:.2f}"))
 
 
-def _last_name(path: str) -> str:
-    # "src/jinja2/lexer.py" -> "lexer"; "debug/__init__.py" -> "debug"
-    parts = path[:-3].split("/")
-    return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
-
-
 def _add_imports(files, matched, score, effects, kinds, copy_of) -> None:
     top = heapq.nsmallest(TOP_FILES, (p for p in score if score[p] > 0), key=lambda p: (-score[p], p))
-    if not top:
-        return
-    index = _ModuleIndex(files)
-    # Importing a top file means writing its module's last name ("lexer" for src/jinja2/lexer.py,
-    # "debug" for debug/__init__.py): a file whose text holds none of them is not parsed at all.
-    names = {_last_name(path) for path in top if path.endswith(".py")}
-    neighbours: dict[str, list[str]] = {}
-    holds: dict[str, bool] = {}  # first copy -> whether its text holds one of the names (copies are read once)
-    statements: dict[str, tuple] = {}  # first copy -> its import statements
-    for path in matched:
-        text, first = files[path], copy_of[path]
-        if path not in top:
-            if first not in holds:
-                holds[first] = any(name in text for name in names)
-            if not holds[first]:
-                continue
-        if first not in statements:
-            statements[first] = _import_statements(text)
-        for module in imported_modules(path, text, statements[first]):
-            target = index.get(module)
-            # A test imports what it tests: the tests signal links it already; it takes no share here.
-            if target and target != path and kinds[path] != "test" and kinds[target] != "test":
-                if target in top:
-                    neighbours.setdefault(path, []).append(target)
-                if path in top:
-                    neighbours.setdefault(target, []).append(path)
+    # A test imports what it tests: the tests signal links it already; it takes no share here.
+    neighbours = imports.neighbours(files, matched, top, copy_of, skip=lambda p: kinds[p] == "test")
     before = {p: score[p] for p in top}  # shares come from the scores before any share is added
     for path, tops in neighbours.items():
         best = max(tops, key=lambda p: (before[p], p))

@@ -1,0 +1,143 @@
+"""The import graph of a Python tree: which file imports which, for Lesson 3's ``imports`` signal.
+
+Lesson 3, "Is the ranking any good?". A change often spans a module and its callers, so
+``ranking.py`` gives the files that import, or are imported by, the best-ranked files a share
+of their score. This module finds those neighbours: ``import_statements`` reads a text's
+``import``/``from`` lines (each match checked to start its line), ``imported_modules`` resolves
+relative ones against the file's own path, and ``ModuleIndex`` says which file a dotted name is
+("src/jinja2/lexer.py" answers to ``lexer``, ``jinja2.lexer`` and ``src.jinja2.lexer`` when no
+other file does). ``neighbours`` parses only the files whose text names one of the best files'
+modules, and each distinct text once.
+
+Not handled: imports other than Python's, ``importlib.import_module`` and other dynamic imports,
+``sys.path`` changes, namespace packages split across folders.
+"""
+from __future__ import annotations
+
+import re
+
+_PY_FROM = re.compile(r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)")
+_PY_IMPORT = re.compile(r"import[ \t]+([\w., \t]+)")
+
+
+def at_line_start(text: str, i: int) -> bool:
+    """Whether only spaces (or ``async``) stand between the start of ``i``'s line and offset ``i``.
+
+    ``at_line_start("x = 1\\n    import os", 10)`` -> ``True``; ``at_line_start("# import os", 2)`` -> ``False``.
+    """
+    head = text[text.rfind("\n", 0, i) + 1:i].strip()
+    return head == "" or head == "async"
+
+
+def import_statements(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, str, tuple[str, ...]], ...]]:
+    """A text's imports before they are resolved against a path.
+
+    Returns ``(plain, relative)``: the names of ``import a, b.c as d`` lines (``("a", "b.c")``), and
+    per ``from ..x import y, z`` line ``(dots, "x", ("y", "z"))``; only statements that start a line.
+    ``import_statements("import os\\nfrom . import a")`` -> ``(("os",), ((1, "", ("a",)),))``.
+    """
+    plain = []
+    for m in _PY_IMPORT.finditer(text):
+        if at_line_start(text, m.start()):
+            plain += [n.strip().split(" ")[0] for n in m.group(1).split(",") if n.strip()]
+    relative = []
+    for m in _PY_FROM.finditer(text):
+        if at_line_start(text, m.start()):
+            source, names = m.groups()
+            relative.append((len(source) - len(source.lstrip(".")), source.lstrip("."),
+                             tuple(n.strip().split(" ")[0] for n in names.split(",") if n.strip())))
+    return tuple(plain), tuple(relative)
+
+
+def imported_modules(path: str, text: str, statements=None) -> tuple[str, ...]:
+    """Dotted names a Python file imports, relative ones resolved against its own path, in order.
+
+    Args:
+        path: the file's POSIX path in the tree (only ``.py`` files import anything here).
+        text: its text.
+        statements: ``import_statements(text)`` if the caller has it (a copy's, say).
+    Returns:
+        ``imported_modules("pkg/a.py", "from .b import c")`` -> ``("pkg.b", "pkg.b.c")``.
+    """
+    if not path.endswith(".py"):
+        return ()
+    package = path[:-3].split("/")[:-1]
+    plain, relative = import_statements(text) if statements is None else statements
+    found = list(plain)
+    for dots, base, names in relative:
+        if dots:
+            up = package[:len(package) - (dots - 1)] if dots - 1 <= len(package) else []
+            base = ".".join(up + ([base] if base else []))
+        found += [base] + [f"{base}.{n}".lstrip(".") for n in names]
+    return tuple(m for m in dict.fromkeys(found) if m)
+
+
+class ModuleIndex:
+    """Which file a dotted module name is, among ``paths``: "src/jinja2/lexer.py" answers to "lexer",
+    "jinja2.lexer" and "src.jinja2.lexer", when no other file does (else ``None``). Files are grouped
+    by their name's last dotted part once; a name is resolved when it is asked for (``get``)."""
+
+    def __init__(self, paths):
+        self.by_last: dict[str, list[tuple[str, list[str]]]] = {}
+        for path in paths:
+            if path.endswith(".py"):
+                parts = path[:-3].split("/")
+                if parts[-1] == "__init__":
+                    parts = parts[:-1]
+                if parts:
+                    self.by_last.setdefault(parts[-1].rsplit(".", 1)[-1], []).append((path, parts))
+        self.known: dict[str, str | None] = {}
+
+    def get(self, module: str) -> str | None:
+        """The one file ``module`` names, or ``None`` (no file, or more than one)."""
+        if module not in self.known:
+            found = [path for path, parts in self.by_last.get(module.rsplit(".", 1)[-1], ())
+                     if any(".".join(parts[i:]) == module for i in range(len(parts)))]
+            self.known[module] = found[0] if len(found) == 1 else None
+        return self.known[module]
+
+
+def last_name(path: str) -> str:
+    """The name a module is imported by last: ``"src/jinja2/lexer.py"`` -> ``"lexer"``; ``"debug/__init__.py"`` -> ``"debug"``."""
+    parts = path[:-3].split("/")
+    return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+
+
+def neighbours(files: dict[str, str], candidates, top, copy_of=None, skip=None) -> dict[str, list[str]]:
+    """The files that import, or are imported by, one of ``top``: ``{path: [top files, ...]}``.
+
+    Args:
+        files: ``{POSIX path: text}``, the whole tree (what a dotted name can resolve to).
+        candidates: the paths that may import a top file (e.g. those holding a query term), in order.
+        top: the best files, e.g. the three best ranked.
+        copy_of: ``{path: the first path with the same text}`` (``identical.first_copies``): each
+            distinct text is looked at and parsed once.
+        skip: ``skip(path) -> bool`` for files that take no part (``ranking.py``: tests).
+    Returns:
+        for each neighbour, the top files it is linked to, in the order found. Importing a top file
+        means writing its module's last name (``last_name``): a text that holds none is not parsed.
+    """
+    found: dict[str, list[str]] = {}
+    if not top:
+        return found
+    index, names = ModuleIndex(files), {last_name(path) for path in top if path.endswith(".py")}
+    holds: dict[str, bool] = {}  # first copy -> whether its text holds one of the names
+    statements: dict[str, tuple] = {}  # first copy -> its import statements
+    for path in candidates:
+        text = files[path]
+        first = copy_of[path] if copy_of else path
+        if path not in top:
+            if first not in holds:
+                holds[first] = any(name in text for name in names)
+            if not holds[first]:
+                continue
+        if first not in statements:
+            statements[first] = import_statements(text)
+        for module in imported_modules(path, text, statements[first]):
+            target = index.get(module)
+            if target and target != path and not (skip and (skip(path) or skip(target))):
+                if target in top:
+                    found.setdefault(path, []).append(target)
+                if path in top:
+                    found.setdefault(target, []).append(path)
+    return found
