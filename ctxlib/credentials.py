@@ -42,6 +42,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import regexscan
+from .literalset import LiteralSet
+
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"
 
@@ -301,44 +304,29 @@ def _allowed(allowlists, secret: str, match: str, line: str) -> bool:
     return False
 
 
-# gitleaks' "keyword, then an assignment, then a value" template: a match starts at most 50
-# characters before its keyword, on the keyword's line, and ends within ~200 after it.
-_NEAR_KEYWORD = "(?i)[\\w.-]{0,50}?"
-_REACH_BEFORE, _REACH_AFTER = 50, 260
-# What every such rule needs right after its keyword: an assignment operator (a looser form
-# of the template's own). A keyword without one cannot start a match, so its window is skipped.
-_OPERATOR_AFTER = re.compile(r"""[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:|\|\||\?=|,)""")
-
-
-def _keyword_windows(keyword: str, text: str, lowered: str) -> list[tuple[int, int]]:
-    """The windows of ``text`` a keyword-template rule is searched in around ``keyword``'s
-    occurrences: the keyword's line from ``_REACH_BEFORE`` characters before it to the end of
-    the line ``_REACH_AFTER`` characters after it, for each occurrence an operator follows."""
-    windows = []
-    at = lowered.find(keyword)
-    while at >= 0:
-        if _OPERATOR_AFTER.match(text, at + len(keyword)):
-            start = max(text.rfind("\n", 0, at) + 1, at - _REACH_BEFORE)
-            end = text.find("\n", at + _REACH_AFTER)
-            windows.append((start, len(text) if end < 0 else end + 1))
-        at = lowered.find(keyword, at + 1)
-    return windows
-
-
-def _matches(rule: _Rule, text: str, lowered: str, seen: dict | None = None):
-    """The rule's matches in ``text``. A keyword-template rule is searched only in windows
-    around its keywords' occurrences, which finds the same secrets ~50x faster than one search
-    over the whole text (the template's lazy prefix is tried at every position). ``seen``:
-    ``{keyword: windows}`` already found in this text, shared by the rules of one scan."""
+def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
+    """The rule's matches in ``text``, as ``finditer`` gives them. A keyword-template rule is
+    searched only in windows around its keywords' occurrences (~50x faster than one search over
+    the whole text, whose lazy prefix is tried at every position). Where ``regexscan`` proves
+    which literals every match holds, only the places they allow are tried, with the same
+    matches (``regexscan.anchored_finditer``, ``template_finditer``). ``seen``: what is known of
+    this text, shared by the rules of one scan: keyword windows, the keywords present (key
+    ``""``), ``regexscan.case_safe`` (key ``None``)."""
     pattern = _compiled(rule.regex)
-    if not rule.regex.startswith(_NEAR_KEYWORD) or not rule.keywords or len(lowered) != len(text):
-        yield from pattern.finditer(text)
+    own = isinstance(pattern, re.Pattern) and pattern.pattern == rule.regex
+    if None not in seen:
+        seen[None] = regexscan.case_safe(text, lowered)
+    if not rule.regex.startswith(regexscan.TEMPLATE_PREFIX) or not rule.keywords or len(lowered) != len(text):
+        literals = regexscan.required_literals(rule.regex) if own else None
+        if literals and (seen[None] or not any(icase for _, icase, _, _ in literals)):
+            yield from regexscan.anchored_finditer(pattern, text, lowered, _possible(literals, seen[""]))
+        else:
+            yield from pattern.finditer(text)
         return
-    seen = {} if seen is None else seen
     windows = []
     for keyword in rule.keywords:
         if keyword not in seen:
-            seen[keyword] = _keyword_windows(keyword, text, lowered)
+            seen[keyword] = regexscan.keyword_windows(keyword, text, lowered) if keyword in seen[""] else []
         windows += seen[keyword]
     windows.sort()
     merged = []
@@ -347,13 +335,32 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict | None = None):
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
-    for start, end in merged:
-        yield from pattern.finditer(text, start, end)
+    parts = regexscan.template_parts(rule.regex) if own else None
+    if parts and (seen[None] or not any(icase for _, icase, _, _ in parts[1])):
+        parts = (parts[0], _possible(parts[1], seen[""]))
+        for start, end in merged:
+            yield from regexscan.template_finditer(pattern, parts, text, lowered, start, end)
+    else:
+        for start, end in merged:
+            yield from pattern.finditer(text, start, end)
+
+
+def _possible(literals, present: set) -> tuple:
+    """``literals`` (``regexscan.required_literals``' form) less those the text cannot hold:
+    an ASCII literal that holds a keyword (lower-cased) the text does not hold. Exact for a
+    case-sensitive literal, and for an ``(?i)`` one where ``regexscan.case_safe`` holds."""
+    return tuple(lit for lit in literals if present.issuperset(_keywords_in(lit[0])))
+
+
+@functools.cache
+def _keywords_in(literal: str) -> tuple:
+    lowered = literal.lower()
+    return tuple(k for k in _keywords().literals if k in lowered) if literal.isascii() else ()
 
 
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2}")
-
-
+# Every match lies in a run of 40 or more of these characters and ends at most two "=" after it.
+_BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
 def _decoded(run: str) -> str | None:
     """The text a base64 run stands for, or ``None`` if it is not base64 of mostly printable text."""
     import base64
@@ -369,11 +376,9 @@ def _decoded(run: str) -> str | None:
     return text if text and printable >= 0.95 * len(text) else None
 
 
-def _holds(words: str, lowered: str, keyword: str) -> bool:
-    # ``keyword in lowered``: where the keyword has no white space, asked of ``words`` (the distinct
-    # words of ``lowered`` joined by spaces), the shorter string with the same answer.
-    return keyword in (words if len(keyword.split()) == 1 and not keyword[0].isspace()
-                       and not keyword[-1].isspace() else lowered)
+@functools.cache
+def _keywords() -> LiteralSet:
+    return LiteralSet(k for rule in rules()[0] for k in rule.keywords)
 
 
 def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bool = True) -> list[Finding]:
@@ -394,19 +399,16 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     compiled, global_allow = rules()
     lowered = text.lower()
     found = []
-    # Rules share keywords (329 keywords, 275 distinct): each is looked for once per text, and a
-    # keyword without white space in the text's distinct white-space-separated words joined, which
-    # hold every place it can occur and are about a third of a source file's length.
-    present: dict[str, bool] = {}
-    windows: dict[str, list] = {}
-    words = " ".join(set(lowered.split()))
+    # Rules share keywords (329 keywords, 275 distinct): which of them the text holds is found
+    # once, in one pass per anchor character (``literalset``).
+    present = _keywords().present(lowered)
+    seen: dict = {"": present}
     for rule in compiled:
         if rule.path and not (path and _compiled(rule.path).search(path)):
             continue
-        if rule.keywords and not any(present[k] if k in present else present.setdefault(k, _holds(words, lowered, k))
-                                     for k in rule.keywords):
+        if rule.keywords and present.isdisjoint(rule.keywords):
             continue
-        for m in _matches(rule, text, lowered, windows):
+        for m in _matches(rule, text, lowered, seen):
             match = m.group().strip("\n")
             groups = m.groups()
             if rule.secret_group and rule.secret_group <= len(groups):
@@ -425,7 +427,7 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
             if first_only:
                 return found
     if decode:
-        for run in _BASE64_RUN.finditer(text):
+        for run in regexscan.run_finditer(_BASE64_RUN, text, _BASE64_CHARS, 40, 2):
             inner = _decoded(run.group())
             if inner is None:
                 continue

@@ -1,0 +1,304 @@
+"""Regular-expression search that finds the same matches as ``finditer``, sooner.
+
+The credential scanner (``credentials.py``) runs ~230 expressions over every text it packs.
+Python's ``re`` finds a pattern's literal prefix and jumps between its occurrences, but only
+when the pattern starts with it: ``\\b(ey[a-zA-Z0-9]{17,}...`` (a JSON web token) or
+``(?i)[\\w.-]{0,50}?(?:key|token)...`` (gitleaks' keyword template) are tried at every position.
+This module reads a pattern once (``required_literals``: literals every match contains, each
+at a bounded distance from the match's start), finds those literals with ``str.find`` and
+calls ``pattern.match`` only where a match could start (``anchored_finditer``), in
+``finditer``'s order: leftmost first, then from the end of the previous match. The matches
+are the same objects ``finditer`` would give (same span, same groups), because each one is
+the pattern's own ``match`` at the position ``finditer`` would have reached; when the reading
+proves nothing (an unbounded prefix, an alternative without a literal, a literal only inside
+a lookbehind) the caller keeps ``finditer``.
+
+Case: a literal of an ``(?i)`` part is looked for in ``text.lower()``, which holds every place
+``re`` can match it when ``case_safe(text, lowered)`` holds (equal lengths, and neither of the
+two letters, dotless ``ı`` and long ``ſ``, that ``re`` folds onto ASCII letters but ``lower()``
+does not).
+"""
+from __future__ import annotations
+
+import functools
+import re
+import warnings
+from bisect import bisect_left
+from re import _parser  # the standard library's own parser (Python 3.11+); read only
+
+# Letters ``re`` matches to an ASCII letter under IGNORECASE that ``str.lower()`` does not
+# lower to it ("ı" -> "i", "ſ" -> "s"); tests/test_regexscan.py checks every code point.
+CASE_FOLD_EXCEPTIONS = "\u0131\u017f"
+_MAX_SPREAD = 64  # a literal further apart than this in where it can sit is not used
+_UNITS = {_parser.ANY, _parser.IN, _parser.LITERAL, _parser.NOT_LITERAL, _parser.RANGE, _parser.CATEGORY}
+_REPEATS = {_parser.MAX_REPEAT, _parser.MIN_REPEAT, getattr(_parser, "POSSESSIVE_REPEAT", _parser.MAX_REPEAT)}
+
+
+class _GiveUp(Exception):
+    pass
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
+
+
+def _width(items) -> tuple[int, int | None]:
+    lo, hi = items.getwidth()
+    return lo, (None if hi >= _parser.MAXREPEAT else hi)
+
+
+def _walk(items, flags: int, lo: int, hi: int | None, found: list) -> tuple[int, int | None]:
+    """Append to ``found`` the requirements of the sequence ``items`` that starts ``lo``..``hi``
+    characters after the match's start; return where it ends (same form)."""
+    run, run_at = [], None
+    icase = bool(flags & re.IGNORECASE)
+
+    def flush():
+        if run:
+            found.append(((("".join(run).lower() if icase else "".join(run)), icase, run_at[0], run_at[1]),))
+            run.clear()
+
+    for op, av in items:
+        if op is _parser.LITERAL and not (icase and av > 127):
+            if not run:
+                run_at = (lo, hi)
+            run.append(chr(av))
+            lo, hi = lo + 1, _add(hi, 1)
+            continue
+        flush()
+        if op in _UNITS:
+            lo, hi = lo + 1, _add(hi, 1)
+        elif op is _parser.AT or op is _parser.ASSERT or op is _parser.ASSERT_NOT:
+            pass  # zero width; what a lookaround holds is not part of the match
+        elif op is _parser.SUBPATTERN or op is _parser.ATOMIC_GROUP:
+            if op is _parser.SUBPATTERN:
+                _group, add, remove, sub = av
+                inner = (flags | add) & ~remove
+            else:
+                sub, inner = av, flags
+            if inner & re.LOCALE:
+                raise _GiveUp
+            end_lo, end_hi = _walk(sub, inner, lo, hi, found)
+            lo, hi = end_lo, end_hi
+        elif op is _parser.BRANCH:
+            options = []
+            for alternative in av[1]:
+                own = []
+                _walk(alternative, flags, lo, hi, own)
+                if not own:
+                    options = None
+                    break
+                options.append(_best(own))
+            if options:
+                found.append(tuple(a for option in options for a in option))
+            w_lo, w_hi = _width(_parser.SubPattern(items.state, [(op, av)]))
+            lo, hi = lo + w_lo, _add(hi, w_hi)
+        elif op in _REPEATS:
+            least, most, sub = av
+            if least >= 1:  # the first repetition must be there, where the repeat starts
+                _walk(sub, flags, lo, hi, found)
+            w_lo, w_hi = _width(sub)
+            lo = lo + least * w_lo
+            hi = None if most == _parser.MAXREPEAT and w_hi != 0 else _add(hi, None if w_hi is None else most * w_hi)
+        else:  # back references, conditionals, anything new: nothing known after this point
+            lo, hi = lo, None
+    flush()
+    return lo, hi
+
+
+def _cost(requirement) -> float:
+    # Rough number of candidate starts per character of text: a literal of n characters is
+    # taken to occur once in 20**n places, each occurrence giving spread + 1 starts.
+    total = 0.0
+    for literal, _icase, lo, hi in requirement:
+        if hi is None or hi - lo > _MAX_SPREAD:
+            return float("inf")
+        total += (hi - lo + 1) / 20.0 ** len(literal)
+    return total
+
+
+def _best(requirements):
+    """The cheapest of ``requirements`` to search by (fewest candidate starts expected)."""
+    return min(requirements, key=_cost)
+
+
+@functools.cache
+def required_literals(source: str) -> tuple | None:
+    """Literals every match of the ``re`` pattern ``source`` contains, at bounded offsets.
+
+    Args:
+        source: a pattern the standard ``re`` compiles (flags inline, as gitleaks writes them).
+    Returns:
+        ``((literal, ignorecase, lo, hi), ...)``: every match starting at ``s`` has, for at
+        least one entry, ``literal`` at ``s + d`` for some ``lo <= d <= hi`` (lower-cased when
+        ``ignorecase``); the entry set expected to give the fewest candidate starts. ``None``
+        when no such set is proved: no literal outside a lookaround, repeat or alternative
+        without one, an unbounded or wide (over 64 characters) spread before it, a locale
+        flag, a pattern ``re`` cannot parse. ``r"\\bey[a-z]{3}"`` -> ``(("ey", False, 0, 0),)``;
+        ``r"(?i)x{1,5}(?:key|pass)"`` -> ``(("key", True, 1, 5), ("pass", True, 1, 5))``.
+    Raises:
+        nothing: anything the reading does not understand gives ``None``.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a pattern re reads with a warning is not read here
+            parsed = _parser.parse(source)
+        if parsed.state.flags & re.LOCALE:
+            return None
+        found = []
+        _walk(parsed, parsed.state.flags, 0, 0, found)
+    except Exception:  # _GiveUp, a parse error, or a parser of a later Python that differs
+        return None
+    usable = [r for r in found if _cost(r) != float("inf")]
+    return _best(usable) if usable else None
+
+
+def case_safe(text: str, lowered: str) -> bool:
+    """Whether ``lowered`` (``text.lower()``) holds, at the same offsets, every place an
+    ASCII literal of an ``(?i)`` pattern can match in ``text``."""
+    return text.isascii() or (len(lowered) == len(text) and not any(c in text for c in CASE_FOLD_EXCEPTIONS))
+
+
+def candidate_starts(text: str, lowered: str, literals, pos: int, endpos: int) -> list[int]:
+    """Sorted positions in ``pos``..``endpos`` where a match with ``literals``
+    (``required_literals``' form) could start."""
+    starts: set[int] = set()
+    for literal, icase, lo, hi in literals:
+        hay = lowered if icase else text
+        at = hay.find(literal, pos + lo, endpos)
+        while at >= 0:
+            starts.update(range(max(pos, at - hi), at - lo + 1))
+            at = hay.find(literal, at + 1, endpos)
+    return sorted(starts)
+
+
+def anchored_finditer(pattern: re.Pattern, text: str, lowered: str, literals, pos: int = 0,
+                      endpos: int | None = None):
+    """``pattern.finditer(text, pos, endpos)``, trying only the starts ``literals`` allow.
+
+    Args:
+        pattern: a compiled ``re`` pattern; ``literals``: its ``required_literals``;
+        text: the text; lowered: ``text.lower()``, used only for ``(?i)`` literals and then
+            only if ``case_safe(text, lowered)`` (the caller's check);
+        pos, endpos: as for ``finditer`` (character offsets).
+    Returns:
+        an iterator of the same ``re.Match`` objects ``finditer`` yields, in the same order.
+    """
+    endpos = len(text) if endpos is None else endpos
+    at = pos
+    for start in candidate_starts(text, lowered, literals, pos, endpos):
+        if start >= at:
+            m = pattern.match(text, start, endpos)
+            if m:
+                yield m
+                at = m.end()  # > start: every match holds a literal
+
+
+# gitleaks' keyword template starts with this lazy prefix: at most 50 name characters
+# before the keyword (``_RUN_TO_END`` finds where a run of them can start).
+TEMPLATE_PREFIX = "(?i)[\\w.-]{0,50}?"
+_TEMPLATE_REACH = 50
+_RUN_TO_END = re.compile(r"(?i)[\w.-]*\Z")
+
+
+@functools.cache
+def template_parts(source: str):
+    """For a pattern that starts with ``TEMPLATE_PREFIX``: the rest compiled on its own with
+    the same flags, and the rest's ``required_literals``; ``None`` when either is missing."""
+    if not source.startswith(TEMPLATE_PREFIX):
+        return None
+    rest = "(?i)" + source[len(TEMPLATE_PREFIX):]
+    literals = required_literals(rest)
+    if literals is None:
+        return None
+    try:
+        return re.compile(rest), literals
+    except re.error:
+        return None
+
+
+def template_finditer(pattern: re.Pattern, parts, text: str, lowered: str, pos: int, endpos: int,
+                      starts: list[int] | None = None):
+    """``pattern.finditer(text, pos, endpos)`` for a keyword-template pattern, ``parts`` its
+    ``template_parts``. A match starts ``j`` characters before a place ``k`` where the rest
+    matches, with ``j <= 50`` and ``text[k - j:k]`` all ``[\\w.-]``; the lazy prefix takes the
+    nearest such ``k``, so the leftmost match starts at the first ``k`` (from ``pos`` on) where
+    the rest matches, moved back over the run before it. ``starts``: the rest's candidate
+    starts in the whole text, if the caller has them (sorted), else found here."""
+    rest, literals = parts
+    if starts is None:
+        starts = candidate_starts(text, lowered, literals, pos, endpos)
+    at = pos
+    for i in range(bisect_left(starts, pos), len(starts)):
+        k = starts[i]
+        if k >= endpos:
+            break
+        if k < at or not rest.match(text, k, endpos):
+            continue
+        start = _RUN_TO_END.search(text, max(at, k - _TEMPLATE_REACH), k).start()
+        m = pattern.match(text, start, endpos)
+        if m is None:  # cannot happen (see above); finditer from here is still right
+            yield from pattern.finditer(text, at, endpos)
+            return
+        yield m
+        at = m.end()
+
+
+# gitleaks' "keyword, then an assignment, then a value" template: a match starts at most 50
+# characters before its keyword, on the keyword's line, and ends within ~200 after it.
+_REACH_BEFORE, _REACH_AFTER = 50, 260
+# What every such rule needs right after its keyword: an assignment operator (a looser form
+# of the template's own). A keyword without one cannot start a match, so its window is skipped.
+_OPERATOR_AFTER = re.compile(r"""[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:|\|\||\?=|,)""")
+
+
+def keyword_windows(keyword: str, text: str, lowered: str) -> list[tuple[int, int]]:
+    """The windows of ``text`` a keyword-template rule is searched in around ``keyword``'s
+    occurrences in ``lowered``: the keyword's line from ``_REACH_BEFORE`` characters before it
+    to the end of the line ``_REACH_AFTER`` characters after it, for each occurrence an
+    operator follows. Returns ``[(start, end), ...]``, character offsets, in text order."""
+    windows = []
+    at = lowered.find(keyword)
+    while at >= 0:
+        if _OPERATOR_AFTER.match(text, at + len(keyword)):
+            start = max(text.rfind("\n", 0, at) + 1, at - _REACH_BEFORE)
+            end = text.find("\n", at + _REACH_AFTER)
+            windows.append((start, len(text) if end < 0 else end + 1))
+        at = lowered.find(keyword, at + 1)
+    return windows
+
+
+@functools.cache
+def _run_searches(chars: str, least: int):
+    marks = bytes(ord("a") if chr(c) in chars else ord(" ") for c in range(256))
+    klass = "[" + re.escape(chars) + "]"
+    return marks, re.compile(f"(?<!{klass}){klass}{{{least},}}")
+
+
+def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: int):
+    """``pattern.finditer(text)`` for a pattern whose every match starts in a run of ``least`` or
+    more of the ASCII characters ``chars`` and whose search from there reads no further than
+    ``tail`` characters past the run (gitleaks' base64 runs, ``[A-Za-z0-9+/]{40,}={0,2}|...``:
+    40, then 2). The caller vouches for that shape.
+
+    Each maximal run is found first, then the pattern is searched from its start (or from the
+    end of the previous match, if later) with ``endpos`` ``tail`` past it: the same matches in
+    the same order. In an ASCII text the runs are found in bytes, by ``find`` of ``least``
+    marks (~20x faster than the pattern's own search); else by a lookbehind search.
+    """
+    marks, runs = _run_searches(chars, least)
+    if text.isascii():
+        marked, first = text.encode("ascii").translate(marks), b"a" * least
+        spans = []
+        at = marked.find(first)
+        while at >= 0:
+            start, end = marked.rfind(b" ", 0, at) + 1, marked.find(b" ", at)
+            spans.append((start, len(marked) if end < 0 else end))
+            at = -1 if end < 0 else marked.find(first, end)
+    else:
+        spans = (run.span() for run in runs.finditer(text))
+    last = 0
+    for start, end in spans:
+        for m in pattern.finditer(text, max(start, last), min(end + tail, len(text))):
+            last = m.end()
+            yield m
