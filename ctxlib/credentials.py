@@ -27,6 +27,10 @@ kubeconfig's ``client-key-data``, a registry's ``"auth"``, a ``.netrc`` password
 does, long base64 runs are decoded once and scanned again (a base64 private key is a private
 key). ``tests/test_credentials.py`` holds a corpus of such files and of look-alikes that are not.
 
+Speed (issue 25): the keywords are looked for all at once (``literalset``), and each rule's
+expression is tried only where the literals every match holds allow (``regexscan``); the
+findings are the same as one ``finditer`` per rule (``benchmarks/check_same_secrets.py``).
+
 Not handled (as gitleaks' ``detect`` without git): allowlists by path or commit, hex
 segments, decoding more than one level deep, ``requiredRules`` and the ``gitleaks:allow`` comment. Go's RE2 syntax
 is compiled with the standard ``re`` where it reads it the same, else with the ``regex``
@@ -310,8 +314,8 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     the whole text, whose lazy prefix is tried at every position). Where ``regexscan`` proves
     which literals every match holds, only the places they allow are tried, with the same
     matches (``regexscan.anchored_finditer``, ``template_finditer``). ``seen``: what is known of
-    this text, shared by the rules of one scan: keyword windows, the keywords present (key
-    ``""``), ``regexscan.case_safe`` (key ``None``)."""
+    this text, shared by the rules of one scan: keyword windows, where each keyword the text
+    holds occurs (key ``""``: ``LiteralSet.find``), ``regexscan.case_safe`` (key ``None``)."""
     pattern = _compiled(rule.regex)
     own = isinstance(pattern, re.Pattern) and pattern.pattern == rule.regex
     if None not in seen:
@@ -319,14 +323,16 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     if not rule.regex.startswith(regexscan.TEMPLATE_PREFIX) or not rule.keywords or len(lowered) != len(text):
         literals = regexscan.required_literals(rule.regex) if own else None
         if literals and (seen[None] or not any(icase for _, icase, _, _ in literals)):
-            yield from regexscan.anchored_finditer(pattern, text, lowered, _possible(literals, seen[""]))
+            yield from regexscan.anchored_finditer(pattern, text, lowered, _possible(literals, seen[""]),
+                                                   index=(seen[""], _keywords().literals))
         else:
             yield from pattern.finditer(text)
         return
     windows = []
     for keyword in rule.keywords:
         if keyword not in seen:
-            seen[keyword] = regexscan.keyword_windows(keyword, text, lowered) if keyword in seen[""] else []
+            places = seen[""].get(keyword)
+            seen[keyword] = regexscan.keyword_windows(keyword, text, lowered, places) if places else []
         windows += seen[keyword]
     windows.sort()
     merged = []
@@ -339,17 +345,19 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     if parts and (seen[None] or not any(icase for _, icase, _, _ in parts[1])):
         parts = (parts[0], _possible(parts[1], seen[""]))
         for start, end in merged:
-            yield from regexscan.template_finditer(pattern, parts, text, lowered, start, end)
+            yield from regexscan.template_finditer(pattern, parts, text, lowered, start, end,
+                                                   (seen[""], _keywords().literals))
     else:
         for start, end in merged:
             yield from pattern.finditer(text, start, end)
 
 
-def _possible(literals, present: set) -> tuple:
+def _possible(literals, places: dict) -> tuple:
     """``literals`` (``regexscan.required_literals``' form) less those the text cannot hold:
-    an ASCII literal that holds a keyword (lower-cased) the text does not hold. Exact for a
-    case-sensitive literal, and for an ``(?i)`` one where ``regexscan.case_safe`` holds."""
-    return tuple(lit for lit in literals if present.issuperset(_keywords_in(lit[0])))
+    an ASCII literal that holds a keyword (lower-cased) the text does not hold (``places``:
+    ``LiteralSet.find``). Exact for a case-sensitive literal, and for an ``(?i)`` one where
+    ``regexscan.case_safe`` holds."""
+    return tuple(lit for lit in literals if all(k in places for k in _keywords_in(lit[0])))
 
 
 @functools.cache
@@ -401,12 +409,12 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     found = []
     # Rules share keywords (329 keywords, 275 distinct): which of them the text holds is found
     # once, in one pass per anchor character (``literalset``).
-    present = _keywords().present(lowered)
-    seen: dict = {"": present}
+    places = _keywords().find(lowered)
+    seen: dict = {"": places}
     for rule in compiled:
         if rule.path and not (path and _compiled(rule.path).search(path)):
             continue
-        if rule.keywords and present.isdisjoint(rule.keywords):
+        if rule.keywords and places.keys().isdisjoint(rule.keywords):
             continue
         for m in _matches(rule, text, lowered, seen):
             match = m.group().strip("\n")

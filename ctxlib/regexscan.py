@@ -159,34 +159,57 @@ def case_safe(text: str, lowered: str) -> bool:
     return text.isascii() or (len(lowered) == len(text) and not any(c in text for c in CASE_FOLD_EXCEPTIONS))
 
 
-def candidate_starts(text: str, lowered: str, literals, pos: int, endpos: int) -> list[int]:
+def candidate_starts(text: str, lowered: str, literals, pos: int, endpos: int, index=None) -> list[int]:
     """Sorted positions in ``pos``..``endpos`` where a match with ``literals``
-    (``required_literals``' form) could start."""
+    (``required_literals``' form) could start.
+
+    ``index``: ``(places, indexed)``, where ``places`` maps lower-case literals to the ascending
+    offsets of all their occurrences in ``lowered`` (``LiteralSet.find``) and is complete for
+    every literal in ``indexed``; an ``(?i)`` literal there is not searched again, nor a
+    case-sensitive one whose lower case is there with few places (given one character of
+    ``lowered`` for one of ``text``).
+    """
+    places, indexed = index if index is not None else ({}, ())
+    aligned = len(lowered) == len(text)
     starts: set[int] = set()
     for literal, icase, lo, hi in literals:
-        hay = lowered if icase else text
-        at = hay.find(literal, pos + lo, endpos)
-        while at >= 0:
+        key = literal if icase else literal.lower()
+        offsets = places.get(key, ()) if key in indexed else None
+        if offsets is not None and (icase or (aligned and literal.isascii() and len(offsets) <= 16)):
+            found = offsets[bisect_left(offsets, pos + lo):]
+            limit = endpos - len(literal)
+        else:
+            found, limit = _occurrences(lowered if icase else text, literal, pos + lo, endpos), endpos
+        for at in found:
+            if at > limit:
+                break
             starts.update(range(max(pos, at - hi), at - lo + 1))
-            at = hay.find(literal, at + 1, endpos)
     return sorted(starts)
 
 
+def _occurrences(hay: str, literal: str, start: int, end: int):
+    at = hay.find(literal, start, end)
+    while at >= 0:
+        yield at
+        at = hay.find(literal, at + 1, end)
+
+
 def anchored_finditer(pattern: re.Pattern, text: str, lowered: str, literals, pos: int = 0,
-                      endpos: int | None = None):
+                      endpos: int | None = None, index=None):
     """``pattern.finditer(text, pos, endpos)``, trying only the starts ``literals`` allow.
 
     Args:
         pattern: a compiled ``re`` pattern; ``literals``: its ``required_literals``;
         text: the text; lowered: ``text.lower()``, used only for ``(?i)`` literals and then
             only if ``case_safe(text, lowered)`` (the caller's check);
-        pos, endpos: as for ``finditer`` (character offsets).
+        pos, endpos: as for ``finditer`` (character offsets);
+        index: places already known, as for ``candidate_starts``.
     Returns:
         an iterator of the same ``re.Match`` objects ``finditer`` yields, in the same order.
     """
     endpos = len(text) if endpos is None else endpos
     at = pos
-    for start in candidate_starts(text, lowered, literals, pos, endpos):
+    for start in candidate_starts(text, lowered, literals, pos, endpos, index):
         if start >= at:
             m = pattern.match(text, start, endpos)
             if m:
@@ -217,22 +240,16 @@ def template_parts(source: str):
         return None
 
 
-def template_finditer(pattern: re.Pattern, parts, text: str, lowered: str, pos: int, endpos: int,
-                      starts: list[int] | None = None):
+def template_finditer(pattern: re.Pattern, parts, text: str, lowered: str, pos: int, endpos: int, index=None):
     """``pattern.finditer(text, pos, endpos)`` for a keyword-template pattern, ``parts`` its
     ``template_parts``. A match starts ``j`` characters before a place ``k`` where the rest
     matches, with ``j <= 50`` and ``text[k - j:k]`` all ``[\\w.-]``; the lazy prefix takes the
     nearest such ``k``, so the leftmost match starts at the first ``k`` (from ``pos`` on) where
-    the rest matches, moved back over the run before it. ``starts``: the rest's candidate
-    starts in the whole text, if the caller has them (sorted), else found here."""
+    the rest matches, moved back over the run before it. ``index``: places already known, as
+    for ``candidate_starts``."""
     rest, literals = parts
-    if starts is None:
-        starts = candidate_starts(text, lowered, literals, pos, endpos)
     at = pos
-    for i in range(bisect_left(starts, pos), len(starts)):
-        k = starts[i]
-        if k >= endpos:
-            break
+    for k in candidate_starts(text, lowered, literals, pos, endpos, index):
         if k < at or not rest.match(text, k, endpos):
             continue
         start = _RUN_TO_END.search(text, max(at, k - _TEMPLATE_REACH), k).start()
@@ -252,27 +269,27 @@ _REACH_BEFORE, _REACH_AFTER = 50, 260
 _OPERATOR_AFTER = re.compile(r"""[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:|\|\||\?=|,)""")
 
 
-def keyword_windows(keyword: str, text: str, lowered: str) -> list[tuple[int, int]]:
+def keyword_windows(keyword: str, text: str, lowered: str, places=None) -> list[tuple[int, int]]:
     """The windows of ``text`` a keyword-template rule is searched in around ``keyword``'s
-    occurrences in ``lowered``: the keyword's line from ``_REACH_BEFORE`` characters before it
-    to the end of the line ``_REACH_AFTER`` characters after it, for each occurrence an
-    operator follows. Returns ``[(start, end), ...]``, character offsets, in text order."""
+    occurrences in ``lowered`` (``text.lower()``; ``places``: all their offsets, ascending, if
+    known): the keyword's line from ``_REACH_BEFORE`` characters before it to the end of the
+    line ``_REACH_AFTER`` characters after it, for each occurrence an operator follows
+    (``_OPERATOR_AFTER``, matched on ``text``). Returns ``[(start, end), ...]``, character
+    offsets, in text order."""
     windows = []
-    at = lowered.find(keyword)
-    while at >= 0:
+    for at in _occurrences(lowered, keyword, 0, len(lowered)) if places is None else places:
         if _OPERATOR_AFTER.match(text, at + len(keyword)):
             start = max(text.rfind("\n", 0, at) + 1, at - _REACH_BEFORE)
             end = text.find("\n", at + _REACH_AFTER)
             windows.append((start, len(text) if end < 0 else end + 1))
-        at = lowered.find(keyword, at + 1)
     return windows
 
 
 @functools.cache
-def _run_searches(chars: str, least: int):
-    marks = bytes(ord("a") if chr(c) in chars else ord(" ") for c in range(256))
-    klass = "[" + re.escape(chars) + "]"
-    return marks, re.compile(f"(?<!{klass}){klass}{{{least},}}")
+def _run_marks(chars: str) -> bytes:
+    if "?" in chars or not chars.isascii():
+        raise ValueError(f"run characters must be ASCII, without '?': {chars!r}")
+    return bytes(ord("a") if chr(c) in chars else ord(" ") for c in range(256))
 
 
 def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: int):
@@ -283,22 +300,16 @@ def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: i
 
     Each maximal run is found first, then the pattern is searched from its start (or from the
     end of the previous match, if later) with ``endpos`` ``tail`` past it: the same matches in
-    the same order. In an ASCII text the runs are found in bytes, by ``find`` of ``least``
-    marks (~20x faster than the pattern's own search); else by a lookbehind search.
+    the same order. Runs are found in bytes, one a character (``encode("ascii", "replace")``
+    turns every other character into a "?"), by ``find`` of ``least`` marks: ~20x faster than
+    the pattern's own search. Raises ``ValueError`` if ``chars`` holds "?" or a non-ASCII one.
     """
-    marks, runs = _run_searches(chars, least)
-    if text.isascii():
-        marked, first = text.encode("ascii").translate(marks), b"a" * least
-        spans = []
-        at = marked.find(first)
-        while at >= 0:
-            start, end = marked.rfind(b" ", 0, at) + 1, marked.find(b" ", at)
-            spans.append((start, len(marked) if end < 0 else end))
-            at = -1 if end < 0 else marked.find(first, end)
-    else:
-        spans = (run.span() for run in runs.finditer(text))
-    last = 0
-    for start, end in spans:
+    marked, first = text.encode("ascii", "replace").translate(_run_marks(chars)), b"a" * least
+    last, at = 0, marked.find(first)
+    while at >= 0:
+        start, end = marked.rfind(b" ", 0, at) + 1, marked.find(b" ", at)
+        end = len(marked) if end < 0 else end
         for m in pattern.finditer(text, max(start, last), min(end + tail, len(text))):
             last = m.end()
             yield m
+        at = marked.find(first, end)

@@ -1,7 +1,7 @@
 """The faster regular-expression search (ctxlib/regexscan.py) and keyword search (ctxlib/literalset.py).
 
 Each helper is checked against what it replaces: ``anchored_finditer`` and ``template_finditer``
-against ``finditer``, ``LiteralSet.present`` against ``keyword in text``, on hand-made cases and
+against ``finditer``, ``LiteralSet.find`` against ``startswith`` at every place, on hand-made cases and
 on hypothesis-generated texts; ``required_literals`` on hand-computed answers, including the
 patterns where it must give up.
 """
@@ -143,20 +143,47 @@ def test_template_finditer_takes_the_nearest_start_and_the_lazy_prefix():
     assert found == spans(pattern.finditer(text)) and len(found) == 2
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(PATTERNS), texts)
+def test_anchored_finditer_with_known_places_is_finditer(source, text):
+    # The places LiteralSet found stand in for searching: (?i) literals' exactly, case-sensitive
+    # ones' through their lower case (more places, never fewer).
+    pattern, literals, lowered = re.compile(source), required_literals(source), text.lower()
+    if not case_safe(text, lowered) and any(icase for _, icase, _, _ in literals):
+        return
+    keys = {lit.lower() for lit, _, _, _ in literals} | {"zz"}
+    index = (LiteralSet(keys).find(lowered), keys)
+    assert spans(anchored_finditer(pattern, text, lowered, literals, index=index)) == spans(pattern.finditer(text))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(PIECES, max_size=30).map("".join), st.sampled_from(["api", "key", "token", "auth.", "pass"]))
+def test_keyword_windows_from_known_places(text, keyword):
+    lowered = text.lower()
+    places = LiteralSet([keyword]).find(lowered).get(keyword, [])
+    assert regexscan.keyword_windows(keyword, text, lowered, places) == regexscan.keyword_windows(keyword, text, lowered)
+
+
 def test_candidate_starts_by_hand():
     literals = (("key", True, 1, 3),)
     assert candidate_starts("a KEY b key", "a key b key", literals, 0, 11) == [0, 1, 5, 6, 7]
     assert candidate_starts("a KEY b key", "a key b key", literals, 3, 11) == [5, 6, 7]
 
 
-# --- LiteralSet against ``in`` -----------------------------------------------------------------------
+# --- LiteralSet against startswith at every place -----------------------------------------------------------------------
+
+def every_place(keywords, text):
+    found = {k: [i for i in range(len(text)) if text.startswith(k, i)] for k in keywords}
+    return {k: v for k, v in found.items() if v}
+
 
 def test_literal_set_by_hand():
-    keywords = ["ghp_", "key", "adafruit", "s.", "xoxb", "xoxb-", "b-", "a", "://", "$5$", "(?i)", "q~"]
+    keywords = ["ghp_", "key", "adafruit", "s.", "xoxb", "xoxb-", "b-", "a", "://", "$5$", "(?i)", "q~", "aa", "aaa"]
     found = LiteralSet(keywords)
     for text in ["", "x = 'ghp_abc'", "xoxb-1", "xoxb", "a b", "http://h", "$5$x", "(?i)", "q~q", "adafruitkey",
-                 "ab-xoxb-", "s.", "abc" * 100 + "adafruit"]:
-        assert found.present(text) == {k for k in keywords if k in text}, text
+                 "ab-xoxb-", "s.", "abc" * 100 + "adafruit", "aaaaa", "key = 'ghp_x' # key"]:
+        assert found.find(text) == every_place(keywords, text), text
+    assert LiteralSet(["ghp_", "key"]).find("key = 'ghp_x' # key") == {"key": [0, 16], "ghp_": [7]}
 
 
 def test_consistent_places():
@@ -170,8 +197,8 @@ KEYWORD_PIECES = st.text(alphabet="abkey_-.:/$", min_size=1, max_size=5)
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(KEYWORD_PIECES, min_size=1, max_size=25), st.lists(KEYWORD_PIECES, max_size=60).map("".join))
-def test_literal_set_is_in(keywords, text):
-    assert LiteralSet(keywords).present(text) == {k for k in keywords if k in text}
+def test_literal_set_finds_every_place(keywords, text):
+    assert LiteralSet(keywords).find(text) == every_place(keywords, text)
 
 
 def test_literal_set_on_gitleaks_keywords():
@@ -179,7 +206,7 @@ def test_literal_set_on_gitleaks_keywords():
     keywords = {k for r in compiled for k in r.keywords}
     found = LiteralSet(keywords)
     text = "x = 'ghp_1' # xoxe.xoxb- -----BEGIN s.x https://u:p@h key token " + "".join(sorted(keywords))[::7]
-    assert found.present(text.lower()) == {k for k in keywords if k in text.lower()}
+    assert found.find(text.lower()) == every_place(keywords, text.lower())
 
 
 # --- run_finditer against finditer -------------------------------------------------------------------
