@@ -343,10 +343,10 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
             merged.append([start, end])
     parts = regexscan.template_parts(rule.regex) if own else None
     if parts and (seen[None] or not any(icase for _, icase, _, _ in parts[1])):
-        parts = (parts[0], _possible(parts[1], seen[""]))
+        parts, index = (parts[0], _possible(parts[1], seen[""])), (seen[""], _keywords().literals)
+        starts = regexscan.candidate_starts(text, lowered, parts[1], merged[0][0], merged[-1][1], index) if merged else []
         for start, end in merged:
-            yield from regexscan.template_finditer(pattern, parts, text, lowered, start, end,
-                                                   (seen[""], _keywords().literals))
+            yield from regexscan.template_finditer(pattern, parts, text, lowered, start, end, index, starts)
     else:
         for start, end in merged:
             yield from pattern.finditer(text, start, end)

@@ -24,6 +24,7 @@ import functools
 import re
 import warnings
 from bisect import bisect_left
+from itertools import islice
 from re import _parser  # the standard library's own parser (Python 3.11+); read only
 
 # Letters ``re`` matches to an ASCII letter under IGNORECASE that ``str.lower()`` does not
@@ -42,6 +43,18 @@ def _add(a: int | None, b: int | None) -> int | None:
     return None if a is None or b is None else a + b
 
 
+def _literal_char(op, av, icase: bool) -> tuple[str, bool] | None:
+    """``(character, case-blind)`` if the item matches one character that a literal can stand
+    for: a literal (an ``(?i)`` one only if ASCII), or a set of an ASCII letter's two cases."""
+    if op is _parser.LITERAL:
+        return None if icase and av > 127 else (chr(av), icase)
+    if op is _parser.IN and len(av) == 2 and all(o is _parser.LITERAL for o, _ in av):
+        a, b = chr(av[0][1]), chr(av[1][1])
+        if a != b and a.isascii() and a.isalpha() and a.lower() == b.lower():
+            return a.lower(), True
+    return None
+
+
 def _width(items) -> tuple[int, int | None]:
     lo, hi = items.getwidth()
     return lo, (None if hi >= _parser.MAXREPEAT else hi)
@@ -50,19 +63,27 @@ def _width(items) -> tuple[int, int | None]:
 def _walk(items, flags: int, lo: int, hi: int | None, found: list) -> tuple[int, int | None]:
     """Append to ``found`` the requirements of the sequence ``items`` that starts ``lo``..``hi``
     characters after the match's start; return where it ends (same form)."""
-    run, run_at = [], None
+    run, run_at, run_icase = [], None, False  # a literal being read: characters, offsets, case-blind
     icase = bool(flags & re.IGNORECASE)
 
     def flush():
         if run:
-            found.append(((("".join(run).lower() if icase else "".join(run)), icase, run_at[0], run_at[1]),))
+            literal = "".join(run)
+            found.append((((literal.lower() if run_icase else literal), run_icase, run_at[0], run_at[1]),))
             run.clear()
 
     for op, av in items:
-        if op is _parser.LITERAL and not (icase and av > 127):
+        char = _literal_char(op, av, icase)
+        if char is not None:
+            # A case-blind character makes the whole literal case-blind (it then holds more
+            # places, never fewer), but not one with a non-ASCII character (whose lower case
+            # may depend on its neighbours): that literal ends first.
+            if (run_icase or char[1]) and not all(c.isascii() for c in run + [char[0]]):
+                flush()
             if not run:
-                run_at = (lo, hi)
-            run.append(chr(av))
+                run_at, run_icase = (lo, hi), False
+            run.append(char[0])
+            run_icase = run_icase or char[1]
             lo, hi = lo + 1, _add(hi, 1)
             continue
         flush()
@@ -165,25 +186,27 @@ def candidate_starts(text: str, lowered: str, literals, pos: int, endpos: int, i
 
     ``index``: ``(places, indexed)``, where ``places`` maps lower-case literals to the ascending
     offsets of all their occurrences in ``lowered`` (``LiteralSet.find``) and is complete for
-    every literal in ``indexed``; an ``(?i)`` literal there is not searched again, nor a
-    case-sensitive one whose lower case is there with few places (given one character of
-    ``lowered`` for one of ``text``).
+    every literal in ``indexed``; such a literal is not searched again: an ``(?i)`` one's
+    places are its places, a case-sensitive ASCII one's are those of its lower case where
+    ``text`` holds it as it is (given one character of ``lowered`` for one of ``text``).
     """
     places, indexed = index if index is not None else ({}, ())
     aligned = len(lowered) == len(text)
     starts: set[int] = set()
     for literal, icase, lo, hi in literals:
         key = literal if icase else literal.lower()
-        offsets = places.get(key, ()) if key in indexed else None
-        if offsets is not None and (icase or (aligned and literal.isascii() and len(offsets) <= 16)):
-            found = offsets[bisect_left(offsets, pos + lo):]
-            limit = endpos - len(literal)
+        exact = None
+        if key in indexed and (icase or (aligned and literal.isascii())):
+            offsets = places.get(key, ())
+            found, limit = islice(offsets, bisect_left(offsets, pos + lo), None), endpos - len(literal)
+            exact = None if icase or literal == key else literal
         else:
             found, limit = _occurrences(lowered if icase else text, literal, pos + lo, endpos), endpos
         for at in found:
             if at > limit:
                 break
-            starts.update(range(max(pos, at - hi), at - lo + 1))
+            if exact is None or text.startswith(exact, at):
+                starts.update(range(max(pos, at - hi), at - lo + 1))
     return sorted(starts)
 
 
@@ -240,16 +263,22 @@ def template_parts(source: str):
         return None
 
 
-def template_finditer(pattern: re.Pattern, parts, text: str, lowered: str, pos: int, endpos: int, index=None):
+def template_finditer(pattern: re.Pattern, parts, text: str, lowered: str, pos: int, endpos: int, index=None,
+                      starts: list[int] | None = None):
     """``pattern.finditer(text, pos, endpos)`` for a keyword-template pattern, ``parts`` its
     ``template_parts``. A match starts ``j`` characters before a place ``k`` where the rest
     matches, with ``j <= 50`` and ``text[k - j:k]`` all ``[\\w.-]``; the lazy prefix takes the
     nearest such ``k``, so the leftmost match starts at the first ``k`` (from ``pos`` on) where
     the rest matches, moved back over the run before it. ``index``: places already known, as
-    for ``candidate_starts``."""
+    for ``candidate_starts``; ``starts``: the rest's ``candidate_starts`` over a span holding
+    ``pos``..``endpos``, if the caller has them (several windows of one text share them)."""
     rest, literals = parts
+    if starts is None:
+        starts = candidate_starts(text, lowered, literals, pos, endpos, index)
     at = pos
-    for k in candidate_starts(text, lowered, literals, pos, endpos, index):
+    for k in islice(starts, bisect_left(starts, pos), None):
+        if k >= endpos:
+            break
         if k < at or not rest.match(text, k, endpos):
             continue
         start = _RUN_TO_END.search(text, max(at, k - _TEMPLATE_REACH), k).start()

@@ -33,6 +33,8 @@ from ctxlib.regexscan import (anchored_finditer, candidate_starts, case_safe, re
     (r"(?i)\u00e9abc", (("abc", True, 1, 1),)),  # a non-ASCII (?i) literal is not used
     (r"\b(?:hvs\.|s\.)[a-z]{24}", (("hvs.", False, 0, 0), ("s.", False, 0, 0))),
     (r"[a-z]{1,20}://x", (("://x", False, 1, 20),)),
+    (r"(?-i:[Aa]pi|API)_", (("api", True, 0, 0), ("API", False, 0, 0))),  # [Aa]: a case-blind "a"
+    (r"\u03a3[Aa]bc", (("abc", True, 1, 1),)),  # ... never joined to a non-ASCII character
 ])
 def test_required_literals_by_hand(source, expected):
     assert required_literals(source) == expected
