@@ -2,7 +2,7 @@
 
 ``old_find_secrets`` below is ``ctxlib.credentials.find_secrets`` as it was at commit 50982dc
 (before issue 25's scanner work), kept here only, never in the package. It shares the rule set,
-the compiled expressions and the allowlist check with the package (those did not change).
+the compiled expressions and the base64 decoding with the package (those did not change).
 For every text file under the folders given (default: the running Python's standard library),
 and for the corpus of ``tests/test_credentials.py``, both are called with ``first_only`` False
 and True; every difference is printed and the exit status is 1.
@@ -21,10 +21,25 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ctxlib import credentials  # noqa: E402
-from ctxlib.credentials import Finding, _allowed, _compiled, _decoded, rules, shannon_entropy  # noqa: E402
+from ctxlib.credentials import Finding, _compiled, _decoded, rules, shannon_entropy  # noqa: E402
 
 # --- the old implementation (50982dc) ------------------------------------------------------------
 import re  # noqa: E402
+
+
+def _allowed(allowlists, secret, match, line):
+    for a in allowlists:
+        target = {"match": match, "line": line}.get(a.target, secret)
+        by_regex = bool(target) and any(_compiled(r).search(target) for r in a.regexes)
+        by_word = bool(secret) and any(w in secret.lower() for w in a.stopwords)
+        if a.both:
+            checks = ([by_regex] if a.regexes else []) + ([by_word] if a.stopwords else [])
+            if checks and all(checks):
+                return True
+        elif by_regex or by_word:
+            return True
+    return False
+
 
 _NEAR_KEYWORD = "(?i)[\\w.-]{0,50}?"
 _REACH_BEFORE, _REACH_AFTER = 50, 260

