@@ -311,48 +311,49 @@ def _allowed(allowlists, secret: str, match: str, line: str) -> bool:
 
 def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     """The rule's matches in ``text``, as ``finditer`` gives them. A keyword-template rule is
-    searched only in windows around its keywords' occurrences (~50x faster than one search over
-    the whole text, whose lazy prefix is tried at every position). Where ``regexscan`` proves
-    which literals every match holds, only the places they allow are tried, with the same
-    matches (``regexscan.anchored_finditer``, ``template_finditer``). ``seen``: what is known of
-    this text, shared by the rules of one scan: keyword windows, where each keyword the text
-    holds occurs (key ``""``: ``LiteralSet.find``), ``regexscan.case_safe`` (key ``None``)."""
+    searched only in windows around its keywords (~50x faster than the whole text). Where
+    ``regexscan`` proves literals every match holds, only the places they allow are tried, with
+    the same matches. ``seen``: what is known of this text, shared by the rules of one scan:
+    keyword windows, each keyword's places (key ``""``), ``case_safe`` (key ``None``)."""
     pattern = _compiled(rule.regex)
     own = isinstance(pattern, re.Pattern) and pattern.pattern == rule.regex
     if None not in seen:
         seen[None] = regexscan.case_safe(text, lowered)
-    if not rule.regex.startswith(regexscan.TEMPLATE_PREFIX) or not rule.keywords or len(lowered) != len(text):
-        literals = regexscan.required_literals(rule.regex) if own else None
-        if literals and (seen[None] or not any(icase for _, icase, _, _ in literals)):
-            index = (seen[""], _keywords().literals)
-            yield from regexscan.anchored_finditer(pattern, text, lowered, regexscan.possible(literals, index),
-                                                   index=index)
-        else:
-            yield from pattern.finditer(text)
+    windowed = rule.regex.startswith(regexscan.TEMPLATE_PREFIX) and rule.keywords and len(lowered) == len(text)
+    spans = _windows(rule, text, lowered, seen) if windowed else [(0, len(text))]
+    parts = regexscan.template_parts(rule.regex) if own else None
+    literals = parts[1] if parts else regexscan.required_literals(rule.regex) if own else None
+    if not spans or not literals or not (seen[None] or not any(icase for _, icase, _, _ in literals)):
+        for start, end in spans:
+            yield from pattern.finditer(text, start, end)
         return
+    index = (seen[""], _keywords().literals)
+    literals = regexscan.possible(literals, index)
+    if parts:  # the windows share one list of the places where the rest could start
+        parts, starts = (parts[0], literals, parts[2]), regexscan.candidate_starts(
+            text, lowered, literals, spans[0][0], spans[-1][1], index)
+        for start, end in spans:
+            yield from regexscan.template_finditer(pattern, parts, text, lowered, start, end, index, starts)
+    else:
+        for start, end in spans:
+            yield from regexscan.anchored_finditer(pattern, text, lowered, literals, start, end, index)
+
+
+def _windows(rule: _Rule, text: str, lowered: str, seen: dict) -> list:
+    """The merged windows around the rule's keywords (``regexscan.keyword_windows``)."""
     windows = []
     for keyword in rule.keywords:
         if keyword not in seen:
             places = seen[""].get(keyword)
             seen[keyword] = regexscan.keyword_windows(keyword, text, lowered, places) if places else []
         windows += seen[keyword]
-    windows.sort()
-    merged = []
-    for start, end in windows:
+    merged: list[list[int]] = []
+    for start, end in sorted(windows):
         if merged and start <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
-    parts = regexscan.template_parts(rule.regex) if own else None
-    if parts and (seen[None] or not any(icase for _, icase, _, _ in parts[1])):
-        index = (seen[""], _keywords().literals)
-        parts = (parts[0], regexscan.possible(parts[1], index))
-        starts = regexscan.candidate_starts(text, lowered, parts[1], merged[0][0], merged[-1][1], index) if merged else []
-        for start, end in merged:
-            yield from regexscan.template_finditer(pattern, parts, text, lowered, start, end, index, starts)
-    else:
-        for start, end in merged:
-            yield from pattern.finditer(text, start, end)
+    return merged
 
 
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2}")

@@ -256,24 +256,30 @@ def anchored_finditer(pattern: re.Pattern, text: str, lowered: str, literals, po
 
 
 # gitleaks' keyword template starts with this lazy prefix: at most 50 name characters
-# before the keyword (``_RUN_TO_END`` finds where a run of them can start).
+# before the keyword (``_RUN_TO_END`` finds where a run of them can start). A few of its rules
+# (okta-access-token, cohere-api-token...) start with the same class, case-sensitive, then
+# repeat it, with their keyword, in a ``(?i:...)`` group: ``PLAIN_PREFIX``.
 TEMPLATE_PREFIX = "(?i)[\\w.-]{0,50}?"
+PLAIN_PREFIX = "[\\w.-]{0,50}?"
 _TEMPLATE_REACH = 50
-_RUN_TO_END = re.compile(r"(?i)[\w.-]*\Z")
+_RUN_TO_END = {TEMPLATE_PREFIX: re.compile(r"(?i)[\w.-]*\Z"), PLAIN_PREFIX: re.compile(r"[\w.-]*\Z")}
 
 
 @functools.cache
 def template_parts(source: str):
-    """For a pattern that starts with ``TEMPLATE_PREFIX``: the rest compiled on its own with
-    the same flags, and the rest's ``required_literals``; ``None`` when either is missing."""
-    if not source.startswith(TEMPLATE_PREFIX):
+    """For a pattern that starts with ``TEMPLATE_PREFIX`` (or ``PLAIN_PREFIX``): ``(rest,
+    literals, run)``, the rest compiled on its own with the same flags, the rest's
+    ``required_literals`` and the search for a run of the prefix's class; ``None`` when the
+    pattern starts otherwise or the rest has no such literals."""
+    prefix = next((p for p in (TEMPLATE_PREFIX, PLAIN_PREFIX) if source.startswith(p)), None)
+    if prefix is None:
         return None
-    rest = "(?i)" + source[len(TEMPLATE_PREFIX):]
+    rest = ("(?i)" if prefix == TEMPLATE_PREFIX else "") + source[len(prefix):]
     literals = required_literals(rest)
     if literals is None:
         return None
     try:
-        return re.compile(rest), literals
+        return re.compile(rest), literals, _RUN_TO_END[prefix]
     except re.error:
         return None
 
@@ -287,7 +293,7 @@ def template_finditer(pattern: re.Pattern, parts, text: str, lowered: str, pos: 
     the rest matches, moved back over the run before it. ``index``: places already known, as
     for ``candidate_starts``; ``starts``: the rest's ``candidate_starts`` over a span holding
     ``pos``..``endpos``, if the caller has them (several windows of one text share them)."""
-    rest, literals = parts
+    rest, literals, run = parts
     if starts is None:
         starts = candidate_starts(text, lowered, literals, pos, endpos, index)
     at = pos
@@ -296,7 +302,7 @@ def template_finditer(pattern: re.Pattern, parts, text: str, lowered: str, pos: 
             break
         if k < at or not rest.match(text, k, endpos):
             continue
-        start = _RUN_TO_END.search(text, max(at, k - _TEMPLATE_REACH), k).start()
+        start = run.search(text, max(at, k - _TEMPLATE_REACH), k).start()
         m = pattern.match(text, start, endpos)
         if m is None:  # cannot happen (see above); finditer from here is still right
             yield from pattern.finditer(text, at, endpos)

@@ -137,6 +137,23 @@ def test_template_finditer_is_finditer(text, cut_start, cut_end):
         pattern.finditer(text, pos, endpos))
 
 
+PLAIN = (r"[\w.-]{0,50}?(?i:[\w.-]{0,50}?(?:(?-i:[Oo]kta|OKTA))(?:[ \t\w.-]{0,20})[\s'" + '"' + r"]{0,3})"
+         r"(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'" + '"' + r"\s=]{0,5}(00[\w=\-]{10})(?:[\x60'" + '"'
+         + r"\s;]|\\[nr]|$)")
+PLAIN_PIECES = st.sampled_from(["okta", "Okta", "OKTA", "oKTA", "_", "my.", "x" * 30, " = ", ":", "'", "\n", " ",
+                                "00abcdefghij", "00", "-", "\u017f"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PLAIN_PIECES, max_size=25).map("".join))
+def test_template_finditer_on_a_case_sensitive_prefix_is_finditer(text):
+    # okta-access-token's form: [\w.-]{0,50}? then (?i:[\w.-]{0,50}?...), searched over the whole text
+    pattern, lowered, parts = re.compile(PLAIN), text.lower(), template_parts(PLAIN)
+    assert parts is not None and parts[1] == (("okta", True, 0, 50), ("OKTA", False, 0, 50))
+    if case_safe(text, lowered):
+        assert spans(template_finditer(pattern, parts, text, lowered, 0, len(text))) == spans(pattern.finditer(text))
+
+
 def test_template_finditer_takes_the_nearest_start_and_the_lazy_prefix():
     pattern = re.compile(TEMPLATE)
     parts = template_parts(TEMPLATE)
