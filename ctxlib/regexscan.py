@@ -1,17 +1,20 @@
 """Regular-expression search that finds the same matches as ``finditer``, sooner.
 
-The credential scanner (``credentials.py``) runs ~230 expressions over every text it packs.
-Python's ``re`` finds a pattern's literal prefix and jumps between its occurrences, but only
-when the pattern starts with it: ``\\b(ey[a-zA-Z0-9]{17,}...`` (a JSON web token) or
-``(?i)[\\w.-]{0,50}?(?:key|token)...`` (gitleaks' keyword template) are tried at every position.
-This module reads a pattern once (``required_literals``: literals every match contains, each
-at a bounded distance from the match's start), finds those literals with ``str.find`` and
-calls ``pattern.match`` only where a match could start (``anchored_finditer``), in
-``finditer``'s order: leftmost first, then from the end of the previous match. The matches
-are the same objects ``finditer`` would give (same span, same groups), because each one is
-the pattern's own ``match`` at the position ``finditer`` would have reached; when the reading
-proves nothing (an unbounded prefix, an alternative without a literal, a literal only inside
-a lookbehind) the caller keeps ``finditer``.
+The credential scanner (``credentials.py``) runs ~230 of gitleaks' expressions over every text
+it packs, each as ``pattern.finditer(text)`` (gitleaks' ``detect``: every match of every rule
+whose keyword the text holds). Python's ``re`` finds a pattern's literal prefix and jumps
+between its occurrences, but only when the pattern starts with it: ``\\b(ey[a-zA-Z0-9]{17,}...``
+(a JSON web token) or ``(?i)[\\w.-]{0,50}?(?:key|token)...`` (gitleaks' keyword template) are
+tried at every position. This module reads a pattern once (``required_literals``: literals
+every match contains, each at a bounded distance from the match's start), finds those
+literals with ``str.find`` (or takes their places from ``LiteralSet.find``) and calls
+``pattern.match`` only where a match could start (``anchored_finditer``), in ``finditer``'s
+order: leftmost first, then from the end of the previous match. The matches are the same
+objects ``finditer`` would give (same span, same groups), because each one is the pattern's
+own ``match`` at the position ``finditer`` would have reached; when the reading proves nothing
+(an unbounded prefix, an alternative without a literal, a literal only inside a lookbehind)
+the caller keeps ``finditer``. The keyword template's lazy prefix gets its own reading
+(``template_finditer``), and gitleaks' base64 runs theirs (``run_finditer``).
 
 Case: a literal of an ``(?i)`` part is looked for in ``text.lower()``, which holds every place
 ``re`` can match it when ``case_safe(text, lowered)`` holds (equal lengths, and neither of the
@@ -32,7 +35,7 @@ from re import _parser  # the standard library's own parser (Python 3.11+); read
 CASE_FOLD_EXCEPTIONS = "\u0131\u017f"
 _MAX_SPREAD = 64  # a literal further apart than this in where it can sit is not used
 _UNITS = {_parser.ANY, _parser.IN, _parser.LITERAL, _parser.NOT_LITERAL, _parser.RANGE, _parser.CATEGORY}
-_REPEATS = {_parser.MAX_REPEAT, _parser.MIN_REPEAT, getattr(_parser, "POSSESSIVE_REPEAT", _parser.MAX_REPEAT)}
+_REPEATS = {_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT}
 
 
 class _GiveUp(Exception):
@@ -176,19 +179,32 @@ def required_literals(source: str) -> tuple | None:
 
 def case_safe(text: str, lowered: str) -> bool:
     """Whether ``lowered`` (``text.lower()``) holds, at the same offsets, every place an
-    ASCII literal of an ``(?i)`` pattern can match in ``text``."""
+    ASCII literal of an ``(?i)`` pattern can match in ``text`` (``re``'s case folding).
+
+    True for an ASCII text; else when both have the same length (one character for one: no
+    "İ", which lowers to two) and ``text`` holds none of ``CASE_FOLD_EXCEPTIONS``. Raises nothing.
+    """
     return text.isascii() or (len(lowered) == len(text) and not any(c in text for c in CASE_FOLD_EXCEPTIONS))
 
 
 def candidate_starts(text: str, lowered: str, literals, pos: int, endpos: int, index=None) -> list[int]:
-    """Sorted positions in ``pos``..``endpos`` where a match with ``literals``
-    (``required_literals``' form) could start.
+    """Where in ``text`` a match holding ``literals`` could start.
 
-    ``index``: ``(places, indexed)``, where ``places`` maps lower-case literals to the ascending
-    offsets of all their occurrences in ``lowered`` (``LiteralSet.find``) and is complete for
-    every literal in ``indexed``; such a literal is not searched again: an ``(?i)`` one's
-    places are its places, a case-sensitive ASCII one's are those of its lower case where
-    ``text`` holds it as it is (given one character of ``lowered`` for one of ``text``).
+    Args:
+        text, lowered: the text and ``text.lower()`` (``(?i)`` literals are looked for there;
+            the caller checks ``case_safe`` first).
+        literals: ``required_literals``' form, ``((literal, ignorecase, lo, hi), ...)``.
+        pos, endpos: the part of the text a match must lie in, character offsets.
+        index: ``(places, indexed)``, where ``places`` maps lower-case literals to the ascending
+            offsets of all their occurrences in ``lowered`` (``LiteralSet.find``) and is complete
+            for every literal in ``indexed``. Such a literal is not searched again: an ``(?i)``
+            one's places are its places, a case-sensitive ASCII one's those of its lower case
+            where ``text`` holds it as it is (given one character of ``lowered`` for one of ``text``).
+    Returns:
+        the sorted offsets ``s`` in ``pos``..``endpos`` with, for some entry, its literal at
+        ``s + d``, ``lo <= d <= hi``, inside ``endpos``: every place a match can start, and more.
+    Raises:
+        nothing.
     """
     places, indexed = index if index is not None else ({}, ())
     aligned = len(lowered) == len(text)
@@ -218,10 +234,13 @@ def _occurrences(hay: str, literal: str, start: int, end: int):
 
 
 def possible(literals, index) -> tuple:
-    """``literals`` (``required_literals``' form) less those a text cannot hold, by ``index``
-    (``(places, indexed)`` as for ``candidate_starts``): an ASCII literal whose lower case holds
-    a literal of ``indexed`` that ``places`` lacks. Exact for a case-sensitive literal, and for
-    an ``(?i)`` one where ``case_safe`` holds."""
+    """``literals`` (``required_literals``' form) less those the text cannot hold.
+
+    ``index``: ``(places, indexed)`` as for ``candidate_starts``. An ASCII literal whose lower
+    case holds a literal of ``indexed`` that ``places`` lacks is dropped (the text lacks it
+    too): exact for a case-sensitive literal, and for an ``(?i)`` one where ``case_safe`` holds.
+    Returns a tuple (empty: no match is possible). Raises nothing.
+    """
     places, indexed = index
     return tuple(lit for lit in literals if all(k in places for k in _indexed_in(lit[0], indexed)))
 
@@ -244,6 +263,8 @@ def anchored_finditer(pattern: re.Pattern, text: str, lowered: str, literals, po
         index: places already known, as for ``candidate_starts``.
     Returns:
         an iterator of the same ``re.Match`` objects ``finditer`` yields, in the same order.
+    Raises:
+        nothing ``finditer`` would not.
     """
     endpos = len(text) if endpos is None else endpos
     at = pos
@@ -267,10 +288,19 @@ _RUN_TO_END = {TEMPLATE_PREFIX: re.compile(r"(?i)[\w.-]*\Z"), PLAIN_PREFIX: re.c
 
 @functools.cache
 def template_parts(source: str):
-    """For a pattern that starts with ``TEMPLATE_PREFIX`` (or ``PLAIN_PREFIX``): ``(rest,
-    literals, run)``, the rest compiled on its own with the same flags, the rest's
-    ``required_literals`` and the search for a run of the prefix's class; ``None`` when the
-    pattern starts otherwise or the rest has no such literals."""
+    """The parts ``template_finditer`` needs of a gitleaks keyword-template pattern.
+
+    Args:
+        source: a pattern ``re`` compiles, starting with ``TEMPLATE_PREFIX`` (the template of
+            gitleaks' ``generateSemiGenericRegex``) or ``PLAIN_PREFIX``.
+    Returns:
+        ``(rest, literals, run)``: what follows the prefix, compiled on its own with the same
+        flags (the prefix has no group, so group numbers are unchanged); the rest's
+        ``required_literals``; the search for a run of the prefix's class ending at a place.
+        ``None`` when the pattern starts otherwise or the rest has no such literals.
+    Raises:
+        nothing.
+    """
     prefix = next((p for p in (TEMPLATE_PREFIX, PLAIN_PREFIX) if source.startswith(p)), None)
     if prefix is None:
         return None
@@ -287,12 +317,22 @@ def template_parts(source: str):
 def template_finditer(pattern: re.Pattern, parts, text: str, lowered: str, pos: int, endpos: int, index=None,
                       starts: list[int] | None = None):
     """``pattern.finditer(text, pos, endpos)`` for a keyword-template pattern, ``parts`` its
-    ``template_parts``. A match starts ``j`` characters before a place ``k`` where the rest
-    matches, with ``j <= 50`` and ``text[k - j:k]`` all ``[\\w.-]``; the lazy prefix takes the
-    nearest such ``k``, so the leftmost match starts at the first ``k`` (from ``pos`` on) where
-    the rest matches, moved back over the run before it. ``index``: places already known, as
-    for ``candidate_starts``; ``starts``: the rest's ``candidate_starts`` over a span holding
-    ``pos``..``endpos``, if the caller has them (several windows of one text share them)."""
+    ``template_parts``: the same ``re.Match`` objects in the same order.
+
+    A match can start at ``s`` exactly when the rest matches at some ``k`` with ``k - s <= 50``
+    and ``text[s:k]`` all of the prefix's class ``[\\w.-]``. So the leftmost match from ``pos``
+    starts at the first such ``k`` (the rest's candidate starts, tried in order), moved back up
+    to 50 characters over the run before it (not before ``pos``); the pattern's own ``match``
+    there gives it, whichever ``k`` its lazy prefix then takes.
+
+    Args:
+        pattern: the whole compiled pattern; text, lowered, pos, endpos: as for
+            ``anchored_finditer``; index: places already known, as for ``candidate_starts``;
+        starts: the rest's ``candidate_starts`` over a span holding ``pos``..``endpos``, if the
+            caller has them (the windows of one text share them).
+    Returns:
+        an iterator of ``re.Match``. Raises nothing ``finditer`` would not.
+    """
     rest, literals, run = parts
     if starts is None:
         starts = candidate_starts(text, lowered, literals, pos, endpos, index)
@@ -320,12 +360,20 @@ _OPERATOR_AFTER = re.compile(r"""[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:|\|\||\?=|,)"
 
 
 def keyword_windows(keyword: str, text: str, lowered: str, places=None) -> list[tuple[int, int]]:
-    """The windows of ``text`` a keyword-template rule is searched in around ``keyword``'s
-    occurrences in ``lowered`` (``text.lower()``; ``places``: all their offsets, ascending, if
-    known): the keyword's line from ``_REACH_BEFORE`` characters before it to the end of the
-    line ``_REACH_AFTER`` characters after it, for each occurrence an operator follows
-    (``_OPERATOR_AFTER``, matched on ``text``). Returns ``[(start, end), ...]``, character
-    offsets, in text order."""
+    """The windows of ``text`` a keyword-template rule is searched in around ``keyword``.
+
+    ctxlib's own speed-up of gitleaks' whole-text search (the template's match starts at most
+    50 characters before its keyword, on its line): for each occurrence of ``keyword`` in
+    ``lowered`` that an operator follows (``_OPERATOR_AFTER``, matched on ``text``), the
+    keyword's line from ``_REACH_BEFORE`` characters before it to the end of the line
+    ``_REACH_AFTER`` characters after it.
+
+    Args:
+        keyword: lower case; text, lowered: the text and ``text.lower()``;
+        places: every offset of ``keyword`` in ``lowered``, ascending, if known (else found).
+    Returns:
+        ``[(start, end), ...]``, character offsets, in text order. Raises nothing.
+    """
     windows = []
     for at in _occurrences(lowered, keyword, 0, len(lowered)) if places is None else places:
         if _OPERATOR_AFTER.match(text, at + len(keyword)):
@@ -352,7 +400,15 @@ def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: i
     end of the previous match, if later) with ``endpos`` ``tail`` past it: the same matches in
     the same order. Runs are found in bytes, one a character (``encode("ascii", "replace")``
     turns every other character into a "?"), by ``find`` of ``least`` marks: ~20x faster than
-    the pattern's own search. Raises ``ValueError`` if ``chars`` holds "?" or a non-ASCII one.
+    the pattern's own search.
+
+    Args:
+        pattern: compiled ``re``; text: the text; chars: the run's characters (ASCII, no "?");
+        least: the shortest run a match needs; tail: characters a match reads past its run.
+    Returns:
+        an iterator of the ``re.Match`` objects ``pattern.finditer(text)`` gives, in order.
+    Raises:
+        ValueError: ``chars`` holds "?" or a non-ASCII character.
     """
     marked, first = text.encode("ascii", "replace").translate(_run_marks(chars)), b"a" * least
     last, at = 0, marked.find(first)
