@@ -9,7 +9,7 @@ import re
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ctxlib import regexscan
@@ -58,16 +58,33 @@ def test_required_literals_gives_up(source):
         assert found is None
 
 
-def test_every_match_holds_a_required_literal_at_its_offset():
-    # The guarantee itself, on the rules: each match of each rule the analysis reads, in a text
-    # made of the rules' own literals, holds one of the literals where the analysis says.
-    compiled, _ = rules()
-    for rule in compiled:
-        literals = required_literals(rule.regex)
-        if literals is None or not isinstance(_compiled(rule.regex), re.Pattern):
+READ_RULES = [r for r in rules()[0] if isinstance(_compiled(r.regex), re.Pattern)]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(READ_RULES).flatmap(
+    lambda r: st.tuples(st.just(r), st.from_regex(re.compile(r.regex), fullmatch=True))))
+def test_every_match_of_a_rule_holds_a_required_literal_at_its_offset(case):
+    # The guarantee itself, on gitleaks' rules (and on the rest of each template): a match
+    # hypothesis builds from the rule's own expression holds one of the literals where the
+    # analysis says, as it is (case-sensitive) or lower-cased (ignorecase).
+    rule, text = case
+    if not case_safe(text, text.lower()):
+        return
+    for source in [rule.regex] + ([template_parts(rule.regex)[0].pattern] if template_parts(rule.regex) else []):
+        literals, m = required_literals(source), re.compile(source).match(text)
+        if literals is None or m is None:
             continue
-        for literal, icase, lo, hi in literals:
-            assert hi - lo <= 64 and literal == (literal.lower() if icase else literal)
+        hay = {True: text.lower(), False: text}
+        assert any(hay[icase].startswith(literal, d) and d + len(literal) <= m.end()
+                   for literal, icase, lo, hi in literals for d in range(lo, hi + 1)), (rule.id, source, text)
+
+
+def test_template_parts_keep_the_groups():
+    for rule in READ_RULES:
+        parts = template_parts(rule.regex)
+        if parts:
+            assert parts[0].groups == re.compile(rule.regex).groups, rule.id
 
 
 # --- case folding ---------------------------------------------------------------------------------
