@@ -5,10 +5,12 @@
 the compiled expressions and the base64 decoding with the package (those did not change).
 For every text file under the folders given (default: the running Python's standard library),
 and for the corpus of ``tests/test_credentials.py``, both are called with ``first_only`` False
-and True; every difference is printed and the exit status is 1.
+and True, with the file's path as ``ctxlib.repo.read_repo`` gives it; every difference is
+printed and the exit status is 1. tests/test_secret_scan_same.py uses the same comparison on
+hypothesis-generated texts.
 
-    nice -n 10 .venv/bin/python benchmarks/check_same_secrets.py            # the standard library
-    nice -n 10 .venv/bin/python benchmarks/check_same_secrets.py /some/tree --path-as-is
+    nice -n 10 .venv/bin/python benchmarks/check_same_secrets.py              # the standard library
+    nice -n 10 .venv/bin/python benchmarks/check_same_secrets.py /some/tree /other/tree
 """
 from __future__ import annotations
 
