@@ -27,6 +27,10 @@ kubeconfig's ``client-key-data``, a registry's ``"auth"``, a ``.netrc`` password
 does, long base64 runs are decoded once and scanned again (a base64 private key is a private
 key). ``tests/test_credentials.py`` holds a corpus of such files and of look-alikes that are not.
 
+Speed (issue 25): the keywords are looked for all at once (``literalset``), and each rule's
+expression is tried only where the literals every match holds allow (``regexscan``); the
+findings are the same as one ``finditer`` per rule (``benchmarks/check_same_secrets.py``).
+
 Not handled (as gitleaks' ``detect`` without git): allowlists by path or commit, hex
 segments, decoding more than one level deep, ``requiredRules`` and the ``gitleaks:allow`` comment. Go's RE2 syntax
 is compiled with the standard ``re`` where it reads it the same, else with the ``regex``
@@ -41,6 +45,9 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from . import regexscan
+from .literalset import LiteralSet, holds_any
 
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"
@@ -288,10 +295,11 @@ def _parse_toml(raw: bytes) -> dict:
 
 
 def _allowed(allowlists, secret: str, match: str, line: str) -> bool:
+    lowered = secret.lower()
     for a in allowlists:
         target = {"match": match, "line": line}.get(a.target, secret)
         by_regex = bool(target) and any(_compiled(r).search(target) for r in a.regexes)
-        by_word = bool(secret) and any(w in secret.lower() for w in a.stopwords)
+        by_word = bool(secret) and holds_any(a.stopwords, lowered)
         if a.both:
             checks = ([by_regex] if a.regexes else []) + ([by_word] if a.stopwords else [])
             if checks and all(checks):
@@ -301,59 +309,56 @@ def _allowed(allowlists, secret: str, match: str, line: str) -> bool:
     return False
 
 
-# gitleaks' "keyword, then an assignment, then a value" template: a match starts at most 50
-# characters before its keyword, on the keyword's line, and ends within ~200 after it.
-_NEAR_KEYWORD = "(?i)[\\w.-]{0,50}?"
-_REACH_BEFORE, _REACH_AFTER = 50, 260
-# What every such rule needs right after its keyword: an assignment operator (a looser form
-# of the template's own). A keyword without one cannot start a match, so its window is skipped.
-_OPERATOR_AFTER = re.compile(r"""[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:|\|\||\?=|,)""")
-
-
-def _keyword_windows(keyword: str, text: str, lowered: str) -> list[tuple[int, int]]:
-    """The windows of ``text`` a keyword-template rule is searched in around ``keyword``'s
-    occurrences: the keyword's line from ``_REACH_BEFORE`` characters before it to the end of
-    the line ``_REACH_AFTER`` characters after it, for each occurrence an operator follows."""
-    windows = []
-    at = lowered.find(keyword)
-    while at >= 0:
-        if _OPERATOR_AFTER.match(text, at + len(keyword)):
-            start = max(text.rfind("\n", 0, at) + 1, at - _REACH_BEFORE)
-            end = text.find("\n", at + _REACH_AFTER)
-            windows.append((start, len(text) if end < 0 else end + 1))
-        at = lowered.find(keyword, at + 1)
-    return windows
-
-
-def _matches(rule: _Rule, text: str, lowered: str, seen: dict | None = None):
-    """The rule's matches in ``text``. A keyword-template rule is searched only in windows
-    around its keywords' occurrences, which finds the same secrets ~50x faster than one search
-    over the whole text (the template's lazy prefix is tried at every position). ``seen``:
-    ``{keyword: windows}`` already found in this text, shared by the rules of one scan."""
+def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
+    """The rule's matches in ``text``, as ``finditer`` gives them. A keyword-template rule is
+    searched only in windows around its keywords (~50x faster than the whole text). Where
+    ``regexscan`` proves literals every match holds, only the places they allow are tried, with
+    the same matches. ``seen``: what is known of this text, shared by the rules of one scan:
+    keyword windows, each keyword's places (key ``""``), ``case_safe`` (key ``None``)."""
     pattern = _compiled(rule.regex)
-    if not rule.regex.startswith(_NEAR_KEYWORD) or not rule.keywords or len(lowered) != len(text):
-        yield from pattern.finditer(text)
+    own = isinstance(pattern, re.Pattern) and pattern.pattern == rule.regex
+    if None not in seen:
+        seen[None] = regexscan.case_safe(text, lowered)
+    windowed = rule.regex.startswith(regexscan.TEMPLATE_PREFIX) and rule.keywords and len(lowered) == len(text)
+    spans = _windows(rule, text, lowered, seen) if windowed else [(0, len(text))]
+    parts = regexscan.template_parts(rule.regex) if own else None
+    literals = parts[1] if parts else regexscan.required_literals(rule.regex) if own else None
+    if not spans or not literals or not (seen[None] or not any(icase for _, icase, _, _ in literals)):
+        for start, end in spans:
+            yield from pattern.finditer(text, start, end)
         return
-    seen = {} if seen is None else seen
+    index = (seen[""], _keywords().literals)
+    literals = regexscan.possible(literals, index)
+    if parts:  # the windows share one list of the places where the rest could start
+        parts, starts = (parts[0], literals, parts[2]), regexscan.candidate_starts(
+            text, lowered, literals, spans[0][0], spans[-1][1], index)
+        for start, end in spans:
+            yield from regexscan.template_finditer(pattern, parts, text, lowered, start, end, index, starts)
+    else:
+        for start, end in spans:
+            yield from regexscan.anchored_finditer(pattern, text, lowered, literals, start, end, index)
+
+
+def _windows(rule: _Rule, text: str, lowered: str, seen: dict) -> list:
+    """The merged windows around the rule's keywords (``regexscan.keyword_windows``)."""
     windows = []
     for keyword in rule.keywords:
         if keyword not in seen:
-            seen[keyword] = _keyword_windows(keyword, text, lowered)
+            places = seen[""].get(keyword)
+            seen[keyword] = regexscan.keyword_windows(keyword, text, lowered, places) if places else []
         windows += seen[keyword]
-    windows.sort()
-    merged = []
-    for start, end in windows:
+    merged: list[list[int]] = []
+    for start, end in sorted(windows):
         if merged and start <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
-    for start, end in merged:
-        yield from pattern.finditer(text, start, end)
+    return merged
 
 
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2}")
-
-
+# Every match lies in a run of 40 or more of these characters and ends at most two "=" after it.
+_BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
 def _decoded(run: str) -> str | None:
     """The text a base64 run stands for, or ``None`` if it is not base64 of mostly printable text."""
     import base64
@@ -369,11 +374,19 @@ def _decoded(run: str) -> str | None:
     return text if text and printable >= 0.95 * len(text) else None
 
 
-def _holds(words: str, lowered: str, keyword: str) -> bool:
-    # ``keyword in lowered``: where the keyword has no white space, asked of ``words`` (the distinct
-    # words of ``lowered`` joined by spaces), the shorter string with the same answer.
-    return keyword in (words if len(keyword.split()) == 1 and not keyword[0].isspace()
-                       and not keyword[-1].isspace() else lowered)
+@functools.cache
+def _keywords() -> LiteralSet:
+    return LiteralSet(k for rule in rules()[0] for k in rule.keywords)
+
+
+@functools.cache
+def _rules_of() -> tuple[dict, tuple]:
+    """``({keyword: (number of each rule that has it, ...)}, (rules without keywords, ...))``."""
+    by_keyword: dict[str, list] = {}
+    for n, rule in enumerate(rules()[0]):
+        for keyword in rule.keywords:
+            by_keyword.setdefault(keyword, []).append(n)
+    return {k: tuple(v) for k, v in by_keyword.items()}, tuple(n for n, r in enumerate(rules()[0]) if not r.keywords)
 
 
 def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bool = True) -> list[Finding]:
@@ -394,19 +407,16 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     compiled, global_allow = rules()
     lowered = text.lower()
     found = []
-    # Rules share keywords (329 keywords, 275 distinct): each is looked for once per text, and a
-    # keyword without white space in the text's distinct white-space-separated words joined, which
-    # hold every place it can occur and are about a third of a source file's length.
-    present: dict[str, bool] = {}
-    windows: dict[str, list] = {}
-    words = " ".join(set(lowered.split()))
-    for rule in compiled:
+    # Rules share keywords (329 keywords, 275 distinct): which of them the text holds is found
+    # once, in one pass per anchor character (``literalset``); only their rules are visited.
+    places = _keywords().find(lowered)
+    seen: dict = {"": places}
+    by_keyword, unkeyed = _rules_of()
+    run = set(unkeyed).union(*(by_keyword[k] for k in places))  # the rules a keyword lets run
+    for rule in map(compiled.__getitem__, sorted(run)):
         if rule.path and not (path and _compiled(rule.path).search(path)):
             continue
-        if rule.keywords and not any(present[k] if k in present else present.setdefault(k, _holds(words, lowered, k))
-                                     for k in rule.keywords):
-            continue
-        for m in _matches(rule, text, lowered, windows):
+        for m in _matches(rule, text, lowered, seen):
             match = m.group().strip("\n")
             groups = m.groups()
             if rule.secret_group and rule.secret_group <= len(groups):
@@ -425,7 +435,7 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
             if first_only:
                 return found
     if decode:
-        for run in _BASE64_RUN.finditer(text):
+        for run in regexscan.run_finditer(_BASE64_RUN, text, _BASE64_CHARS, 40, 2):
             inner = _decoded(run.group())
             if inner is None:
                 continue
