@@ -78,23 +78,31 @@ class ModuleIndex:
     by their name's last dotted part once; a name is resolved when it is asked for (``get``)."""
 
     def __init__(self, paths):
-        self.by_last: dict[str, list[tuple[str, list[str]]]] = {}
+        self.by_last: dict[str, list[str]] = {}  # a module's last dotted part -> the paths that can be it
         for path in paths:
             if path.endswith(".py"):
-                parts = path[:-3].split("/")
-                if parts[-1] == "__init__":
-                    parts = parts[:-1]
-                if parts:
-                    self.by_last.setdefault(parts[-1].rsplit(".", 1)[-1], []).append((path, parts))
+                folders, _, name = path[:-3].rpartition("/")
+                if name == "__init__":
+                    if not folders:
+                        continue
+                    name = folders.rpartition("/")[2]
+                self.by_last.setdefault(name.rpartition(".")[2], []).append(path)
         self.known: dict[str, str | None] = {}
 
     def get(self, module: str) -> str | None:
         """The one file ``module`` names, or ``None`` (no file, or more than one)."""
         if module not in self.known:
-            found = [path for path, parts in self.by_last.get(module.rsplit(".", 1)[-1], ())
-                     if any(".".join(parts[i:]) == module for i in range(len(parts)))]
+            found = [path for path in self.by_last.get(module.rpartition(".")[2], ()) if _names(path, module)]
             self.known[module] = found[0] if len(found) == 1 else None
         return self.known[module]
+
+
+def _names(path: str, module: str) -> bool:
+    # Whether the dotted name ``module`` is ``path``'s module or one of its dotted tails.
+    parts = path[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return any(".".join(parts[i:]) == module for i in range(len(parts)))
 
 
 def last_name(path: str) -> str:

@@ -14,6 +14,7 @@ Not handled: a vendored copy that is not under a folder named as one (``vendor/`
 """
 from __future__ import annotations
 
+import functools
 import re
 
 KIND_PRIOR = {"source": 1.0, "config": 0.5, "test": 0.4, "docs": 0.3, "changelog": 0.15, "generated": 0.1}
@@ -57,27 +58,35 @@ def path_kind(path: str) -> str:
     """
     lower = path.lower()
     folders, _, name = lower.rpartition("/")
-    parts = set(folders.split("/")) if folders else set()
+    generated, changelog, test, docs = _folder_facts(folders)
     stem, _, ext = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
-    if parts & {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "node_modules", "dist",
-                "build", "generated", "_generated"} or _vendored_package(folders) or name.endswith((".min.js", ".min.css", ".lock") + _PROTOC) \
+    if generated or name.endswith((".min.js", ".min.css", ".lock") + _PROTOC) \
             or name in {"package-lock.json", "yarn.lock", "poetry.lock", "uv.lock"} or _HASHED.search(name):
         return "generated"
-    if stem.split(".")[0] in {"changelog", "changes", "history", "news", "release-notes", "releasenotes",
-                              "release_notes", "whatsnew", "authors", "contributors"} \
-            or parts & {"changelog.d", "changes", "newsfragments", "changelog", "whatsnew", "release-notes"}:
+    if changelog or stem.split(".")[0] in {"changelog", "changes", "history", "news", "release-notes", "releasenotes",
+                                           "release_notes", "whatsnew", "authors", "contributors"}:
         return "changelog"
-    if parts & {"test", "tests", "testing", "spec", "__tests__"} or name.startswith("test_") \
-            or any(p.startswith("test") or p.endswith(("_tests", "_test")) for p in parts) \
-            or stem.endswith(("_test", "_tests", ".test", ".spec")) or name == "conftest.py":
+    if test or name.startswith("test_") or stem.endswith(("_test", "_tests", ".test", ".spec")) or name == "conftest.py":
         return "test"
-    if ext in {"md", "rst", "txt", "adoc", "ipynb"} or parts & {"docs", "doc", "documentation"} \
-            or stem in {"readme", "license", "copying", "notice"}:
+    if docs or ext in {"md", "rst", "txt", "adoc", "ipynb"} or stem in {"readme", "license", "copying", "notice"}:
         return "docs"
     if ext in {"toml", "cfg", "ini", "yaml", "yml", "json", "lock", "csv", "xml", "in"} or not ext \
             or name.startswith(".") or name in {"setup.py", "noxfile.py", "fabfile.py", "conf.py"}:
         return "config"
     return "source"
+
+
+@functools.lru_cache(maxsize=8192)
+def _folder_facts(folders: str) -> tuple[bool, bool, bool, bool]:
+    # What a lower-case folder path alone says of its files: (generated or vendored, changelog, test,
+    # docs). A tree has far fewer folders than files, so each is looked at once.
+    parts = set(folders.split("/")) if folders else set()
+    return (bool(parts & {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "node_modules", "dist",
+                          "build", "generated", "_generated"}) or _vendored_package(folders),
+            bool(parts & {"changelog.d", "changes", "newsfragments", "changelog", "whatsnew", "release-notes"}),
+            bool(parts & {"test", "tests", "testing", "spec", "__tests__"})
+            or any(p.startswith("test") or p.endswith(("_tests", "_test")) for p in parts),
+            bool(parts & {"docs", "doc", "documentation"}))
 
 
 def _vendored_package(folders: str) -> bool:

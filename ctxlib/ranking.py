@@ -46,6 +46,7 @@ Not handled: imports other than Python's; tests named other than ``test_x``/``x_
 from __future__ import annotations
 
 import collections
+import functools
 import heapq
 import re
 from dataclasses import dataclass, field
@@ -242,6 +243,7 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
         words = task_words(q)
         packaging, examples = words & (PACKAGING_WORDS | PACKAGING_HINTS), bool(words & EXAMPLE_WORDS)
         best = max(score.values(), default=0.0)
+        generated_head = functools.lru_cache(maxsize=None)(lambda first: says_generated(files[first]))  # once a text
         for path in files if packaging else [p for p in files if score[p] > 0]:
             if packaging and is_packaging(path):  # a packaging task: its files rank as source
                 floor = PACKAGING_FLOOR * best if packaging & PACKAGING_WORDS else 0.0
@@ -253,7 +255,7 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
             if score[path] <= 0:
                 continue
             kind, prior = kinds[path], KIND_PRIOR[kinds[path]]
-            if kind in ("source", "config") and says_generated(files[path]):  # only files that hold a term
+            if kind in ("source", "config") and generated_head(copy_of[path]):  # only files that hold a term
                 kind, prior = "generated (its head says so)", KIND_PRIOR["generated"]
             if not examples and kind == "source" and is_example(path):
                 kind, prior = "example", EXAMPLE_PRIOR

@@ -150,6 +150,8 @@ LOOK_ALIKES = {  # not credentials, under names that could fool a name list or a
     "src/docker.py": 'def login(client):\n    return client.login(username="me", password=getpass())\n',
     "settings.ini": "[limits]\nbypass = true\nmax_tokens = 1000\npassword_min_length = 8\n",
     ".github/workflows/ci.yml": "env:\n  token: ${{ secrets.GITHUB_TOKEN }}\n  password: ${DB_PASSWORD}\n",
+    # A workflow's permissions (trusted publishing asks for an OIDC id-token): "write" is a scope, not a password.
+    ".github/workflows/publish.yaml": "jobs:\n  publish:\n    permissions:\n      id-token: write\n      contents: read\n",
 }
 
 
