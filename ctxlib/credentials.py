@@ -31,10 +31,10 @@ Speed (issue 25): the keywords are looked for all at once (``literalset``), and 
 expression is tried only where the literals every match holds allow (``regexscan``); the
 findings are the same as one ``finditer`` per rule (``benchmarks/check_same_secrets.py``).
 
-Not handled (as gitleaks' ``detect`` without git): allowlists by path or commit, hex
-segments, decoding more than one level deep, ``requiredRules`` and the ``gitleaks:allow`` comment. Go's RE2 syntax
-is compiled with the standard ``re`` where it reads it the same, else with the ``regex``
-package (version 1 behaviour: scoped inline flags, POSIX classes), which reads them all.
+Go's RE2 syntax is compiled with ``re`` where it reads it the same, else rewritten for it
+(``goregex``: scoped inline flags, ``\z``, POSIX classes); the ``regex`` package only for what
+neither reads. Not handled (as gitleaks' ``detect`` without git): allowlists by path or commit,
+hex segments, decoding more than one level deep, ``requiredRules``, the ``gitleaks:allow`` comment.
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import regexscan
+from . import goregex, regexscan
 from .literalset import LiteralSet, holds_any
 
 GITLEAKS_VERSION = "8.30.1"
@@ -179,16 +179,15 @@ def shannon_entropy(text: str) -> float:
 
 @functools.cache
 def _compiled(source: str):
-    # The keyword prefilter means a scan compiles few of the ~220 expressions. The standard
-    # library's re compiles ~5x faster than regex and reads 196 of them alike; the rest (Go's
-    # scoped inline flags, POSIX classes, nested sets, which re would misread with a warning)
-    # go to regex in version 1 mode.
+    # A scan compiles few of the ~230 expressions (the keyword prefilter); re compiles ~5x faster than
+    # regex, and reads all of gitleaks 8.30.1's as Go does, 26 of them rewritten (goregex.to_python).
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        try:
-            return re.compile(source)
-        except (re.error, FutureWarning):
-            pass
+        for pattern in goregex.readings(source):
+            try:
+                return re.compile(pattern)
+            except (re.error, FutureWarning):
+                pass
     try:
         import regex
     except ImportError:  # the browser build (Pyodide): regex is compiled; such a rule never matches there
@@ -316,13 +315,13 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     the same matches. ``seen``: what is known of this text, shared by the rules of one scan:
     keyword windows, each keyword's places (key ``""``), ``case_safe`` (key ``None``)."""
     pattern = _compiled(rule.regex)
-    own = isinstance(pattern, re.Pattern) and pattern.pattern == rule.regex
+    source = pattern.pattern if isinstance(pattern, re.Pattern) else None  # as re reads it (goregex)
     if None not in seen:
         seen[None] = regexscan.case_safe(text, lowered)
     windowed = rule.regex.startswith(regexscan.TEMPLATE_PREFIX) and rule.keywords and len(lowered) == len(text)
     spans = _windows(rule, text, lowered, seen) if windowed else [(0, len(text))]
-    parts = regexscan.template_parts(rule.regex) if own else None
-    literals = parts[1] if parts else regexscan.required_literals(rule.regex) if own else None
+    parts = regexscan.template_parts(source) if source else None
+    literals = parts[1] if parts else regexscan.required_literals(source) if source else None
     if not spans or not literals or not (seen[None] or not any(icase for _, icase, _, _ in literals)):
         for start, end in spans:
             yield from pattern.finditer(text, start, end)

@@ -43,7 +43,7 @@ CASES = [str, str.upper, str.lower, str.swapcase, str.title]
 @st.composite
 def secret_texts(draw):
     rule = draw(st.sampled_from(RULES))
-    secret = draw(st.one_of(st.from_regex(re.compile(rule.regex), fullmatch=True),
+    secret = draw(st.one_of(st.from_regex(_compiled(rule.regex), fullmatch=True),
                             st.sampled_from(KNOWN).map(str.strip)))
     keyword = draw(st.sampled_from(rule.keywords or ("",)))
     name = draw(st.sampled_from(NAMES + ([keyword + "_key", keyword] if keyword else [])))
