@@ -2,7 +2,8 @@
 
 ``old_find_secrets`` below is ``ctxlib.credentials.find_secrets`` as it was at commit 50982dc
 (before issue 25's scanner work), kept here only, never in the package. It shares the rule set,
-the compiled expressions and the base64 decoding with the package (those did not change).
+the compiled expressions and the base64 decoding with the package (26 of the expressions are now
+Go's syntax rewritten for re, held to the regex package's matches by tests/test_goregex.py).
 For every text file under the folders given (default: the running Python's standard library),
 and for the corpus of ``tests/test_credentials.py``, both are called with ``first_only`` False
 and True, with the file's path as ``ctxlib.repo.read_repo`` gives it; every difference is

@@ -24,16 +24,20 @@ def first_copies(texts) -> list[int]:
     groups: dict[int, list[int] | dict] = {}  # length -> first indexes of its distinct texts (or text -> index)
     first = []
     for k, text in enumerate(texts):
-        group = groups.setdefault(len(text), [])
-        if isinstance(group, dict):
+        group = groups.get(len(text))
+        if group is None:  # the first text of its length: nothing to compare
+            groups[len(text)] = [k]
+            first.append(k)
+        elif isinstance(group, dict):
             first.append(group.setdefault(text, k))
-            continue
-        same = next((j for j in group if texts[j] == text), None)
-        if same is not None:
-            first.append(same)
-            continue
-        first.append(k)
-        group.append(k)
-        if len(group) > COMPARED:
-            groups[len(text)] = {texts[j]: j for j in group}
+        else:
+            for j in group:
+                if texts[j] == text:
+                    first.append(j)
+                    break
+            else:
+                first.append(k)
+                group.append(k)
+                if len(group) > COMPARED:
+                    groups[len(text)] = {texts[j]: j for j in group}
     return first

@@ -24,7 +24,7 @@ data: the readable text files, and every file or folder it left out with the rea
   files of common tools (kubeconfig, registry auth, cloud and database clients) by name here
   (``credentials.credential_file_pattern``). Contents are judged by ``credential_in_text``, with gitleaks' rules
   (``credentials.py``); the packer applies it to every text before it could be packed, not
-  to every file here, because scanning all 37 MB of the standard library takes ~25 s.
+  to every file here: scanning all 37 MB of the standard library takes ~1.1 s, ten times the read.
 - Names that cannot be printed as they are (bytes that are not UTF-8, a newline, an escape
   sequence) are shown escaped, ``bad\\xff.py``, ``two\\nlines.py``, and a literal backslash then
   doubled, so two names never show alike (``display_path``).
@@ -101,7 +101,7 @@ def credential_in_text(text: str, path: str = "") -> Skipped | None:
     Returns:
         a ``Skipped`` for ``path`` with ``Reason.SECRET`` (``detector="gitleaks: aws-access-token"``
         for a line with an ``AKIA...`` key id; ``str()`` of it is ``"holds a secret (gitleaks:
-        aws-access-token)"``), else ``None``. About 0.7 microseconds per character on source code.
+        aws-access-token)"``), else ``None``. About 0.03 microseconds per character on source code.
     """
     found = credentials.find_secrets(text, path, first_only=True)
     return Skipped.of(path, Reason.SECRET, detector=f"gitleaks: {found[0].rule}") if found else None
