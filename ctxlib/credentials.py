@@ -32,7 +32,7 @@ expression is tried only where the literals every match holds allow (``regexscan
 findings are the same as one ``finditer`` per rule (``benchmarks/check_same_secrets.py``).
 
 Go's RE2 syntax is compiled with ``re`` where it reads it the same, else rewritten for it
-(``goregex``: scoped inline flags, ``\z``, POSIX classes); the ``regex`` package only for what
+(``goregex``: scoped inline flags, ``\\z``, POSIX classes); the ``regex`` package only for what
 neither reads. Not handled (as gitleaks' ``detect`` without git): allowlists by path or commit,
 hex segments, decoding more than one level deep, ``requiredRules``, the ``gitleaks:allow`` comment.
 """

@@ -11,10 +11,11 @@ or not at all, and ``to_python`` rewrites them:
 - ``\\z``, the end of the text (``re``'s ``\\Z``).
 - POSIX classes inside brackets, ``[[:alnum:]]`` (ASCII in Go), which ``re`` reads as a nested set.
 
-Like the ~200 rules ``re`` reads as they are, the result reads ``\w``, ``\d``, ``\s`` and ``\b`` as
-Unicode (Go reads them as ASCII); ``re`` and the ``regex`` package differ there only on a few
-characters (``re`` counts ``²`` a word character and ``\x1c``-``\x1f`` white space). Secrets are ASCII. Anything else it does not know (``\\Q...\\E``, ``\\pN``, a flag other than ``i``, ``m``, ``s`` or
-``U``...) gives ``None``, and the caller keeps another engine. ``re`` compiles the result some
+Like the ~200 rules ``re`` reads as they are, the result reads ``\\w``, ``\\d``, ``\\s`` and ``\\b``
+as Unicode (Go reads them as ASCII); ``re`` and the ``regex`` package differ there only on a few
+characters (``re`` counts ``²`` a word character and ``\\x1c``-``\\x1f`` white space). Secrets are
+ASCII. Anything else it does not know (``\\Q...\\E``, ``\\pN``, a flag other than ``i``, ``m`` or
+``s``...) gives ``None``, and the caller keeps another engine. ``re`` compiles the result some
 5x faster than the ``regex`` package compiles the original, ``regexscan`` can read it for its
 literals, and the browser build (where ``regex`` cannot be installed) runs these rules too.
 ``tests/test_goregex.py`` holds each rewritten rule to the ``regex`` package's matches.

@@ -151,3 +151,19 @@ def test_the_layout_rules_see_what_they_check(tmp_path):
     assert "Block" in public_definitions(PACKAGE / "removal.py")
     assert "Block" not in public_definitions(PACKAGE / "transcript.py")  # re-exported, not defined
     assert len(every_module()) >= 40
+
+
+def test_every_module_compiles_without_a_warning():
+    # An invalid escape such as "\z" in a docstring is a DeprecationWarning today and an error in a
+    # later Python (a SyntaxWarning from 3.12): every learner importing ctxlib would see it.
+    import warnings
+
+    noisy = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                compile(path.read_text(encoding="utf-8"), str(path), "exec")
+            except (SyntaxError, SyntaxWarning, DeprecationWarning) as exc:
+                noisy.append(f"{path.relative_to(PACKAGE.parent)}: {exc}")
+    assert noisy == []

@@ -192,6 +192,10 @@ def playwright():
 
 @pytest.fixture(scope="module")
 def browser(playwright):
+    # Every test here needs the built site; the HTTPS test serves it itself, so it asks here, before a launch.
+    skip_or_fail(None if (SITE / "jupyter-lite.json").is_file() else
+                 f"the browser build is not built in {SITE} (python3 run.py lite {SITE})")
+    skip_or_fail(None if Path(CHROMIUM).is_file() else f"{CHROMIUM} not found (Debian: apt-get install chromium)")
     chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
     try:
         yield chromium
