@@ -153,8 +153,10 @@ def served(site):
 @pytest.fixture(scope="module")
 def chromium(tmp_path_factory):
     """Chromium that sees only DejaVu (no system Devanagari font), as on a fresh machine."""
+    from test_browser import CHROMIUM, CHROMIUM_FLAGS, LATIN_FONT_DIR, LATIN_ONLY_FONTCONFIG, skip_or_fail
+
+    skip_or_fail(browser_missing())  # before a launch: a test may ask for this fixture before "served"
     from playwright.sync_api import sync_playwright
-    from test_browser import CHROMIUM, CHROMIUM_FLAGS, LATIN_FONT_DIR, LATIN_ONLY_FONTCONFIG
 
     folder = tmp_path_factory.mktemp("fontconfig")
     (folder / "fonts.conf").write_text(LATIN_ONLY_FONTCONFIG.format(fonts=LATIN_FONT_DIR, cache=folder / "cache"))
