@@ -232,7 +232,8 @@ def test_scores_do_not_depend_on_the_processs_hash_seed():
     outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
                               env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(16)}
     assert len(outputs) == 1
-    assert json.loads(outputs.pop())[0] == ["a.py", "17.228734324620017"]
+    best = json.loads(outputs.pop())[0]  # Python 3.12's sum() of floats is compensated: the last bit differs from 3.11's
+    assert best[0] == "a.py" and abs(float(best[1]) - 17.22873432462001) < 1e-12
 
 
 def test_a_version_named_whole_is_a_packaging_word():
