@@ -404,6 +404,7 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
         from its BEGIN line to its END line gives both lines' numbers.
     """
     compiled, global_allow = rules()
+    original, text = text, goregex.go_case(text)  # Go's case folding: same length, same offsets
     lowered = text.lower()
     found = []
     # Rules share keywords (329 keywords, 275 distinct): which of them the text holds is found
@@ -416,8 +417,9 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
         if rule.path and not (path and _compiled(rule.path).search(path)):
             continue
         for m in _matches(rule, text, lowered, seen):
-            match = m.group().strip("\n")
-            groups = m.groups()
+            match = original[m.start():m.end()].strip("\n")
+            groups = m.groups() if text is original else tuple(
+                None if a < 0 else original[a:b] for a, b in map(m.span, range(1, len(m.groups()) + 1)))
             if rule.secret_group and rule.secret_group <= len(groups):
                 secret = groups[rule.secret_group - 1] or ""
             else:
@@ -426,7 +428,7 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
                 continue
             start = text.rfind("\n", 0, m.start()) + 1
             end = text.find("\n", m.start() + len(match))
-            line = text[start:end if end >= 0 else len(text)]
+            line = original[start:end if end >= 0 else len(text)]
             if _allowed(global_allow, secret, match, line) or _allowed(rule.allowlists, secret, match, line):
                 continue
             first = text.count("\n", 0, m.start()) + 1

@@ -19,6 +19,13 @@ ASCII. Anything else it does not know (``\\Q...\\E``, ``\\pN``, a flag other tha
 5x faster than the ``regex`` package compiles the original, ``regexscan`` can read it for its
 literals, and the browser build (where ``regex`` cannot be installed) runs these rules too.
 ``tests/test_goregex.py`` holds each rewritten rule to the ``regex`` package's matches.
+
+Case folding: under ``(?i)`` Go folds a letter only along its Unicode simple case folding orbit
+(``unicode.SimpleFold``): ``k`` also matches the Kelvin sign ``K`` and ``s`` the long ``ſ``, and
+nothing else reaches an ASCII letter. ``re`` also folds the Turkish dotless ``ı`` (U+0131) and
+dotted ``İ`` (U+0130) onto ``i`` (its documentation lists the four), for every rule, rewritten or
+not. ``go_case`` takes those two out of a text before the rules run, so that ``re`` matches what
+Go matches there too.
 """
 from __future__ import annotations
 
@@ -30,6 +37,11 @@ POSIX_CLASSES = {"alnum": "0-9A-Za-z", "alpha": "A-Za-z", "ascii": "\\x00-\\x7f"
                  "xdigit": "0-9A-Fa-f"}
 _FLAGS = re.compile(r"\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?\)")  # a group of flags only: (?i), (?-i), (?i-s)
 _KNOWN_FLAGS = set("ims")
+
+
+# The two letters re folds onto "i" and Go does not, each replaced by a letter that no case
+# folding reaches (in re, the regex package or Go) and that is a word character as they are.
+GO_CASE = str.maketrans({"\u0131": "\u0138", "\u0130": "\u018d"})  # ı -> ĸ, İ -> ƍ
 
 
 class _Unknown(Exception):
@@ -54,6 +66,17 @@ def to_python(source: str) -> str | None:
     except (_Unknown, IndexError):
         return None
     return body if end == len(source) else None
+
+
+def go_case(text: str) -> str:
+    """``text`` with the letters ``re`` folds onto ``i`` under ``(?i)`` and Go does not (``ı``
+    U+0131, ``İ`` U+0130) replaced by letters nothing folds onto (``ĸ``, ``ƍ``): the same length
+    and offsets, the same word characters, so a rule run over it with ``re`` matches where Go's
+    would run over ``text``. ``go_case("kıd")`` -> ``"kĸd"``; an ASCII text comes back as it is.
+    Raises nothing. The rule: Go's ``regexp/syntax`` folds along ``unicode.SimpleFold``, whose
+    orbit of ``i`` is ``i``, ``I``; ``re``'s ``IGNORECASE`` documentation names ``ı`` and ``İ``.
+    """
+    return text if text.isascii() else text.translate(GO_CASE)
 
 
 def readings(source: str):

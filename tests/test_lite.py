@@ -417,9 +417,45 @@ RUN_FINISHED_NOTEBOOK = RUN_FINISHED.replace(
     "window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'")
 
 
-def run_all(page) -> None:
+RUN_STATE = """() => {
+  const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]
+    .filter(c => (c.querySelector('.cm-content')?.textContent || '').trim() !== '')
+    .map(c => (c.querySelector('.jp-InputPrompt')?.textContent || '').trim());
+  const kernel = window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel;
+  return {cells: cells.length, ran: cells.filter(p => /\\[\\d+\\]/.test(p)).length,
+          running: cells.filter(p => p.includes('*')).length, kernel: kernel ? kernel.status : 'none',
+          dialog: [...document.querySelectorAll('.jp-Dialog')].map(d => d.innerText.slice(0, 200))};
+}"""
+
+
+def run_all(page, timeout_s: float = 300, quiet_s: float = 45) -> None:
+    """Run All Cells and wait until every code cell has run (or one has failed).
+
+    Once, in a CI run, a Run All given right after a reload ran nothing: 300 s passed with the
+    kernel idle. When ``quiet_s`` seconds pass with the kernel idle, no cell queued or running and
+    the run not finished, Run All is given again (at most twice), as a learner would click it
+    again. On a timeout the message says what the page showed, and a screenshot is saved.
+    """
     menu(page, "Run", "Run All Cells")
-    page.wait_for_function(RUN_FINISHED_NOTEBOOK, timeout=300_000, polling=1000)
+    started = quiet_since = time.monotonic()
+    clicks, states = 1, []
+    while not page.evaluate(RUN_FINISHED_NOTEBOOK):
+        state = page.evaluate(RUN_STATE)
+        now = time.monotonic()
+        if state["running"] or state["kernel"] != "idle":
+            quiet_since = now
+        elif now - quiet_since > quiet_s and clicks < 3:
+            states.append(f"after {now - started:.0f} s, Run All again: {state}")
+            menu(page, "Run", "Run All Cells")
+            clicks, quiet_since = clicks + 1, now
+        if now - started > timeout_s:
+            shot = Path(tempfile.gettempdir()) / "ctxlib-lite-run-all.png"
+            page.screenshot(path=str(shot))
+            raise AssertionError(f"Run All did not finish in {timeout_s:.0f} s; the page: {state}; "
+                                 f"{'; '.join(states) or 'given once'}; screenshot {shot}")
+        time.sleep(1)
+    if states:
+        print("\nrun_all: " + "; ".join(states))  # in pytest's output when a test fails, or with -s
 
 
 def answered_box(page, lesson: str, lang: str, question):
