@@ -5,11 +5,12 @@ flags, POSIX classes), which ctxlib used for these rules before: every rewritten
 must give the same matches (spans and groups) on generated secrets in code, and on odd letters,
 once ``go_case`` has taken out the two letters ``re`` folds onto ``i`` and Go does not.
 """
+import os
 import re
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from ctxlib import credentials
@@ -106,7 +107,10 @@ def _texts(draw):
     return rule, "".join(pieces[:at]) + secret + "".join(pieces[at:])
 
 
-@settings(max_examples=int(__import__("os").environ.get("GOREGEX_EXAMPLES", 300)), deadline=None, suppress_health_check=list(HealthCheck))
+EXAMPLES = int(os.environ.get("GOREGEX_EXAMPLES", "300"))  # more for a deeper search by hand
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(_texts())
 def test_each_rewritten_rule_matches_what_go_syntax_matched(case):
     rule, text = case
@@ -114,5 +118,8 @@ def test_each_rewritten_rule_matches_what_go_syntax_matched(case):
     theirs = regex.compile(rule.regex, regex.V1)
     # Where Go's case folding and re's part (ı and İ: go_case), the scanner runs rules over go_case(text).
     text = go_case(text)
-    assert [(m.span(), m.groups()) for m in ours.finditer(text)] == \
-           [(m.span(), m.groups()) for m in theirs.finditer(text)], rule.id
+    try:  # the regex package's full case folding ("ß" is "ss") can backtrack for hours on a run of "ß"
+        expected = [(m.span(), m.groups()) for m in theirs.finditer(text, timeout=5)]
+    except TimeoutError:
+        reject()  # the reference could not answer; re's own answer came at once
+    assert [(m.span(), m.groups()) for m in ours.finditer(text)] == expected, rule.id
