@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ctxlib import credentials  # noqa: E402
 from ctxlib.credentials import Finding, _compiled, _decoded, rules, shannon_entropy  # noqa: E402
+from ctxlib.goregex import go_case  # noqa: E402
 
 # --- the old implementation (50982dc) ------------------------------------------------------------
 import re  # noqa: E402
@@ -63,7 +64,11 @@ def _keyword_windows(keyword, text, lowered):
 
 def _matches(rule, text, lowered, seen=None):
     pattern = _compiled(rule.regex)
-    if not rule.regex.startswith(_NEAR_KEYWORD) or not rule.keywords or len(lowered) != len(text):
+    # Two fixes made after the speed work are made here too, so that only the speed work is compared:
+    # no keyword windows over a text with "ſ" or "ı" (re folds them onto ASCII, lower() does not),
+    # and the rules run over goregex.go_case(text) (Go's case folding), below.
+    if not rule.regex.startswith(_NEAR_KEYWORD) or not rule.keywords or len(lowered) != len(text) \
+            or any(c in text for c in "\u0131\u017f"):
         yield from pattern.finditer(text)
         return
     seen = {} if seen is None else seen
@@ -93,6 +98,7 @@ def _holds(words, lowered, keyword):
 
 def old_find_secrets(text, path="", first_only=False, decode=True):
     compiled, global_allow = rules()
+    original, text = text, go_case(text)
     lowered = text.lower()
     found = []
     present = {}
@@ -105,8 +111,8 @@ def old_find_secrets(text, path="", first_only=False, decode=True):
                                      for k in rule.keywords):
             continue
         for m in _matches(rule, text, lowered, windows):
-            match = m.group().strip("\n")
-            groups = m.groups()
+            match = original[m.start():m.end()].strip("\n")
+            groups = tuple(None if a < 0 else original[a:b] for a, b in map(m.span, range(1, len(m.groups()) + 1)))
             if rule.secret_group and rule.secret_group <= len(groups):
                 secret = groups[rule.secret_group - 1] or ""
             else:
@@ -115,7 +121,7 @@ def old_find_secrets(text, path="", first_only=False, decode=True):
                 continue
             start = text.rfind("\n", 0, m.start()) + 1
             end = text.find("\n", m.start() + len(match))
-            line = text[start:end if end >= 0 else len(text)]
+            line = original[start:end if end >= 0 else len(text)]
             if _allowed(global_allow, secret, match, line) or _allowed(rule.allowlists, secret, match, line):
                 continue
             first = text.count("\n", 0, m.start()) + 1

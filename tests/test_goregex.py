@@ -123,3 +123,11 @@ def test_each_rewritten_rule_matches_what_go_syntax_matched(case):
     except TimeoutError:
         reject()  # the reference could not answer; re's own answer came at once
     assert [(m.span(), m.groups()) for m in ours.finditer(text)] == expected, rule.id
+
+
+def test_a_long_s_is_an_s_for_the_keyword_rules_anywhere_in_the_text():
+    # re (and Go) fold "ſ" onto "s", lower() keeps it: the keyword windows, found in the lowered
+    # text, would miss "ſecret", so a text holding "ſ" is searched whole (CI's hypothesis test).
+    text = ("def parse(headers):\n    return headers.get('key')\nKelvin \u017fecret blob = "
+            "'a2V5ID0gIkEzLTAwMDAwMC0wMDAwMDAwMDAwMC0wMDAwMC0wMDAwMC0wMDAwMSIK'\n")
+    assert [(f.rule, f.line) for f in credentials.find_secrets(text, "a.py")] == [("generic-api-key", 3)]
