@@ -318,8 +318,7 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     source = pattern.pattern if isinstance(pattern, re.Pattern) else None  # as re reads it (goregex)
     if None not in seen:
         seen[None] = regexscan.case_safe(text, lowered)
-    # Windows are found in the lowered text: only where it holds every place a keyword can match
-    # (case_safe: no "ſ", which re folds onto "s" and lower() keeps, no "ı", equal lengths).
+    # Windows come from the lowered text: only when it holds every place a keyword matches (case_safe: no ſ, ı).
     windowed = rule.regex.startswith(regexscan.TEMPLATE_PREFIX) and rule.keywords and seen[None]
     spans = _windows(rule, text, lowered, seen) if windowed else [(0, len(text))]
     parts = regexscan.template_parts(source) if source else None
