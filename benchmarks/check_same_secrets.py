@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ctxlib import credentials  # noqa: E402
 from ctxlib.credentials import Finding, _compiled, _decoded, rules, shannon_entropy  # noqa: E402
+from ctxlib import regexscan  # noqa: E402
 from ctxlib.goregex import go_case  # noqa: E402
 
 # --- the old implementation (50982dc) ------------------------------------------------------------
@@ -68,7 +69,7 @@ def _matches(rule, text, lowered, seen=None):
     # no keyword windows over a text with "ſ" or "ı" (re folds them onto ASCII, lower() does not),
     # and the rules run over goregex.go_case(text) (Go's case folding), below.
     if not rule.regex.startswith(_NEAR_KEYWORD) or not rule.keywords or len(lowered) != len(text) \
-            or any(c in text for c in "\u0131\u017f"):
+            or any(c in text for c in regexscan.CASE_FOLD_EXCEPTIONS):
         yield from pattern.finditer(text)
         return
     seen = {} if seen is None else seen
