@@ -61,3 +61,50 @@ def test_multiple_choice_restores_every_right_box(progress):
 def test_a_broken_progress_file_restores_nothing_and_does_not_raise(progress):
     progress.write_text("{not json", encoding="utf-8")
     assert last_check(question_of("single_choice")) == (None, None)
+
+
+# --- a verdict belongs to the answer it graded ----------------------------------------------
+
+def _check(box):
+    box.children[1].children[0].click()
+    return box.children[2].value
+
+
+def test_changing_the_choice_clears_the_verdict(progress):
+    question = question_of("single_choice")
+    right = sorted(correct_option_ids(question))[0]
+    wrong = next(o.id for o in question.options if o.id != right)
+    box = quiz_widget(question, "en")
+    box.children[0].value = wrong
+    assert "Not quite" in _check(box)
+    box.children[0].value = right  # e.g. a choice that reached the kernel after Check
+    assert box.children[2].value == ""
+    assert "Correct!" in _check(box)
+
+
+def test_a_restored_verdict_clears_when_the_learner_chooses_again(progress):
+    question = question_of("single_choice")
+    record_attempt(LESSON, question.id, "failed")
+    box = quiz_widget(question, "en")
+    assert box.children[2].value == feedback_html([ui_text("wrong", "en")], "wrong")
+    box.children[0].value = question.options[0].id
+    assert box.children[2].value == ""
+
+
+def test_ticking_a_box_or_typing_a_number_clears_the_verdict_but_not_a_hint(progress):
+    multiple = quiz_widget(question_of("multiple_choice"), "en")
+    boxes = multiple.children[0].children
+    boxes[0].value = True
+    assert _check(multiple) != ""
+    boxes[1].value = True
+    assert multiple.children[2].value == ""
+    question = next(q for q in load_quiz(LESSON, "en").questions if q.type == "numeric" and q.hints)
+    numeric = quiz_widget(question, "en")
+    numeric.children[0].value = "1"
+    assert _check(numeric) != ""
+    numeric.children[0].value = "2"
+    assert numeric.children[2].value == ""
+    numeric.children[1].children[1].click()  # Hint
+    hint = numeric.children[2].value
+    numeric.children[0].value = "3"
+    assert numeric.children[2].value == hint != ""

@@ -221,7 +221,9 @@ def quiz_widget(question: Question, lang: str | None = None) -> QuizBox:
     ``Checkbox``es (multiple choice), or a ``Text`` box (numeric). The buttons row holds Check
     and, if the question has hints, Hint. Clicking Check puts ``check_answer(...)`` into the
     feedback HTML as a styled box (``feedback_html``) and records the attempt, with the hints
-    seen so far, in the progress file (``ctxlib.course.progress``).
+    seen so far, in the progress file (``ctxlib.course.progress``). Changing the answer after
+    that clears the verdict, so a verdict never stands beside an answer it did not grade (a hint
+    stays).
     """
     lang = check_lang(lang or question.lang)
     control, read_answer = _answer_control(question, lang)
@@ -229,13 +231,21 @@ def quiz_widget(question: Question, lang: str | None = None) -> QuizBox:
     result = widgets.HTML(value="", layout=widgets.Layout(width="100%"))
     buttons = [check]
     shown = [0]  # hints seen: the Hint button counts up, the Check button records it
+    verdict = [False]  # whether the feedback area holds a verdict on the answer now chosen
 
     def on_check(_button) -> None:
         answer = read_answer()
         correct, lines = _feedback_lines(question, answer, lang)
         result.value = feedback_html(lines, "right" if correct else "wrong")
+        verdict[0] = True
         record_quietly(question.lesson, question.id, answer_outcome(question, answer),
                        lang=lang, hints_used=min(shown[0], len(question.hints)))
+
+    def on_change(_change) -> None:
+        # A verdict stands only beside the answer it graded. A choice that reaches the kernel after
+        # Check (the browser sends a pending choice late when the kernel is busy) clears it too.
+        if verdict[0]:
+            result.value, verdict[0] = "", False
 
     check.on_click(on_check)
     if question.hints:
@@ -244,10 +254,13 @@ def quiz_widget(question: Question, lang: str | None = None) -> QuizBox:
         def on_hint(_button) -> None:
             shown[0] += 1
             result.value = feedback_html(hint_text(question, shown[0], lang).splitlines(), "hint")
+            verdict[0] = False
 
         hint.on_click(on_hint)
         buttons.append(hint)
-    restore_last_check(question, lang, control, result)
+    verdict[0] = restore_last_check(question, lang, control, result)
+    for answer_part in control.children if question.type == "multiple_choice" else [control]:
+        answer_part.observe(on_change, names="value")
     # Where the widget cannot render, its plain text lists the options it would have offered.
     options = [f"  {option_label(question, o.id)}" for o in question.options]
     return QuizBox([control, widgets.HBox(buttons), result], note="\n".join([*options, ui_text("static", lang)]),
@@ -280,20 +293,22 @@ def last_check(question: Question, path=None) -> tuple[str | None, object]:
     return "passed", (right[0] if question.type == "single_choice" and right else right or None)
 
 
-def restore_last_check(question: Question, lang: str, control, result) -> None:
+def restore_last_check(question: Question, lang: str, control, result) -> bool:
     """Show a quick check as the learner last left it (``last_check``): after a pass the right answer
-    chosen and its feedback; after a fail the verdict "Not quite. Try again." and nothing chosen."""
+    chosen and its feedback; after a fail the verdict "Not quite. Try again." and nothing chosen.
+    Returns whether a verdict is shown."""
     outcome, answer = last_check(question)
     if outcome == "failed":
         result.value = feedback_html([ui_text("wrong", lang)], "wrong")
     if outcome != "passed" or answer is None:
-        return
+        return outcome == "failed"
     if question.type == "multiple_choice":
         for box, option in zip(control.children, question.options):
             box.value = option.id in answer
     else:
         control.value = answer
     result.value = feedback_html(_feedback_lines(question, answer, lang)[1], "right")
+    return True
 
 
 def question_heading(quiz, question_id: str, lang: str) -> str:
