@@ -110,6 +110,20 @@ def eval_projects(r: dict) -> str:
                             for name, s in r["by_project"].items())
 
 
+def eval_ablation(r: dict) -> str:
+    """Every signal but one (``bench_eval.py --ablation``): all@13k and MRR per half."""
+    dropped = [name for name in r["systems"] if name.startswith("- ")]
+    if not dropped:
+        return ("Not in the last results file: that run had no `--ablation`. " + measured_line(r["meta"], r.get("seconds")))
+    head = ("| half | all signals | " + " | ".join(dropped) + " |\n|---|" + "---|" * (len(dropped) + 1) + "\n")
+    rows = []
+    for half, table in r["halves"].items():
+        cells = [f"{_pct(table[name]['all_recall'][B0])}, {table[name]['mrr']:.3f}" for name in ("ctxlib pack", *dropped)]
+        rows.append(f"| {HALF_NAMES[half]} | " + " | ".join(cells) + " |")
+    return (head + "\n".join(rows) + "\n\nEach cell: all edited files packed at 13k, then the MRR. "
+            + measured_line(r["meta"], r.get("seconds")))
+
+
 def readme_measured(_: dict) -> str:
     e, p = load("bench_eval"), load("bench_pack")
     head = ("| projects | tasks | all edited files at 13k: ctxlib pack (footholds first) | greedy | plain BM25 (baseline) "
@@ -128,6 +142,7 @@ def readme_measured(_: dict) -> str:
 
 TABLES = {"pack-trees": ("bench_pack", pack_trees), "pack-budgets": ("bench_pack", pack_budgets),
           "eval-halves": ("bench_eval", eval_halves), "eval-projects": ("bench_eval", eval_projects),
+          "eval-ablation": ("bench_eval", eval_ablation),
           "readme-measured": ("bench_eval", readme_measured)}
 
 
