@@ -13,7 +13,7 @@ spec.loader.exec_module(tables)
 
 def test_every_marked_table_matches_its_results_file():
     marked = [m.group(2) for doc in tables.DOCS for m in tables.BLOCK.finditer(doc.read_text(encoding="utf-8"))]
-    assert {"pack-trees", "pack-budgets", "eval-halves", "eval-projects", "readme-measured"} <= set(marked)
+    assert {"pack-trees", "pack-budgets", "eval-halves", "eval-projects", "eval-ablation", "readme-measured"} <= set(marked)
     assert tables.stale() == [], "run: python3 run.py bench-tables"
 
 
@@ -48,3 +48,15 @@ def test_pack_summary_states_the_goals_from_the_cells():
                    {"copies": 1, "job": "floor", "seconds": 1.0, "peak_mb": 140.0},
                    {"copies": 1, "job": "naive", "seconds": 5.5, "peak_mb": 150.0}]}
     assert tables.pack_summary(r).endswith("1x: 1.10x the floor, 5.0x faster than naive, 150 MB.")
+
+
+def test_the_ablation_table_has_a_column_per_signal_left_out_or_says_it_was_not_run():
+    r = tables.load("bench_eval")
+    text = tables.eval_ablation(r)
+    header = text.splitlines()[0]
+    assert header.startswith("| half | all signals | - ") and header.count("| - ") == len(
+        [s for s in r["systems"] if s.startswith("- ")]) >= 6
+    kind = r["halves"]["tune"]["- kind"]
+    assert f"{kind['all_recall']['13000']:.1%}, {kind['mrr']:.3f}" in text
+    without = dict(r, systems=[s for s in r["systems"] if not s.startswith("- ")])
+    assert tables.eval_ablation(without).startswith("Not in the last results file: that run had no `--ablation`.")
