@@ -16,13 +16,16 @@ formats (a dotenv AWS key, a kubeconfig's client key, a private key inside a Pyt
     python benchmarks/bench_mcp.py                              # ctxlib only
     python benchmarks/bench_mcp.py --repomix node_modules/.bin/repomix   # npm install repomix@1.18.1
 
-Prints a Markdown table. Needs the [mcp] extra.
+Prints a Markdown table and saves the figures to ``benchmarks/results/bench_mcp.json`` (with the commit,
+date, load and cores); ``python3 run.py bench-tables`` writes the README's paragraph from it. Needs the
+[mcp] extra.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -33,6 +36,9 @@ from mcp.client.stdio import stdio_client
 
 from ctxlib.course.sample_project import build_sample_project
 from ctxlib.tokens import count_tokens
+
+sys.path.insert(0, str(Path(__file__).parent))
+import results_meta  # noqa: E402
 
 QUERY = "vat invoice rounding"
 BUDGET = 3000
@@ -112,7 +118,9 @@ async def measure_repomix(root: Path, repomix: str) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repomix", help="path to the repomix command (npm install repomix)")
+    parser.add_argument("--no-save", action="store_true", help="do not write benchmarks/results/")
     args = parser.parse_args(argv)
+    started_meta = results_meta.meta()
     work = Path(tempfile.mkdtemp(prefix="bench-mcp-"))
     try:
         root = build_tree(work)
@@ -130,6 +138,11 @@ def main(argv=None) -> int:
         print(f"| {r['server']} | {r['asked']} | {r['tokens']:,} | {held} | "
               f"{len(r['leaked'])} of {len(SECRETS)}{': ' + ', '.join(r['leaked']) if r['leaked'] else ''} | "
               f"{r['ranked']} | {'yes' if r['outside'] else 'no (refused)'} |")
+    if not args.no_save:
+        version = (subprocess.run([args.repomix, "--version"], capture_output=True, text=True).stdout.strip()
+                   if args.repomix else None)
+        saved = {"query": QUERY, "budget": BUDGET, "secrets": list(SECRETS), "repomix_version": version, "rows": rows}
+        print("wrote", results_meta.write("bench_mcp", saved, started_meta))
     return 0
 
 

@@ -140,9 +140,29 @@ def readme_measured(_: dict) -> str:
             + " " + measured_line(p["meta"]))
 
 
+def readme_mcp(r: dict) -> str:
+    """The README's paragraph on ``ctxlib mcp`` against repomix's MCP server (``bench_mcp.py``)."""
+    rows = {row["server"]: row for row in r["rows"]}
+    c, n = rows["ctxlib mcp"], len(r["secrets"])
+    held = "within" if c["budget_held"] else "over"
+    text = (f"- **From your agent, against repomix's MCP server** (`benchmarks/bench_mcp.py`, one run, the same\n"
+            f"  client; the sample project with {n} credentials planted in {n} formats): `ctxlib mcp` answered\n"
+            f"  \"pack this task in {r['budget']:,} tokens\" with {c['tokens']:,} exact tokens ({held} the budget), "
+            f"`{c['ranked']}` first,\n  and returned {len(c['leaked'])} of the {n} planted secrets, even when asked "
+            f"for them by name with room for\n  the whole tree; it {'packed' if c['outside'] else 'refused'} a folder "
+            f"outside its root.")
+    x = rows.get("repomix --mcp")
+    if x:
+        leaked = f" ({', '.join(x['leaked'])})" if x["leaked"] else ""
+        text += (f" `repomix --mcp` {r['repomix_version']} has no budget and no\n  query: its pack returned the "
+                 f"whole tree ({x['tokens']:,} tokens), {len(x['leaked'])} of the {n} planted secrets{leaked},\n"
+                 f"  and it {'packed' if x['outside'] else 'refused'} a folder outside the tree when asked.")
+    return text + "\n  " + measured_line(r["meta"])
+
+
 TABLES = {"pack-trees": ("bench_pack", pack_trees), "pack-budgets": ("bench_pack", pack_budgets),
           "eval-halves": ("bench_eval", eval_halves), "eval-projects": ("bench_eval", eval_projects),
-          "eval-ablation": ("bench_eval", eval_ablation),
+          "eval-ablation": ("bench_eval", eval_ablation), "readme-mcp": ("bench_mcp", readme_mcp),
           "readme-measured": ("bench_eval", readme_measured)}
 
 

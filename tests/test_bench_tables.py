@@ -13,7 +13,7 @@ spec.loader.exec_module(tables)
 
 def test_every_marked_table_matches_its_results_file():
     marked = [m.group(2) for doc in tables.DOCS for m in tables.BLOCK.finditer(doc.read_text(encoding="utf-8"))]
-    assert {"pack-trees", "pack-budgets", "eval-halves", "eval-projects", "eval-ablation", "readme-measured"} <= set(marked)
+    assert {"pack-trees", "pack-budgets", "eval-halves", "eval-projects", "eval-ablation", "readme-mcp", "readme-measured"} <= set(marked)
     assert tables.stale() == [], "run: python3 run.py bench-tables"
 
 
@@ -32,7 +32,7 @@ def test_a_changed_figure_makes_the_table_stale(tmp_path, monkeypatch):
 
 
 def test_results_record_the_run():
-    for name in ("bench_pack", "bench_eval"):
+    for name in ("bench_pack", "bench_eval", "bench_mcp"):
         meta = tables.load(name)["meta"]
         assert len(meta["commit"]) == 40 and meta["cores"] >= 1 and len(meta["load_average"]) == 3
         assert meta["date"].endswith("Z")
@@ -60,3 +60,15 @@ def test_the_ablation_table_has_a_column_per_signal_left_out_or_says_it_was_not_
     assert f"{kind['all_recall']['13000']:.1%}, {kind['mrr']:.3f}" in text
     without = dict(r, systems=[s for s in r["systems"] if not s.startswith("- ")])
     assert tables.eval_ablation(without).startswith("Not in the last results file: that run had no `--ablation`.")
+
+
+def test_the_mcp_paragraph_follows_its_results():
+    r = copy.deepcopy(tables.load("bench_mcp"))
+    text = tables.readme_mcp(r)
+    ours = next(row for row in r["rows"] if row["server"] == "ctxlib mcp")
+    assert f"with {ours['tokens']:,} exact tokens (within the budget)" in text and "refused a folder" in text
+    ours.update(tokens=3001, budget_held=False, leaked=["dotenv AWS key"], outside=True)
+    r["rows"] = [ours]  # a run without --repomix, where ctxlib went wrong three ways
+    text = tables.readme_mcp(r)
+    assert "3,001 exact tokens (over the budget)" in text and "returned 1 of the 4 planted secrets" in text
+    assert "it packed a folder outside its root" in text and "repomix --mcp" not in text.split("server**")[1]
