@@ -15,6 +15,9 @@ machine, which parses the shipped ranks file and writes the cache).
 
     python benchmarks/bench_startup.py            # ~20 s
     python benchmarks/bench_startup.py --repeat 20
+
+Results go to ``benchmarks/results/bench_startup.json`` (with the commit, date, load and cores);
+``python3 run.py bench-tables`` writes the READMEs' start-up figures from it.
 """
 from __future__ import annotations
 
@@ -28,6 +31,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import results_meta  # noqa: E402
 
 GOALS = {"pack": 0.3, "count": 0.3, "progress": 0.5}
 
@@ -51,7 +57,10 @@ def run(argv, env) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="timed runs per command (default: %(default)s)")
+    parser.add_argument("--no-save", action="store_true", help="do not write benchmarks/results/")
     args = parser.parse_args()
+    started_meta = results_meta.meta()
+    saved = {"repeat": args.repeat, "rows": []}
 
     from ctxlib.course.sample_project import build_sample_project
 
@@ -78,11 +87,17 @@ def main() -> None:
         median = statistics.median(walls)
         print(f"| ctxlib {name} | {median:.3f} | {min(walls):.3f} | {statistics.median(cpus):.3f} | {GOALS[name]} | "
               f"{'yes' if median <= GOALS[name] else 'no'} |")
+        saved["rows"].append({"command": name, "median": median, "fastest": min(walls),
+                              "median_cpu": statistics.median(cpus), "goal": GOALS[name]})
     walls, cpus = zip(*(run(commands["count"], {**env, "CTXLIB_CACHE_DIR": str(work / f"cold-{i}")})
                         for i in range(3)))
     print(f"| ctxlib count, empty cache (first run) | {statistics.median(walls):.3f} | {min(walls):.3f} "
           f"| {statistics.median(cpus):.3f} | - | - |")
+    saved["rows"].append({"command": "count, empty cache", "median": statistics.median(walls), "fastest": min(walls),
+                          "median_cpu": statistics.median(cpus), "goal": None})
     print("\nOn a busy machine wall time exceeds CPU time; on an idle one they are close.")
+    if not args.no_save:
+        print("wrote", results_meta.write("bench_startup", saved, started_meta))
 
 
 if __name__ == "__main__":

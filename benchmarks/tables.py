@@ -160,9 +160,35 @@ def readme_mcp(r: dict) -> str:
     return text + "\n  " + measured_line(r["meta"])
 
 
+STARTUP_NAMES = {"pack": "`ctxlib pack` on the sample project (budget 2,000)", "count": "`ctxlib count` of one small file",
+                 "progress": "`ctxlib progress` (50 attempts)",
+                 "count, empty cache": "`ctxlib count`, first run on a machine (empty cache)"}
+
+
+def startup(r: dict) -> str:
+    """``bench_startup.py``: each command's median, fastest and median CPU seconds against its goal."""
+    head = ("| command | median wall s | fastest wall s | median CPU s | goal s | met (median wall) |\n"
+            "|---|---:|---:|---:|---:|---|\n")
+    rows = [f"| {STARTUP_NAMES[x['command']]} | {x['median']:.3f} | {x['fastest']:.3f} | {x['median_cpu']:.3f} | "
+            + (f"{x['goal']} | {'yes' if x['median'] <= x['goal'] else 'no'} |" if x["goal"] else "- | - |")
+            for x in r["rows"]]
+    return (head + "\n".join(rows) + f"\n\n{r['repeat']} runs of each command after one warm-up, each a fresh "
+            "process. " + measured_line(r["meta"]))
+
+
+def readme_startup(r: dict) -> str:
+    """The README's start-up line, from ``bench_startup.py``'s results."""
+    goal = {x["command"]: x for x in r["rows"] if x["goal"]}
+    said = ", ".join(f"`ctxlib {name}` {goal[name]['median']:.2f} s" for name in ("pack", "count", "progress"))
+    goals = ", ".join(f"{goal[name]['goal']}" for name in ("pack", "count", "progress"))
+    return (f"- **Start-up** (median of {r['repeat']} fresh processes; the sample project for `pack`, a small file "
+            f"for `count`):\n  {said} (goals {goals} s). {measured_line(r['meta'])}")
+
+
 TABLES = {"pack-trees": ("bench_pack", pack_trees), "pack-budgets": ("bench_pack", pack_budgets),
           "eval-halves": ("bench_eval", eval_halves), "eval-projects": ("bench_eval", eval_projects),
           "eval-ablation": ("bench_eval", eval_ablation), "readme-mcp": ("bench_mcp", readme_mcp),
+          "startup": ("bench_startup", startup), "readme-startup": ("bench_startup", readme_startup),
           "readme-measured": ("bench_eval", readme_measured)}
 
 

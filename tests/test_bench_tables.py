@@ -13,7 +13,8 @@ spec.loader.exec_module(tables)
 
 def test_every_marked_table_matches_its_results_file():
     marked = [m.group(2) for doc in tables.DOCS for m in tables.BLOCK.finditer(doc.read_text(encoding="utf-8"))]
-    assert {"pack-trees", "pack-budgets", "eval-halves", "eval-projects", "eval-ablation", "readme-mcp", "readme-measured"} <= set(marked)
+    assert {"pack-trees", "pack-budgets", "eval-halves", "eval-projects", "eval-ablation", "readme-mcp", "startup", "readme-startup",
+             "readme-measured"} <= set(marked)
     assert tables.stale() == [], "run: python3 run.py bench-tables"
 
 
@@ -32,7 +33,7 @@ def test_a_changed_figure_makes_the_table_stale(tmp_path, monkeypatch):
 
 
 def test_results_record_the_run():
-    for name in ("bench_pack", "bench_eval", "bench_mcp"):
+    for name in ("bench_pack", "bench_eval", "bench_mcp", "bench_startup"):
         meta = tables.load(name)["meta"]
         assert len(meta["commit"]) == 40 and meta["cores"] >= 1 and len(meta["load_average"]) == 3
         assert meta["date"].endswith("Z")
@@ -72,3 +73,17 @@ def test_the_mcp_paragraph_follows_its_results():
     text = tables.readme_mcp(r)
     assert "3,001 exact tokens (over the budget)" in text and "returned 1 of the 4 planted secrets" in text
     assert "it packed a folder outside its root" in text and "repomix --mcp" not in text.split("server**")[1]
+
+
+def test_the_startup_table_says_whether_each_goal_is_met():
+    r = {"repeat": 5, "meta": tables.load("bench_pack")["meta"],
+         "rows": [{"command": "pack", "median": 0.31, "fastest": 0.25, "median_cpu": 0.3, "goal": 0.3},
+                  {"command": "count", "median": 0.2, "fastest": 0.18, "median_cpu": 0.19, "goal": 0.3},
+                  {"command": "progress", "median": 0.5, "fastest": 0.4, "median_cpu": 0.45, "goal": 0.5},
+                  {"command": "count, empty cache", "median": 0.4, "fastest": 0.39, "median_cpu": 0.38, "goal": None}]}
+    lines = tables.startup(r).splitlines()
+    assert lines[2].endswith("| 0.310 | 0.250 | 0.300 | 0.3 | no |")
+    assert lines[3].endswith("| 0.3 | yes |") and lines[4].endswith("| 0.5 | yes |")  # at the goal is met
+    assert lines[5].endswith("| 0.400 | 0.390 | 0.380 | - | - |")
+    assert "`ctxlib pack` 0.31 s, `ctxlib count` 0.20 s, `ctxlib progress` 0.50 s (goals 0.3, 0.3, 0.5 s)" in (
+        tables.readme_startup(r))
