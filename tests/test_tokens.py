@@ -175,3 +175,31 @@ def test_an_unwritable_cache_folder_is_only_slower(tmp_path, monkeypatch):
         assert tokens.bpe_count("hello world", "cl100k_base") == 2
     finally:
         tokens.mergeable_ranks.cache_clear()
+
+
+def test_a_character_the_regex_package_knows_and_tiktoken_does_not_is_counted_by_tiktoken():
+    # regex 2026.11.19 reads Unicode 17, where U+3D000 is a letter; tiktoken 0.14's splitter does not,
+    # so ":A" after it is two tokens, not one (found by test_bpe_count_on_random_text in CI).
+    for text in ("\U0003d000:A", "x\U0003d000:A\n", "a\u00a0b", "\ufeffdef f(): pass"):
+        assert tokens.bpe_count(text, "o200k_base") == tokens.count_tokens(text, "o200k_base")
+    assert tokens.count_tokens("\U0003d000:A", "o200k_base") == 6
+
+
+def test_every_printable_character_splits_as_tiktoken_splits_it(monkeypatch):
+    # The Python count takes every text whose characters Python calls printable (tab, newline and
+    # carriage return aside): each such character, in three surroundings, is counted as tiktoken counts it.
+    import sys
+
+    encoding = tokens.get_encoding("o200k_base")
+    monkeypatch.setattr(tokens, "count_tokens", lambda *a: pytest.fail("the Python count fell back to tiktoken"))
+    chars = [chr(c) for c in range(0x80, sys.maxunicode + 1) if chr(c).isprintable()]
+    assert len(chars) > 140_000
+    for shape in ("{}:A", ":{}A", "a{}1"):
+        # 500 samples a text, a newline apart (no piece of the pattern spans one); a text whose
+        # counts differ is then counted sample by sample, to name the first that differs.
+        for start in range(0, len(chars), 500):
+            samples = [shape.format(ch) for ch in chars[start:start + 500]]
+            text = "\n".join(samples)
+            if tokens.bpe_count(text, "o200k_base") != len(encoding.encode_ordinary(text)):
+                differ = [t for t in samples if tokens.bpe_count(t, "o200k_base") != len(encoding.encode_ordinary(t))]
+                pytest.fail(f"{shape!r}: {len(differ)} of {len(samples)} samples differ, the first {differ[:3]!r}")
