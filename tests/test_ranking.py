@@ -23,6 +23,23 @@ def test_path_kind(path, kind):
     assert path_kind(path) == kind
 
 
+@pytest.mark.parametrize("path, kind", [
+    # lock files, source maps and a committed virtualenv are written by tools, not by the project
+    ("go.sum", "generated"), ("web/pnpm-lock.yaml", "generated"), ("npm-shrinkwrap.json", "generated"),
+    ("android/gradle.lockfile", "generated"), ("Package.resolved", "generated"), ("Cargo.lock", "generated"),
+    ("static/app.js.map", "generated"), ("lib/jquery.min.map", "generated"), ("dist/types/index.d.ts.map", "generated"),
+    ("myenv/lib/python3.12/site-packages/flask/app.py", "generated"), (".venv/bin/activate", "generated"),
+    ("go.mod", "config"), ("package.json", "config"), ("src/map.py", "source"), ("src/sitemap.ts", "source"),
+    # tests as other languages write them
+    ("pkg/server/handler_test.go", "test"), ("src/cart.test.ts", "test"), ("src/cart.spec.js", "test"),
+    ("src/__tests__/cart.tsx", "test"), ("src/components/__snapshots__/Button.test.tsx.snap", "test"),
+    ("src/__mocks__/fs.js", "test"), ("spec/models/user_spec.rb", "test"), ("lib/user_spec.rb", "test"),
+    ("MyApp.Tests/CartTests.cs", "test"), ("MyApp/Cart.cs", "source"), ("src/contest.py", "source"),
+])
+def test_path_kind_knows_other_ecosystems(path, kind):
+    assert path_kind(path) == kind
+
+
 @pytest.mark.parametrize("word, stemmed", [("types", "type"), ("classes", "class"), ("entries", "entry"),
                                            ("class", "class"), ("is", "is"), ("headers", "header")])
 def test_stem_is_plurals_only(word, stemmed):
@@ -279,3 +296,24 @@ def test_a_file_that_says_it_is_generated_ranks_as_generated():
     ranked = {r.path: r for r in rank_files(files, "emit batch of spans")}
     assert ("kind", "generated (its head says so): x 0.1") in ranked["gen/agent.py"].effects
     assert ranked["exporter/agent.py"].score > ranked["gen/agent.py"].score
+
+
+def test_other_ecosystems_manifests_are_packaging_files():
+    assert [p for p in ("package.json", "Cargo.toml", "go.mod", "pom.xml", "web/package.json", "src/app/package.json",
+                        "node_modules/x/package.json", "Gemfile", "Gemfile.lock")
+            if ranking.is_packaging(p)] == ["package.json", "Cargo.toml", "go.mod", "pom.xml", "web/package.json", "Gemfile"]
+
+
+def test_a_source_map_and_a_lock_file_rank_below_the_code_they_were_made_from():
+    # Before lock files and source maps were known as generated, both ranked above the test (2.56 and 0.82).
+    src = "export function cartTotal(items) {\n  return items.reduce((sum, item) => sum + item.price * item.qty, 0);\n}\n"
+    files = {"src/cart.js": src,
+             "src/user.js": "export function userName(u) { return u.first + ' ' + u.last; }\n",
+             "static/app.js.map": '{"version":3,"sources":["../src/cart.js"],"names":["cartTotal","items","qty"],'
+                                  f'"mappings":"AAAA","sourcesContent":[{src!r},{src!r}]}}',
+             "src/cart.test.js": "import {cartTotal} from './cart';\n"
+                                 "test('cart total', () => expect(cartTotal([{price: 2, qty: 3}])).toBe(6));\n",
+             "go.sum": "github.com/cart/total v1.0.0 h1:abc=\n"}
+    ranked = [(r.path, r.kind) for r in rank_files(files, "cart total is wrong for items with qty") if r.score > 0]
+    assert ranked == [("src/cart.js", "source"), ("src/cart.test.js", "test"), ("static/app.js.map", "generated"),
+                      ("go.sum", "generated")]
