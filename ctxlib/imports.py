@@ -1,4 +1,4 @@
-"""The import graph of a Python tree: which file imports which, for Lesson 3's ``imports`` signal.
+"""The import graph of a tree: which file imports which, for Lesson 3's ``imports`` signal.
 
 Lesson 3, "Is the ranking any good?". A change often spans a module and its callers, so
 ``ranking.py`` gives the files that import, or are imported by, the best-ranked files a share
@@ -9,11 +9,17 @@ relative ones against the file's own path, and ``ModuleIndex`` says which file a
 other file does). ``neighbours`` parses only the files whose text names one of the best files'
 modules, and each distinct text once.
 
-Not handled: imports other than Python's, ``importlib.import_module`` and other dynamic imports,
+JavaScript and TypeScript files are linked by their relative imports (``js_imports``:
+``import {x} from "./cart"``, ``require("../lib/util.js")``), resolved to a file of the tree as
+bundlers resolve them.
+
+Not handled: imports other than Python's and JavaScript's or TypeScript's relative ones (package
+names, path aliases, Go's, Java's), ``importlib.import_module`` and other dynamic imports,
 ``sys.path`` changes, namespace packages split across folders.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 
 _PY_FROM = re.compile(r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)")
@@ -105,6 +111,51 @@ def _names(path: str, module: str) -> bool:
     return any(".".join(parts[i:]) == module for i in range(len(parts)))
 
 
+JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+# A relative specifier after from, import, require( or import(: "./cart", '../lib/util.js'.
+_JS_SPECIFIER = re.compile(r"""(?:\bfrom|\bimport|\brequire[ \t]*\(|\bimport[ \t]*\()[ \t]*['"](\.\.?/[^'"\n]*)['"]""")
+_TS_FOR_JS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+
+
+def js_imports(path: str, text: str, files) -> tuple[str, ...]:
+    """The files of ``files`` that a JavaScript or TypeScript file imports by a relative specifier, in order.
+
+    Args:
+        path: the importing file's POSIX path in the tree.
+        text: its text.
+        files: the tree's paths (a dict or a set: only ``in`` is asked).
+    Returns:
+        each specifier resolved as bundlers do: the path as written, then with each of
+        ``JS_EXTENSIONS``, then its folder's ``index`` file; a ``.js`` written for a ``.ts`` file (TypeScript's
+        ES modules) resolves to the ``.ts``. One that leaves the tree or names no file is dropped.
+        ``js_imports("src/app.ts", "import {total} from './cart'", {"src/cart.ts"})`` -> ``("src/cart.ts",)``.
+    """
+    folder, found = path.rpartition("/")[0], []
+    for spec in _JS_SPECIFIER.findall(text):
+        target = posixpath.normpath(posixpath.join(folder, spec))
+        if target == ".." or target.startswith("../"):
+            continue
+        stem, ext = posixpath.splitext(target)
+        tries = [target, *(target + e for e in JS_EXTENSIONS), *(f"{target}/index{e}" for e in JS_EXTENSIONS),
+                 *(stem + e for e in _TS_FOR_JS.get(ext, ()))]
+        hit = next((t for t in tries if t in files), None)
+        if hit and hit != path:
+            found.append(hit)
+    return tuple(dict.fromkeys(found))
+
+
+def _module_name(path: str) -> str | None:
+    # What an import of ``path`` writes: a Python module's last name, a JavaScript file's name without its
+    # extension (its folder's for an index file); None for other files.
+    if path.endswith(".py"):
+        return last_name(path)
+    if path.endswith(JS_EXTENSIONS):
+        folders, _, name = path.rpartition("/")
+        stem = name.rpartition(".")[0]
+        return folders.rpartition("/")[2] if stem == "index" and folders else stem
+    return None
+
+
 def last_name(path: str) -> str:
     """The name a module is imported by last: ``"src/jinja2/lexer.py"`` -> ``"lexer"``; ``"debug/__init__.py"`` -> ``"debug"``."""
     parts = path[:-3].split("/")
@@ -128,7 +179,7 @@ def neighbours(files: dict[str, str], candidates, top, copy_of=None, skip=None) 
     found: dict[str, list[str]] = {}
     if not top:
         return found
-    index, names = ModuleIndex(files), {last_name(path) for path in top if path.endswith(".py")}
+    index, names = ModuleIndex(files), {n for n in map(_module_name, top) if n}
     holds: dict[str, bool] = {}  # first copy -> whether its text holds one of the names
     statements: dict[str, tuple] = {}  # first copy -> its import statements
     for path in candidates:
@@ -139,10 +190,13 @@ def neighbours(files: dict[str, str], candidates, top, copy_of=None, skip=None) 
                 holds[first] = any(name in text for name in names)
             if not holds[first]:
                 continue
-        if first not in statements:
-            statements[first] = import_statements(text)
-        for module in imported_modules(path, text, statements[first]):
-            target = index.get(module)
+        if path.endswith(JS_EXTENSIONS):  # relative: resolved against this path, not its first copy's
+            targets = js_imports(path, text, files)
+        else:
+            if first not in statements:
+                statements[first] = import_statements(text)
+            targets = [index.get(module) for module in imported_modules(path, text, statements[first])]
+        for target in targets:
             if target and target != path and not (skip and (skip(path) or skip(target))):
                 if target in top:
                     found.setdefault(path, []).append(target)

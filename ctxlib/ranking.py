@@ -31,9 +31,12 @@ how ``benchmarks/bench_eval.py`` measures what each one is worth:
   score unless the task speaks of examples (``EXAMPLE_WORDS``), where it keeps it all; a
   maintainers' script (``is_tooling``: under ``scripts/`` or ``tools/``) keeps ``TOOLING_PRIOR``
   unless the task speaks of scripts or tools (``TOOLING_WORDS``).
-- ``tests``: a test file is linked to the module it tests (``test_ceiling.py`` ->
-  ``ceiling.py``), which gets ``TEST_SHARE`` of the test's score instead of competing with it.
-- ``imports``: files that import, or are imported by, one of the ``TOP_FILES`` best files get
+- ``tests``: a test file is linked to the module it tests, by its language's naming convention
+  (``pathkinds.tested_key``: ``test_ceiling.py`` -> ``ceiling.py``, ``cart.test.ts`` -> ``cart.ts``,
+  ``handler_test.go``, ``user_spec.rb``, ``CartTest.java``), which gets ``TEST_SHARE`` of the test's
+  score instead of competing with it.
+- ``imports``: files that import, or are imported by, one of the ``TOP_FILES`` best files (Python's
+  imports, and JavaScript's and TypeScript's relative ones: ``imports.py``) get
   ``IMPORT_SHARE`` of its score (a change often spans a module and its callers); tests take no
   share, the ``tests`` signal links them.
 
@@ -41,7 +44,8 @@ The signals after BM25 read only the files that hold a query term, so their cost
 query's matches, not the tree's size.
 
 ``rank_files`` is what ``ctxlib pack`` walks by default (scorer ``"signals"``).
-Not handled: imports other than Python's; tests named other than ``test_x``/``x_test``.
+Not handled: imports other than Python's and JavaScript's or TypeScript's relative ones (Go's, Java's,
+Rust's); tests named by no convention ``pathkinds.tested_key`` knows.
 """
 from __future__ import annotations
 
@@ -55,7 +59,7 @@ from . import bm25, identical, imports
 # The kind signal's rules live in pathkinds.py; ranking re-exports them, as Lesson 3 imports them from here.
 from .pathkinds import (EXAMPLE_PRIOR, EXAMPLE_WORDS, KIND_PRIOR, PACKAGING_FLOOR, PACKAGING_HINTS,  # noqa: F401
                         PACKAGING_WORDS, TOOLING_PRIOR, TOOLING_WORDS, is_example, is_packaging, is_tooling,
-                        path_kind, says_generated)
+                        module_key, path_kind, says_generated, tested_key)
 
 SIGNALS = ("clean", "identifiers", "names", "kind", "tests", "imports")
 DEFINES_WEIGHT = 2.0  # like a file-name match (bm25.NAME_WEIGHT): the definition is the thing named
@@ -196,13 +200,10 @@ def _fold(name: str) -> str:
     return name.replace("_", "").replace("-", "").lower()
 
 
-def _tested_module(path: str, sources: dict[str, list[str]]) -> str | None:
-    name = path.rsplit("/", 1)[-1]
-    if not name.endswith(".py"):
-        return None
-    base = name[:-3]
-    base = base[5:] if base.startswith("test_") else base[:-5] if base.endswith("_test") else None
-    candidates = sources.get(base or "", [])
+def _tested_module(path: str, sources: dict[tuple[str, str], list[str]]) -> str | None:
+    # sources: module_key -> the source files with that key; the one sharing most folders with the test wins.
+    key = tested_key(path)
+    candidates = sources.get(key, []) if key else []
     if not candidates:
         return None
     parts = set(path.split("/"))  # tests/http/test_cookies.py -> prefer http/cookies.py
@@ -265,10 +266,11 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
                 score[path] *= prior
                 effects[path].append(("kind", f"{kind}: x {prior}"))
     if "tests" in signals:
-        sources: dict[str, list[str]] = {}
+        sources: dict[tuple[str, str], list[str]] = {}
         for path in files:
-            if kinds[path] == "source" and path.endswith(".py"):
-                sources.setdefault(path.rsplit("/", 1)[-1][:-3], []).append(path)
+            key = module_key(path) if kinds[path] == "source" else None
+            if key:
+                sources.setdefault(key, []).append(path)
         for path in [p for p in files if kinds[p] == "test" and score[p] > 0]:
             module = _tested_module(path, sources)
             if module:

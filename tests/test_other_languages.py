@@ -1,0 +1,83 @@
+"""The ranking's tests and imports signals on JavaScript, TypeScript, Go, Ruby, Java and C# trees: each
+language's own naming of tests, and JavaScript's and TypeScript's relative imports, checked by hand."""
+import pytest
+
+from ctxlib.imports import js_imports, neighbours
+from ctxlib import pathkinds
+from ctxlib.ranking import rank_files
+
+
+@pytest.mark.parametrize("path, key", [
+    ("tests/test_vat.py", ("vat", "python")), ("pkg/vat_test.py", ("vat", "python")),
+    ("src/cart.test.ts", ("cart", "js")), ("src/cart.spec.jsx", ("cart", "js")), ("src/__tests__/cart.js", ("cart", "js")),
+    ("pkg/server/handler_test.go", ("handler", "go")), ("spec/models/user_spec.rb", ("user", "ruby")),
+    ("src/test/java/shop/CartTest.java", ("Cart", "jvm")), ("Shop.Tests/CartTests.cs", ("Cart", "dotnet")),
+    ("tests/Unit/CartTest.php", ("Cart", "php")), ("test/cart_test.exs", ("cart", "elixir")),
+    ("tests/helpers.py", None), ("tests/test_.py", None), ("src/cart.ts", None), ("docs/test_plan.md", None),
+    ("src/Test.java", None), ("src/cart.test.snap", None),
+])
+def test_a_test_is_named_after_its_module_as_its_language_names_it(path, key):
+    assert pathkinds.tested_key(path) == key
+
+
+def test_module_keys_keep_case_and_know_only_code():
+    assert pathkinds.module_key("src/shop/Cart.java") == ("Cart", "jvm")
+    assert pathkinds.module_key("src/cart.ts") == ("cart", "js")
+    assert [p for p in ("README.md", "Makefile", "src/.ts", "data.json") if pathkinds.module_key(p)] == []
+    assert pathkinds.module_key("shop/vat.pyi") is None  # a stub is not the module a test runs
+
+
+def test_relative_imports_resolve_as_bundlers_resolve_them():
+    text = "\n".join([
+        'import {total} from "./cart"',          # an extension added: src/cart.ts
+        "import util from '../lib/util.js'",     # .js written for a .ts file (TypeScript's ES modules)
+        "const user = require('./models/user')",  # a folder: its index file
+        'export * from "./index.js"',
+        "const lazy = import('./lazy')",
+        "import React from 'react'",             # a package, not a file of the tree
+        "import up from '../../outside'",        # leaves the tree
+        "import gone from './missing'",          # names no file
+        "import again from './cart.ts'",         # the same file again: listed once
+    ])
+    tree = {"src/app.ts", "src/cart.ts", "lib/util.ts", "src/models/user/index.js", "src/index.ts", "src/lazy.tsx"}
+    assert js_imports("src/app.ts", text, tree) == (
+        "src/cart.ts", "lib/util.ts", "src/models/user/index.js", "src/index.ts", "src/lazy.tsx")
+    assert js_imports("index.js", "import me from './index.js'", {"index.js"}) == ()  # not itself
+
+
+def test_javascript_neighbours_of_the_best_file():
+    files = {"src/cart.ts": "export function cartTotal() {}\n",
+             "src/checkout.ts": "import {cartTotal} from './cart';\n",
+             "src/user.ts": "export const user = 'cart';\n",  # says cart, imports nothing
+             "src/api/index.ts": "export * from '../cart';\n"}
+    assert neighbours(files, list(files), ["src/cart.ts"]) == {
+        "src/checkout.ts": ["src/cart.ts"], "src/api/index.ts": ["src/cart.ts"]}
+    # the best file's own imports link it the other way
+    assert neighbours(files, list(files), ["src/checkout.ts"]) == {"src/cart.ts": ["src/checkout.ts"]}
+
+
+def test_a_typescript_test_lifts_its_module_and_an_importer_gets_a_share():
+    files = {
+        "src/cart.ts": "export function cartTotal(items: Item[]) { return items.length; }\n",
+        "src/cart.test.ts": "import {cartTotal} from './cart';\n"
+                            "test('cart total counts items', () => expect(cartTotal([])).toBe(0));\n"
+                            "test('cart total of one', () => expect(cartTotal([item])).toBe(1));\n",
+        "src/checkout.ts": "import {cartTotal} from './cart';\nexport const pay = () => cartTotal([]);\n",
+        "src/user.ts": "export const user = {name: 'x'};\n",
+    }
+    ranked = {r.path: r for r in rank_files(files, "cart total counts items")}
+    effects = dict(ranked["src/cart.ts"].effects)
+    assert effects["tests"].startswith("tested by src/cart.test.ts: +")
+    assert ranked["src/cart.test.ts"].effects[-1] == ("tests", "tests src/cart.ts, which gets 0.5 of this score")
+    assert dict(ranked["src/checkout.ts"].effects)["imports"].startswith("imports or is imported by src/cart.ts: +")
+    assert [r.path for r in rank_files(files, "cart total counts items")][0] == "src/cart.ts"
+
+
+def test_a_go_test_lifts_the_file_beside_it():
+    files = {"pkg/cart/total.go": "package cart\n\nfunc Total(items []Item) int { return len(items) }\n",
+             "pkg/cart/total_test.go": "package cart\n\nfunc TestTotal(t *testing.T) { if Total(nil) != 0 "
+                                       "{ t.Fatal(\"total of no items\") } }\n",
+             "pkg/user/total.go": "package user\n\nfunc Total() int { return 0 }\n"}
+    ranked = {r.path: r for r in rank_files(files, "total of no items")}
+    assert dict(ranked["pkg/cart/total.go"].effects)["tests"].startswith("tested by pkg/cart/total_test.go")
+    assert "tests" not in dict(ranked["pkg/user/total.go"].effects)  # same name, fewer folders shared
