@@ -36,7 +36,7 @@ GENERATED_HEAD = 600
 # A word that names packaging or CI lifts those files to the best file's level (PACKAGING_FLOOR of
 # its score, at least); a weaker one only ranks them as source.
 PACKAGING_WORDS = frozenset({"setup", "packaging", "pypi", "classifier", "classifiers", "wheel", "wheels", "sdist",
-                             "metadata", "dependency", "dependencies", "requirements", "requires", "tox",
+                             "metadata", "dependency", "dependencies", "deps", "requirements", "requires", "tox",
                              "travis", "ci", "workflow", "workflows", "pyproject", "setuptools", "flit",
                              "lint", "linting", "publish", "publishing", "cpython", "pypy", "manifest",
                              "extras", "urls", "zip", "appveyor", "azure", "codecov", "coverage", "mypy"})
