@@ -19,6 +19,7 @@ names, path aliases, Go's, Java's), ``importlib.import_module`` and other dynami
 """
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 
@@ -111,6 +112,7 @@ def _names(path: str, module: str) -> bool:
     return any(".".join(parts[i:]) == module for i in range(len(parts)))
 
 
+MAX_JS_IMPORTS = 1_000  # distinct specifiers resolved per file: a real module has far fewer, a hostile one no more
 JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 # A relative specifier after from, import, require( or import(: "./cart", '../lib/util.js'.
 _JS_SPECIFIER = re.compile(r"""(?:\bfrom|\bimport|\brequire[ \t]*\(|\bimport[ \t]*\()[ \t]*['"](\.\.?/[^'"\n]*)['"]""")
@@ -127,11 +129,12 @@ def js_imports(path: str, text: str, files) -> tuple[str, ...]:
     Returns:
         each specifier resolved as bundlers do: the path as written, then with each of
         ``JS_EXTENSIONS``, then its folder's ``index`` file; a ``.js`` written for a ``.ts`` file (TypeScript's
-        ES modules) resolves to the ``.ts``. One that leaves the tree or names no file is dropped.
+        ES modules) resolves to the ``.ts``. One that leaves the tree or names no file is dropped; only
+        the first ``MAX_JS_IMPORTS`` distinct specifiers are looked at.
         ``js_imports("src/app.ts", "import {total} from './cart'", {"src/cart.ts"})`` -> ``("src/cart.ts",)``.
     """
     folder, found = path.rpartition("/")[0], []
-    for spec in _JS_SPECIFIER.findall(text):
+    for spec in itertools.islice(dict.fromkeys(_JS_SPECIFIER.findall(text)), MAX_JS_IMPORTS):  # each once
         target = posixpath.normpath(posixpath.join(folder, spec))
         if target == ".." or target.startswith("../"):
             continue

@@ -81,3 +81,10 @@ def test_a_go_test_lifts_the_file_beside_it():
     ranked = {r.path: r for r in rank_files(files, "total of no items")}
     assert dict(ranked["pkg/cart/total.go"].effects)["tests"].startswith("tested by pkg/cart/total_test.go")
     assert "tests" not in dict(ranked["pkg/user/total.go"].effects)  # same name, fewer folders shared
+
+
+def test_a_file_of_many_imports_resolves_only_the_first_thousand():
+    text = "".join(f'require("./m{i}")\n' for i in range(5_000))
+    tree = {f"src/m{i}.js" for i in range(5_000)}
+    found = js_imports("src/app.js", text, tree)
+    assert len(found) == 1_000 and found[0] == "src/m0.js" and found[-1] == "src/m999.js"
