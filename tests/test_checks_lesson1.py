@@ -204,10 +204,48 @@ def lesson_answers_hard_coded(files, terms, budget):
     return greedy(files, terms, budget)
 
 
+def ties_by_larger_cost(files, terms, budget):
+    return greedy(files, terms, budget, order=lambda files, scores: sorted(
+        files, key=lambda n: (-scores[n], -estimate_tokens(files[n]))))
+
+
+def packed_by_own_score(files, terms, budget, score):
+    """The right packer, ranking and skipping by a scorer of its own instead of score_file."""
+    chosen, used = [], 0
+    for name, text in sorted(files.items(), key=lambda kv: -score(kv[0], kv[1], terms)):
+        cost = estimate_tokens(text)
+        if score(name, text, terms) == 0 or used + cost > budget:
+            continue
+        chosen.append((name, cost))
+        used += cost
+    return chosen, used
+
+
+def ranks_by_the_text_alone(files, terms, budget):
+    return packed_by_own_score(files, terms, budget, lambda name, text, terms: sum(
+        text.lower().count(t.lower()) for t in terms))
+
+
+def ranks_case_sensitively(files, terms, budget):
+    return packed_by_own_score(files, terms, budget, lambda name, text, terms: sum(
+        text.count(t) + 3 * name.count(t) for t in terms))
+
+
+def ranks_with_name_weight_one(files, terms, budget):
+    return packed_by_own_score(files, terms, budget, lambda name, text, terms: sum(
+        text.lower().count(t.lower()) + name.lower().count(t.lower()) for t in terms))
+
+
+def ranks_by_the_base_name(files, terms, budget):
+    return packed_by_own_score(files, terms, budget, lambda name, text, terms: sum(
+        text.lower().count(t.lower()) + 3 * name.lower().rsplit("/", 1)[-1].count(t.lower()) for t in terms))
+
+
 PACKER_WRONG = [skips_a_file_that_fills_the_rest, stops_at_the_first_misfit, keeps_files_that_score_zero,
                 lowest_score_first, ties_broken_by_name, ties_in_reverse, characters_as_tokens, bytes_over_four,
                 no_minimum_of_one_token, exact_tokens_instead_of_the_rough_rule, names_without_costs,
-                pops_packed_files, used_is_the_budget_left, lesson_answers_hard_coded]
+                pops_packed_files, used_is_the_budget_left, lesson_answers_hard_coded, ties_by_larger_cost,
+                ranks_by_the_text_alone, ranks_case_sensitively, ranks_with_name_weight_one, ranks_by_the_base_name]
 
 
 def packer_with_index_ties(files, terms, budget):
@@ -221,6 +259,17 @@ def packer_with_index_ties(files, terms, budget):
     return tuple(chosen), budget - left  # a tuple of pairs is as good as a list
 
 
+def packer_sorted_in_reverse(files, terms, budget):
+    ranked = sorted(files, key=lambda name: score_file(name, files[name], terms), reverse=True)  # stable: ties keep order
+    chosen, used = [], 0
+    for name in ranked:
+        cost = estimate_tokens(files[name])
+        if score_file(name, files[name], terms) and used + cost <= budget:
+            chosen.append((name, cost))
+            used += cost
+    return chosen, used
+
+
 def packer_from_pack_context(files, terms, budget):
     from ctxlib import pack_context
     chosen, used = pack_context(files, terms, budget)
@@ -232,7 +281,8 @@ def test_the_packer_checker_rejects(wrong):
     rejected(wrong, PACKER)
 
 
-@pytest.mark.parametrize("right", [packer_with_index_ties, packer_from_pack_context], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("right", [packer_with_index_ties, packer_sorted_in_reverse, packer_from_pack_context],
+                         ids=lambda f: f.__name__)
 def test_the_packer_checker_accepts(right):
     accepted(right, PACKER)
 

@@ -86,10 +86,15 @@ def lines_not_tokens(text, keep_tokens):
     return "".join(text.splitlines(True)[-keep_tokens:]) if keep_tokens else ""
 
 
+def no_min_on_the_start(text, keep_tokens):
+    ids = O200K.encode(text)
+    return O200K.decode(ids[len(ids) - keep_tokens:])  # negative start when keep_tokens > len(ids)
+
+
 KEEP_TAIL_WRONG = [characters_not_tokens, zero_keeps_everything, one_token_at_a_time, the_head_not_the_tail,
                    one_token_too_many, one_token_too_few, the_older_encoding, stripped, words_not_tokens,
                    four_characters_a_token, the_ids_not_the_text, lines_not_tokens,
-                   longest_suffix_of_that_many_tokens, broken_characters_dropped]
+                   longest_suffix_of_that_many_tokens, broken_characters_dropped, no_min_on_the_start]
 
 
 def keep_tail_by_bytes(text, keep_tokens):

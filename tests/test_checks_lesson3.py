@@ -42,6 +42,15 @@ def only_the_first_kilobyte(files):
     return [path for path, text in files.items() if credential_in_text(text[:1024]) is None]
 
 
+def only_the_last_kilobyte(files):
+    return [path for path, text in files.items() if credential_in_text(text[-1024:]) is None]
+
+
+def only_the_head_and_the_tail(files):
+    return [path for path, text in files.items()
+            if credential_in_text(text[:1024]) is None and credential_in_text(text[-1024:]) is None]
+
+
 def words_that_sound_secret(files):
     return [path for path, text in files.items()
             if credential_in_text(text) is None and not re.search(r"password|api key|token", text, re.I)]
@@ -84,7 +93,7 @@ def none_for_no_files(files):
 CANDIDATES_WRONG = [names_that_sound_secret, the_lesson_file_by_name, name_rule_and_private_keys,
                     only_the_first_lines, only_the_first_kilobyte, words_that_sound_secret, sorted_paths,
                     a_set_of_paths, the_secret_files, paths_and_texts, deletes_the_secrets, ascii_texts_only,
-                    none_for_no_files, drops_empty_files]
+                    none_for_no_files, drops_empty_files, only_the_last_kilobyte, only_the_head_and_the_tail]
 
 
 def candidates_with_a_loop(files):
@@ -116,7 +125,7 @@ def test_a_failure_never_names_a_planted_file():
     for case in CANDIDATES:
         assert not any(name in text for name in planted for text in case.about.values()), case.about
     message = rejected(the_lesson_file_by_name, CANDIDATES).message
-    assert message.startswith("Not yet: 5 of 9 checks passed. For the sample project with a secret planted in a file "
+    assert message.startswith("Not yet: 5 of 10 checks passed. For the sample project with a secret planted in a file "
                               "with an ordinary name, the_lesson_file_by_name returned [")
     assert message.endswith(": 23 items, more than the right answer has.")
 
@@ -183,6 +192,14 @@ def any_unicode_digit(text):
     return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", text)]
 
 
+def acronym_not_before_a_digit(text):
+    return [part.lower() for part in re.findall(r"[A-Z]+(?![a-z0-9])|[A-Z]?[a-z]+|[0-9]+", text)]
+
+
+def acronym_only_before_a_word_or_a_separator(text):
+    return [part.lower() for part in re.findall(r"[A-Z]+(?=[A-Z][a-z]|[^A-Za-z0-9]|$)|[A-Z]?[a-z]+|[0-9]+", text)]
+
+
 def split_on_whitespace(text):
     return [part for word in text.split() for part in right_terms(word)] or [""]
 
@@ -194,7 +211,7 @@ def lesson_example_hard_coded(text):
 TERMS_WRONG = [distinct_parts, not_lowered, acronym_letter_by_letter, acronym_joined_to_the_word, digits_dropped,
                digits_kept_in_the_word, snake_case_only, lowered_before_splitting, sorted_parts, unicode_letters,
                split_on_whitespace, lesson_example_hard_coded, any_unicode_digit,
-               acronyms_of_two_or_more]
+               acronyms_of_two_or_more, acronym_not_before_a_digit, acronym_only_before_a_word_or_a_separator]
 
 
 def terms_by_hand(text):

@@ -72,6 +72,10 @@ def paths_compared_loosely(blocks):
     return right_superseded(norm)
 
 
+def file_names_not_paths(blocks):
+    return right_superseded([(kind, path.rsplit("/", 1)[-1] if path else path) for kind, path in blocks])
+
+
 def indices_that_go(blocks):
     kept = set(right_superseded(blocks))
     return [i for i in range(len(blocks)) if i not in kept]
@@ -88,7 +92,7 @@ def lesson_loop_hard_coded(blocks):
 SUPERSEDED_WRONG = [any_later_block_of_the_path, keeps_the_first_edit, only_the_last_edit_of_all,
                     drops_repeated_reads_too, the_blocks_not_their_indices, counts_from_one, newest_first,
                     removes_from_the_callers_list, paths_compared_loosely, indices_that_go, edits_only,
-                    lesson_loop_hard_coded]
+                    lesson_loop_hard_coded, file_names_not_paths]
 
 
 def superseded_backwards(blocks):

@@ -54,10 +54,14 @@ def predict_75_cases() -> list[Case]:
     return [Case(None, chosen, describe(N_("for the files kept at a budget of 75 tokens, in packing order")))]
 
 
-# Files for the packer's extra cases: ties in score and not in cost (kept in the files' own order), a file with no
-# text (it still costs 1 token), Hindi text (4 characters per token, not 4 bytes).
+# Files for the packer's extra cases: ties in score and not in cost (kept in the files' own order, the dearer or the
+# cheaper first), a file with no text (it still costs 1 token), Hindi text (4 characters per token, not 4 bytes),
+# and matches that only score_file's own rule ranks right (a match in a folder's name, in capitals, the name's x3).
 _TIES = {"shop/tax_b.py": "tax = 1" * 8, "shop/tax_a.py": "tax=2" * 8, "shop/tax.py": "tax tax " * 10,
          "shop/other.py": "other " * 50}
+_CHEAP_TIES = {"shop/vat_tax.py": "tax=2" * 8, "shop/tax_rules.py": "tax = 1" * 8}
+_NAMED = {"tax/rates.py": "RATES = {}\n", "docs/notes.md": "tax tax tax\n", "shop/tax.py": "RATE = 0.2  # tax\n",
+          "shop/Tax_Tables.py": "TAX = {'DE': 0.19, 'FR': 0.2}\n"}
 _EMPTY = {"docs/readme.md": "tax " * 30, "shop/tax.py": "", "shop/tax_rates.py": "tax"}
 _HINDI = {"docs/कर.md": "कर की दर: " * 40, "docs/tax_hi.md": "tax: कर " * 60, "shop/tax.py": "tax = 0.2\n" * 9}
 
@@ -65,11 +69,12 @@ _HINDI = {"docs/कर.md": "कर की दर: " * 40, "docs/tax_hi.md": "ta
 def packer_cases() -> list[Case]:
     """Lesson 1, "own_packer": ``my_pack(files, terms, budget)`` against ``ctxlib.packing.pack_context``.
 
-    Expected values are ``(packed.chosen, packed.used)`` with the rough rule: Lesson 1's files at the
-    budgets the lesson uses (300, 120, 100, 75) and one so small that nothing fits; then budgets
-    that a file fills exactly (150 = 77 + 46 + 27, 77), a query that leaves files scoring 0 that
-    would fit, one file that is the only match and one that matches but never fits, files tied in
-    score, a file with no text, Hindi text, and no files at all.
+    Expected values are ``(packed.chosen, packed.used)`` with the rough rule: Lesson 1's files at the budgets
+    the lesson uses (300, 120, 100, 75) and one so small that nothing fits; then budgets that a file fills
+    exactly (150 = 77 + 46 + 27, 77), a query that leaves files scoring 0 that would fit, one file that is the
+    only match and one that matches but never fits, files tied in score (the dearer first, then the cheaper
+    first), a file with no text, Hindi text, matches in a folder's name and in capitals (ranked by score_file,
+    not by a count of the text alone), and no files at all.
     """
     calls = [(LESSON1_FILES, list(LESSON1_QUERY), budget, None) for budget in (300, 120, 100, 75, 10)]
     calls += [(LESSON1_FILES, list(LESSON1_QUERY), 150, N_("for Lesson 1's files and a budget they fill exactly")),
@@ -79,6 +84,8 @@ def packer_cases() -> list[Case]:
               (LESSON1_FILES, ["history"], 1_000, None), (LESSON1_FILES, ["history"], 2_000, None),
               (_TIES, ["tax"], 1_000, N_("for files tied in score")),
               (_TIES, ["tax"], 40, N_("for files tied in score and a budget that fits only some of them")),
+              (_CHEAP_TIES, ["tax"], 1_000, N_("for files tied in score with the cheaper one first")),
+              (_NAMED, ["tax"], 1_000, N_("for files that match the query in their names, in folders and in capitals")),
               (_EMPTY, ["tax"], 9, N_("for a file with no text and a small budget")),
               (_HINDI, ["tax", "कर"], 300, N_("for files in Hindi")),
               ({}, ["tax"], 100, N_("for no files at all"))]

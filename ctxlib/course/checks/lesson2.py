@@ -40,11 +40,12 @@ FLOAT_DIFF = "E       assert 0.19999999999999998 == 0.2\nE        +  where 0.199
 def keep_tail_cases() -> list[Case]:
     """Lesson 2, "own_keep_tail": ``my_keep_tail(text, keep_tokens)`` against ``ctxlib.transcript.last_tokens``.
 
-    The lesson's pytest summary, traceback and Hindi sentence, 0 tokens, and more tokens than the
-    text has; then a Hindi text whose tokens split characters (decode the kept ids together, not
-    one by one), tails of one token, an empty text, a tail that starts with a space, and tails that
-    start inside a number or a word (the kept ids, not the longest suffix that counts as that many
-    tokens again). All in o200k_base.
+    The lesson's pytest summary, traceback and Hindi sentence, 0 tokens, and more tokens than the text has
+    (many more, and a few more: ``ids[len(ids) - keep_tokens:]`` without the ``min`` keeps the whole text only
+    in the first); then a Hindi text whose tokens split characters (decode the kept ids together, not one by
+    one), tails of one token, an empty text, a tail that starts with a space, and tails that start inside a
+    number or a word (the kept ids, not the longest suffix that counts as that many tokens again). All in
+    o200k_base.
     """
     shown = [(SUMMARY, 8), (SUMMARY, 1), (TRACEBACK, 12), (HINDI, 5), (SUMMARY, 0), (HINDI, 500)]
     cases = [Case((text, keep), last_tokens(text, keep),
@@ -54,6 +55,7 @@ def keep_tail_cases() -> list[Case]:
               ((HINDI_SPLIT, 16), N_("for a longer tail of a Hindi text whose tokens split characters")),
               ((HINDI_SPLIT, 17), N_("for a tail whose first token is part of a character")),
               ((TRACEBACK, 1), N_("for a tail of one token")),
+              ((TRACEBACK, 40), N_("for keep_tokens a little larger than the text's length in tokens")),
               (("", 3), N_("for an empty text")),
               (("    return total  # VAT included", 4), N_("for a tail that starts with a space")),
               ((TRACEBACK * 3, 40), N_("for a long text and a tail of many tokens")),

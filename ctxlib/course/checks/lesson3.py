@@ -50,14 +50,16 @@ def candidates_cases() -> list[Case]:
     """Lesson 3, "own_candidates": ``my_candidates(files)``, the paths a packer may consider.
 
     ``files`` is ``{path: text}`` as the reader kept them; a path is a candidate unless
-    ``ctxlib.repo.credential_in_text`` finds a secret in its text. Cases: the sample project, and no
-    files; then a private key planted in a file with an ordinary name, a key at the end of a long
-    file, files named like secrets that hold none, a file that only talks about passwords and empty files, the
-    files in another order than by path, Hindi text with and without a token, and only secrets.
+    ``ctxlib.repo.credential_in_text`` finds a secret in its text. Cases: the sample project, and no files;
+    then a private key planted in a file with an ordinary name, a key at the end and one in the middle of a
+    long file (a scan of the head or the tail alone misses one of them), files named like secrets that hold
+    none, a file that only talks about passwords and empty files, the files in another order than by path,
+    Hindi text with and without a token, and only secrets.
     """
     files = {f.path: f.text for f in _sample_repo().files}
     planted = dict(files, **{"shop/shipping.py": "SHIPPING_RATES = {'DE': 4.9}\n" + _PRIVATE_KEY})
     at_end = dict(files, **{"shop/invoice.py": files["shop/invoice.py"] * 4 + _AWS})
+    in_middle = dict(files, **{"shop/orders.py": files["shop/orders.py"] * 3 + _AWS + files["shop/orders.py"] * 3})
     named = dict(files, **{"notes/keys.txt": "Keys to the office: ask Asha.\n", "config/secrets.md":
                            "Secrets live in the vault, never in the repository.\n",
                            "certs/README.pem.txt": "Put certificates here.\n"})
@@ -70,6 +72,7 @@ def candidates_cases() -> list[Case]:
              ({}, N_("for no files at all")),
              (planted, N_("for the sample project with a secret planted in a file with an ordinary name")),
              (at_end, N_("for the sample project with a secret at the end of a long file")),
+             (in_middle, N_("for the sample project with a secret in the middle of a long file")),
              (named, N_("for the sample project plus files whose names sound secret but hold none")),
              (talk, N_("for the sample project plus a file that only talks about passwords, and empty files")),
              (reordered, N_("for the sample project's files in another order")),
@@ -82,17 +85,18 @@ def candidates_cases() -> list[Case]:
 def code_terms_cases() -> list[Case]:
     """Lesson 3, "own_terms": ``my_terms(text)`` against ``ctxlib.bm25.code_terms``.
 
-    camelCase, snake_case, an acronym before a word (``HTTPServer``), digits, a path, a dunder
-    name, the two words that trap substring counting (``private``, ``activate``: no "vat" part),
-    and text with no identifier at all; then repeated parts (all kept), an acronym inside a name,
-    digits inside a word, letters outside a-z and digits outside 0-9 (they separate parts), an empty text, and parts out of
-    alphabetical order.
+    camelCase, snake_case, an acronym before a word (``HTTPServer``), digits, a path, a dunder name, the two
+    words that trap substring counting (``private``, ``activate``: no "vat" part), and text with no identifier
+    at all; then repeated parts (all kept), an acronym inside a name, digits inside a word, capitals next to
+    digits (an acronym ends at a digit), letters outside a-z and digits outside 0-9 (they separate parts), an
+    empty text, and parts out of alphabetical order.
     """
     shown = ["computeVatRate", "vat_rate", "VAT_RATES = {}", "HTTPServer", "parseJSONResponse",
              "shop/vat2.py", "__init__", "private activate deactivateAccount", "IOError, x", "  ...  "]
     hidden = [("vat = vat_rate * VAT  # vat", N_("for a text that repeats a part")),
               ("getHTTPResponseCode(XMLParser)", N_("for acronyms inside names")),
               ("sha256sum md5 utf8Decode", N_("for digits inside words")),
+              ("MD5 = hashSHA256(UTF8Text)", N_("for capitals next to digits")),
               ("# बजट की जाँच\ncheckBudget(naïveTotal)", N_("for letters outside a to z")),
               ("दर = १८  # rate18 in Devanagari digits", N_("for digits outside 0 to 9")),
               ("", N_("for an empty text")),

@@ -23,9 +23,10 @@ def superseded_cases() -> list[Case]:
     """Lesson 4, "own_superseded": ``my_superseded(blocks)`` -> the indices of the blocks
     ``ctxlib.removal.drop_superseded_diffs`` keeps; ``blocks`` is a list of ``(kind, path)``.
 
-    The lesson's loop and three small transcripts; then a file read again after its last edit (the
-    edit stays: only a later edit supersedes one), edits of two files interleaved, one edit, no
-    blocks, reads of one file repeated (they all stay), and paths in Hindi.
+    The lesson's loop and three small transcripts; then a file read again after its last edit (the edit stays:
+    only a later edit supersedes one), edits of two files interleaved, two files of one name in different
+    folders (the whole path is compared), one edit, no blocks, reads of one file repeated (they all stay), and
+    paths in Hindi.
     """
     shown = [
         [("task", None), ("edit", "billing/invoice.py"), ("diagnostics", None), ("edit", "billing/invoice.py"),
@@ -41,6 +42,8 @@ def superseded_cases() -> list[Case]:
           ("diagnostics", None)], N_("for a file edited, read, edited and read again")),
         ([("edit", "x.py"), ("edit", "y.py"), ("edit", "x.py"), ("edit", "y.py"), ("edit", "z.py"), ("diagnostics", None)],
          N_("for edits of several files interleaved")),
+        ([("edit", "shop/vat.py"), ("edit", "tests/vat.py"), ("diagnostics", None), ("edit", "tests/vat.py")],
+         N_("for two files of the same name in different folders")),
         ([("task", None), ("edit", "only.py")], N_("for a single edit")),
         ([], N_("for no blocks at all")),
         ([("file_read", "a.py"), ("file_read", "a.py"), ("search_results", None), ("search_results", None)],
