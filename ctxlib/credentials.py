@@ -46,7 +46,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import goregex, regexscan
+from . import goregex, ignore, regexscan
 from .literalset import LiteralSet, holds_any
 
 GITLEAKS_VERSION = "8.30.1"
@@ -75,11 +75,12 @@ CREDENTIAL_FILE_PATTERNS = [
     "credentials.json", "credentials", "**/.aws/config", "**/.aws/credentials", "**/.aws/sso/cache/*.json",
     "application_default_credentials.json", "**/gcloud/credentials.db", "**/gcloud/access_tokens.db",
     "**/gcloud/legacy_credentials/**", "service-account*.json", "service_account*.json", "*-sa-key.json",
+    "serviceAccountKey*.json", "*-firebase-adminsdk-*.json", "client_secret*.json",  # Firebase's, Google OAuth's
     "**/.azure/accessTokens.json", "**/.azure/msal_token_cache.*", "**/.azure/azureProfile.json",
     "**/.oci/config", ".s3cfg", ".boto", ".passwd-s3fs", "rclone.conf", "**/doctl/config.yaml",
     # containers and clusters
     "kubeconfig", "*.kubeconfig", "kubeconfig.y*ml", "**/.kube/config", "**/.kube/config.*", ".dockercfg",
-    "**/.docker/config.json", "**/containers/auth.json", ".vault-token", "**/.helm/repository/repositories.yaml",
+    "**/.docker/config.json", "**/containers/auth.json", ".vault-token", ".vault_pass*", "**/.helm/repository/repositories.yaml",
     # databases
     ".pgpass", "pgpass.conf", ".my.cnf", ".mylogin.cnf", ".dbshell", ".rediscli_auth",
     # package registries and version control
@@ -87,7 +88,7 @@ CREDENTIAL_FILE_PATTERNS = [
     "**/.gem/credentials", "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.composer/auth.json",
     "**/.m2/settings.xml", "**/.m2/settings-security.xml", "**/.gradle/gradle.properties", ".git-credentials",
     "**/.config/gh/hosts.yml", "**/.config/hub", ".terraformrc", "terraform.rc", "credentials.tfrc.json",
-    "*.tfstate", "*.tfstate.backup", ".htpasswd", "wp-config.php", "*.tfvars", "!*.example.tfvars",
+    "*.tfstate", "*.tfstate.backup", ".htpasswd", "wp-config.php", "*.tfvars", "*.tfvars.json", "!*.example.tfvars",
     # secrets kept on purpose
     "secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml", ".secrets",
 ]
@@ -104,8 +105,7 @@ EXTRA_RULES = [
      "keywords": ["secret_key"], "entropy": 3.5},
     {"id": "kubeconfig-credential",  # a client key, or a user's token or password, in a kubeconfig
      "regex": r"""(?m)^[ \t-]*(?:client-key-data|token|id-token|refresh-token|password)[ \t]*:[ \t]*["']?([^\s"'#]{8,})""",
-     "keywords": ["client-key-data", "token", "password"], "path": _CONFIG_FILES,
-     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+     "keywords": ["client-key-data", "token", "password"], "path": _CONFIG_FILES, "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "registry-auth",  # ~/.docker/config.json, containers/auth.json, .dockercfg: base64 "user:password"
      "regex": r'(?i)"(?:auth|identitytoken|registrytoken|password)"\s*:\s*"([^"\s]{8,})"',
      "keywords": ['"auth"', "identitytoken", "registrytoken", '"password"'],
@@ -119,9 +119,9 @@ EXTRA_RULES = [
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, application.properties
      "regex": r"""(?im)^[ \t]*(?:[\w.-]*?(?:password|passwd|pwd|secret_key|secret_access_key|client_secret|api_key"""
-              r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token)|pass|secret)[ \t]*[=:][ \t]*"""
+              r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|[_.-]pass)|pass|secret|psk)[ \t]*[=:][ \t]*"""
               r"""["']?([^\s"'#;]{4,})["']?[ \t]*$""",
-     "keywords": ["pass", "pwd", "secret", "key", "token"], "path": _CONFIG_FILES,
+     "keywords": ["pass", "pwd", "secret", "key", "token", "psk"], "path": _CONFIG_FILES,
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "redis-password",  # redis.conf: "requirepass foobared"
      "regex": r"""(?im)^[ \t]*(?:requirepass|masterauth)[ \t]+["']?([^\s"'#]{4,})""",
@@ -133,17 +133,40 @@ EXTRA_RULES = [
      "regex": r"""(?i)aws_?secret_?(?:access_?)?key["']?\s*[=:]+\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])""",
      "keywords": ["aws_secret", "awssecret", "aws_secret_access_key"], "entropy": 3.5},
     {"id": "password-in-url",  # postgres://app:hunter2@db/..., https://me:ghp_...@github.com (.git-credentials)
-     "regex": r"""\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>()\[\]{}]{1,64}:([^\s/@"'<>()\[\]{}]{3,200})@[\w.-]+""",
-     "keywords": ["://"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+     "regex": r"""\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>()\[\]{}]{0,64}:([^\s/@"'<>()\[\]{}]{3,200})@[\w.-]+""",
+     "keywords": ["://"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},  # redis://:pw@host: no user name
     {"id": "oauth-token-json",  # gcloud's application_default_credentials.json, Azure's token caches
      "regex": r'(?i)"(?:refresh_?token|access_?token|client_?secret|id_?token|private_key_id|secret)"\s*:\s*"([^"\s]{16,})"',
      "keywords": ["token", "secret", "private_key_id"], "entropy": 3.0},
+    {"id": "password-hash",  # Jupyter's c.ServerApp.password / hashed_password, a crypt or argon2 hash as a password
+     "regex": r"""(?i)(?:passw(?:or)?d|passwd|pwd)["']?\s*[:=]\s*[rbu]?["']((?:sha1|sha256|sha512):[0-9a-f]{8,}:[0-9a-f]{32,}"""
+              r"""|(?:argon2:)?\$argon2(?:id|i|d)\$[^\s"']{30,}|\$(?:2[aby]|5|6|apr1)\$[./A-Za-z0-9$]{20,})""",
+     "keywords": ["sha1:", "sha256:", "sha512:", "$argon2", "$2a$", "$2b$", "$2y$", "$5$", "$6$", "$apr1$"]},
     {"id": "htpasswd-hash",  # .htpasswd lines: a crackable password hash
      "regex": r"""(?m)^[\w.@-]+:(\$(?:apr1|2[aby]|5|6)\$[./A-Za-z0-9$]{8,}|\{SHA\}[A-Za-z0-9+/=]{27,28})""",
      "keywords": ["$apr1$", "$2y$", "$2a$", "$2b$", "$5$", "$6$", "{sha}"]},
     {"id": "pgpass-line",  # host:port:database:user:password
      "regex": r"""(?m)^[^\s:#][^:\n]*:(?:\d{1,5}|\*):[^:\n]+:[^:\n]+:([^:\n]{3,})$""",
      "path": r"(?i)pgpass", "keywords": []},
+    {"id": "service-token",  # formats gitleaks lacks or finds only by a service's name: Stripe webhook, Google OAuth,
+     # OpenAI project, Groq, Tailscale, Supabase, Doppler, New Relic keys, Telegram bots, Discord webhooks, Azure SAS
+     "regex": r"""\b(whsec_[A-Za-z0-9+/]{32,}|ya29\.[\w-]{30,}|GOCSPX-[\w-]{24,}|sk-(?:proj|svcacct|admin)-[\w-]{40,}|gsk_\w{48,}"""
+              r"""|r8_[A-Za-z0-9]{37}|tskey-(?:auth|api|client|scim|webhook)-[\w-]{20,}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27}"""
+              r"""|dp\.(?:st|sa|ct|scim|audit)\.[\w.-]{40,}|\d{8,10}:AA[\w-]{33}|discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w-]{60,}"""
+              r"""|sv=\d{4}-\d\d-\d\d&[^\s"'<>]{0,300}?\bsig=[\w%+/]{30,})(?![\w-])""",
+     "keywords": ["whsec_", "ya29.", "gocspx-", "sk-proj-", "sk-svcacct-", "sk-admin-", "gsk_", "r8_", "tskey-",
+                  "sbp_", "dp.", "nrak-", ":aa", "/api/webhooks/", "sig="], "entropy": 3.0},
+    {"id": "authorization-header",  # "Authorization": "Bearer <token>" in code, an .http file, a client config
+     "regex": r"""(?i)\bauthorization["']?\]?\s*[:=,]\s*[fbr]?["']?(?:bearer|token|basic|bot)\s+([\w.~+/=-]{20,})""",
+     "keywords": ["authorization"], "entropy": 3.5, "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)your|here|x{6}|\.{3}"]}]},
+    {"id": "command-line-password",  # docker login -p pw, sshpass -p pw, mysql -ppw
+     "regex": r"""(?i)\b(?:(?:docker|podman|buildah|skopeo|helm\s+registry)\s+login\b[^\n;&|]*?\s(?:-p|--password)[ \t=]+"""
+              r"""|sshpass\s+-p[ \t]*|mysql(?:dump|admin)?\b[^\n;&|]*?\s(?:-p|--password=))["']?([^\s"'$<{]{4,})""",
+     "keywords": ["login", "sshpass", "mysql"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "private-key-block",  # a key's BEGIN line and body without its END line (cut, pasted), or SSH2's "---- BEGIN";
+     # a body holds no "-", so the next "-" after it starts its END line or there is none: linear on any text
+     "regex": r"""-{4,5} ?BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]{0,300}?(?:^|\\n|[\s"'])"""
+              r"""([A-Za-z0-9+/]{60,})(?![^-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY)""", "keywords": ["private key"], "entropy": 4.5},
     {"id": "maven-server-password",  # ~/.m2/settings.xml
      "regex": r"""<(?:password|passphrase|privateKey)>([^<$]{4,})</""",
      "keywords": ["<password>", "<passphrase>"], "allowlists": [{"regexes": [r"^\{.*\}$", _PLACEHOLDER]}]},
@@ -225,36 +248,13 @@ def rules() -> tuple[tuple[_Rule, ...], tuple[_Allowlist, ...]]:
     return found, _allowlists([config.get("allowlist", {})])
 
 
-def _glob_regex(pattern: str) -> str:
-    """One pattern of ``CREDENTIAL_FILE_PATTERNS`` as a regular expression over a name or a path:
-    ``*`` and ``?`` within one name, ``**`` across folders, a leading ``**/`` at any depth."""
-    body, anchored = pattern, "/" in pattern
-    if body.startswith("**/"):
-        body, anchored = body[3:], False
-    out, i = [], 0
-    while i < len(body):
-        if body.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif body[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif body[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(body[i]))
-            i += 1
-    return ("^" if anchored else "^(?:.*/)?") + "".join(out) + "$"
-
-
 @functools.cache
 def _name_rules():
     # Compiled once (~8 ms). Names are matched against the file's name, paths (patterns with a "/")
     # against the whole path, and only when one of its folders is one those patterns name (".kube"):
     # about 1 microsecond a file. The last pattern that matches is named, as in a .gitignore.
     def alternation(patterns):
-        return re.compile("|".join(f"(?P<p{i}>{_glob_regex(p)})" for i, p in patterns))
+        return re.compile("|".join(f"(?P<p{i}>{ignore.glob_regex(p)})" for i, p in patterns))
 
     kept = [(i, p) for i, p in enumerate(CREDENTIAL_FILE_PATTERNS) if not p.startswith("!")][::-1]
     literal = {p: i for i, p in kept[::-1] if "/" not in p and not any(c in p for c in "*?[")}

@@ -70,3 +70,26 @@ def compile_patterns(lines) -> pathspec.GitIgnoreSpec:
     """``pathspec.GitIgnoreSpec.from_lines(lines)`` with ``LinearPattern``; raises its ``ValueError``
     for a line that is not a pattern (a lone ``!``)."""
     return pathspec.GitIgnoreSpec.from_lines(list(lines), LinearPattern)
+
+
+def glob_regex(pattern: str) -> str:
+    """One pattern of ``credentials.CREDENTIAL_FILE_PATTERNS`` as a regular expression over a name or a path:
+    ``*`` and ``?`` within one name, ``**`` across folders, a leading ``**/`` at any depth."""
+    body, anchored = pattern, "/" in pattern
+    if body.startswith("**/"):
+        body, anchored = body[3:], False
+    out, i = [], 0
+    while i < len(body):
+        if body.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif body[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif body[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(body[i]))
+            i += 1
+    return ("^" if anchored else "^(?:.*/)?") + "".join(out) + "$"

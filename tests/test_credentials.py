@@ -36,6 +36,22 @@ TRUE_POSITIVES = [
     (f"[default]\naws_secret_access_key = {AWS_SECRET}\n", "generic-api-key"),  # unquoted
     (f"SECRET_KEY = '{DJANGO}'\n", "django-secret-key"),
     (f"# settings.py\nSECRET_KEY = \"{fake(50)}\"\n", "generic-api-key"),  # gitleaks' own rules come first
+    # Formats gitleaks 8.30.1 misses, or finds only beside the service's name (ctxlib's EXTRA_RULES)
+    (f"REDIS_URL=redis://:{fake(16)}@cache:6379/0\n", "password-in-url"),  # no user name before the colon
+    (f"client = OpenAI(api_key='sk-" + f"proj-{fake(156, ALNUM + '_-')}')\n", "service-token"),  # too long for generic
+    (f"endpoint = 'wh" + f"sec_{fake(32)}'\n", "service-token"),  # Stripe webhook secret
+    (f"bot = Bot('{fake(10, string.digits)}:AA{fake(33, ALNUM + '_-')}')\n", "service-token"),  # Telegram
+    (f"url = 'https://discord.com/api/web" + f"hooks/{fake(18, string.digits)}/{fake(68, ALNUM + '_-')}'\n", "service-token"),
+    (f"blob = 'https://shop.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig={fake(43)}%3D'\n", "service-token"),  # SAS
+    (f'headers = {{"Authorization": "Bearer {fake(40)}"}}\n', "authorization-header"),
+    (f"docker login -u ci -p {fake(20)} registry.example.com\n", "command-line-password"),
+    (f"sshpass -p '{fake(14)}' ssh deploy@host\n", "command-line-password"),
+    ("-----BEGIN RSA PRIVATE" + " KEY-----\n" + "\n".join(fake(64, ALNUM + "+/") for _ in range(4)) + "\n",
+     "private-key-block"),  # cut before its END line
+    ("---- BEGIN SSH2 ENCRYPTED PRIVATE" + " KEY ----\n" + "\n".join(fake(64, ALNUM + "+/") for _ in range(4))
+     + "\n---- END SSH2 ENCRYPTED PRIVATE KEY ----\n", "private-key-block"),
+    (f"c.ServerApp.password = 'argon2:$argon2id$v=19$m=10240,t=10,p=8${fake(22)}${fake(43)}'\n", "password-hash"),
+    (f"c.NotebookApp.password = 'sha1:{fake(12, '0123456789abcdef')}:{fake(40, '0123456789abcdef')}'\n", "password-hash"),
 ]
 
 FALSE_POSITIVES = [
@@ -49,6 +65,13 @@ FALSE_POSITIVES = [
     "def private_key_path(home):\n    return home / '.ssh' / 'id_rsa'\n",
     "token = tokenize.generate_tokens(readline)\n",
     "key = self._keyfunc(item)\n",
+    'headers["Authorization"] = f"Bearer {token}"\n',
+    "curl -H 'Authorization: Bearer <token>' https://api.example.com\n",
+    "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9...\n",
+    'if line.startswith("-----BEGIN RSA PRIVATE KEY-----"):\n    return parse_pem(lines)\n',
+    "mysql -u root -p shop < dump.sql\n",  # -p alone: mysql asks for the password
+    'echo "$CR_PAT" | docker login ghcr.io -u ci --password-stdin\n',
+    "docker login -u $USER -p $REGISTRY_TOKEN registry.example.com\n",
 ]
 
 
@@ -134,10 +157,13 @@ CREDENTIAL_CORPUS = {  # usual path -> contents
     "src/main/resources/application.properties": "spring.datasource.url=jdbc:mysql://db/shop\n"
                                                  "spring.datasource.password=Sp7ing-Db-Pw-99\n",
     "redis/redis.conf": "bind 127.0.0.1\nrequirepass Red1s-Pw-77x\n",
+    "group_vars/all.yml": "ansible_user: deploy\nansible_become_pass: B3come-Pw-2291\n",
+    "wpa_supplicant.conf": 'network={\n  ssid="office"\n  psk="Wpa-Psk-Secret-77"\n}\n',
     "keys/deploy.ppk": "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: deploy\nPublic-Lines: 1\n"
                        "AAAAB3NzaC1yc2EAAAADAQABAAABAQC=\nPrivate-Lines: 1\nAAABAQCxyzABCDEFGHIJKLMNOPqrstu=\nPrivate-MAC: ab12\n",
 }
-CONTENT_ONLY = {"db/database.yml", "src/main/resources/application.properties", "redis/redis.conf"}
+CONTENT_ONLY = {"db/database.yml", "src/main/resources/application.properties", "redis/redis.conf",
+                "group_vars/all.yml", "wpa_supplicant.conf"}
 LOOK_ALIKES = {  # not credentials, under names that could fool a name list or a content rule
     "docs/kubeconfig.md": "Set `client-key-data:` to the base64 of your key; see `kubectl config view`.\n",
     "app/settings.py": 'import os\nPASSWORD = os.environ["DB_PASSWORD"]\nDATABASE_URL = "postgres://user:password@localhost/db"\n',
@@ -157,6 +183,14 @@ LOOK_ALIKES = {  # not credentials, under names that could fool a name list or a
 
 @pytest.mark.parametrize("path", sorted(set(CREDENTIAL_CORPUS) - CONTENT_ONLY))  # those names: by content only
 def test_a_credential_file_is_refused_by_name(path):
+    assert credential_file_reason(path) is not None, path
+
+
+@pytest.mark.parametrize("path", ["firebase/shop-firebase-adminsdk-x1y2z-0a1b2c3d4e.json", "serviceAccountKey.json",
+                                  "client_secret_1234-abcd.apps.googleusercontent.com.json", "infra/prod.auto.tfvars.json",
+                                  "ansible/.vault_pass", ".vault_pass.txt"])
+def test_files_known_by_their_usual_name_only_are_refused(path):
+    # an Ansible vault password file is one bare line: only its name tells; the others' default download names
     assert credential_file_reason(path) is not None, path
 
 
