@@ -24,3 +24,29 @@ def test_each_function_exercise_has_a_wrong_answer_suite(lesson, question_id, ch
     assert function.__module__ == f"ctxlib.course.checks.lesson{number}"
     assert re.search(rf"\b{function.__name__}\(\)", suite), f"{question_id}: no suite runs {function.__name__}"
     assert len(function()) >= 8, f"{question_id}: fewer than 8 cases"
+
+
+def _resolves(dotted: str) -> bool:
+    import importlib
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        try:
+            for attribute in parts[i:]:
+                found = getattr(found, attribute)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_every_ctxlib_name_a_question_gives_exists(lang):
+    """A statement that says "checked against ctxlib.x.y" sends the learner to read ctxlib.x.y: it must be there."""
+    missing = [(lesson, q.id, name) for lesson in LESSONS for q in load_quiz(lesson, lang).questions
+               for name in sorted(set(re.findall(r"\bctxlib(?:\.\w+)+", " ".join([q.prompt, *q.hints]))))
+               if not _resolves(name)]
+    assert not missing

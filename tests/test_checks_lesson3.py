@@ -7,7 +7,8 @@ import re
 import pytest
 
 from checks_suite import accepted, rejected
-from ctxlib.course.checks.lesson3 import candidates_cases, code_terms_cases, ranges_cases
+from ctxlib.course.checks.lesson3 import candidates_cases, capstone_cases, code_terms_cases, ranges_cases
+from ctxlib.course.exercises import run_cases
 from ctxlib.repo import credential_in_text
 
 CANDIDATES = candidates_cases()
@@ -320,3 +321,57 @@ def test_the_ranges_checker_rejects(bug):
 @pytest.mark.parametrize("right", [right_ranges, ranges_as_lists, ranges_by_line_marks], ids=lambda f: f.__name__)
 def test_the_ranges_checker_accepts(right):
     accepted(right, RANGES)
+
+
+# --- capstone: {"root", "task", "budget", "essential"}, checked by properties -----------------
+
+@pytest.fixture(scope="module")
+def capstone(tmp_path_factory):
+    """A right answer on a copy of the sample project, with a task of its own (the lesson's query is not attempted)."""
+    from ctxlib.course.sample_project import BUDGET, build_sample_project
+    root = build_sample_project(tmp_path_factory.mktemp("capstone") / "shop")
+    return {"root": root, "task": "vat invoice rounding", "budget": BUDGET, "essential": ["shop/invoice.py", "shop/vat.py"]}
+
+
+CAPSTONE_WRONG = {  # what each one changes in a right answer, and what the failure must say
+    "a_folder_that_is_not_there": ({"root": "/no/such/repository"}, "no such directory"),
+    "a_file_for_the_folder": ({"root": "FILE"}, "not a directory"),
+    "a_budget_too_small_for_anything": ({"budget": 10}, "too small for anything"),
+    "the_budget_as_text": ({"budget": "2,000"}, "budget must be a positive whole number"),
+    "one_essential_file_as_a_string": ({"essential": "shop/vat.py"}, "name at least one, in a list of paths"),
+    "an_essential_file_left_out": ({"essential": ["docs/changelog.md"]}, "docs/changelog.md not packed"),
+    "no_essential_file": ({"essential": []}, "name at least one"),
+}
+
+
+@pytest.mark.parametrize("bug", CAPSTONE_WRONG)
+def test_the_capstone_checker_rejects(bug, capstone):
+    change, said = CAPSTONE_WRONG[bug]
+    if change.get("root") == "FILE":
+        change = {"root": capstone["root"] / "shop" / "vat.py"}
+    result = rejected(dict(capstone, **change), capstone_cases())
+    assert said in result.message
+    assert "For the budget" not in result.message  # a pack that could not be made is not a budget broken
+
+
+@pytest.mark.parametrize("change", [{}, {"task": ["vat", "invoice", "rounding"]}, {"essential": ("shop/vat.py",)},
+                                    {"root": "STR"}], ids=["as_shown", "task_as_words", "essential_as_a_tuple",
+                                                           "root_as_text"])
+def test_the_capstone_checker_accepts(change, capstone):
+    if change.get("root") == "STR":
+        change = {"root": str(capstone["root"])}
+    accepted(dict(capstone, **change), capstone_cases())
+
+
+def test_a_capstone_that_cannot_be_packed_says_why_in_both_languages(capstone):
+    wrong = dict(capstone, root="/no/such/repository")
+    assert run_cases(wrong, capstone_cases(), name="capstone").message == (
+        "Not yet: For packing it: pack_repository must accept its root, task and budget, capstone is not something "
+        "pack_repository can pack (ValueError: /no/such/repository: no such directory).")
+    hindi = run_cases(wrong, capstone_cases(), "hi", name="capstone").message
+    assert "pack_repository के लिए अमान्य (ValueError: /no/such/repository: no such directory)" in hindi
+
+
+def test_a_file_left_out_is_said_in_hindi(capstone):
+    hindi = run_cases(dict(capstone, essential=["docs/changelog.md"]), capstone_cases(), "hi", name="capstone").message
+    assert "docs/changelog.md pack से बाहर" in hindi and "not packed" not in hindi

@@ -271,6 +271,22 @@ def test_an_empty_request_is_0_not_a_zero_division():
     assert result.outcome == "error" and result.message.startswith("For an empty request, your code raised ZeroDivisionError")
 
 
+def test_the_statement_says_what_a_request_of_0_tokens_gives():
+    """The checker has a request whose pairs are all 0 tokens: a learner who returns 0.0 only for an empty list,
+    as a statement saying only "an empty request" would have it, divides by zero there."""
+    from ctxlib.course.quiz import load_quiz
+
+    def only_an_empty_list(previous, request):
+        return right_share(previous, request) if sum(t for _, t in request) else (0.0 if not request else 0 / 0)
+
+    result = run_cases(only_an_empty_list, SHARE)
+    assert result.outcome == "error" and result.message.startswith("For a request of 0 tokens, your code raised ZeroDivisionError")
+    for lang, words in (("en", "a request of no tokens: an empty one, or one whose pairs are all 0 tokens"),
+                        ("hi", "जिस request में कोई token न हो, यानी ख़ाली request या ऐसी जिसके सारे जोड़े 0 tokens के हों")):
+        prompt = next(q.prompt for q in load_quiz("04_what_to_remove", lang).questions if q.id == "own_cached_share")
+        assert words in prompt
+
+
 # --- own_run_cost: my_run_cost(requests, read_fraction, write_fraction) ------------------------
 
 def right_run_cost(requests, read_fraction, write_fraction):

@@ -125,7 +125,8 @@ class Property:
     """An expected value that is a rule, not a value: ``holds(answer)`` says whether the answer keeps it.
 
     For exercises with more than one right answer (a capstone checked by properties); ``shown``
-    words what the answer gave for the failure message, e.g. ``"2,114 tokens"``.
+    words what the answer gave for the failure message, e.g. ``"2,114 tokens"``, or returns
+    ``describe(...)`` when the words need translating.
     """
 
     holds: object
@@ -297,7 +298,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     if got is NotImplementedError:
         shown, why = "NotImplementedError", None
     elif isinstance(case.expected, Property):
-        shown, why = _shown(case.expected, got), None
+        shown, why = _shown(case.expected, got, lang), None
     else:
         shown, why = reprlib.repr(got), _explained(got, case.expected, msgs)
     key = ("failed_value" if case.args is None else "failed") + ("_why" if why else "")
@@ -312,9 +313,10 @@ def _holds(test, answer) -> bool:
         return False
 
 
-def _shown(rule: Property, got) -> str:
+def _shown(rule: Property, got, lang: str) -> str:
     try:
-        return str(rule.shown(got))
+        shown = rule.shown(got)
+        return str(shown[lang] if isinstance(shown, dict) and lang in shown else shown)  # describe(...): one per language
     except Exception:
         return reprlib.repr(got)
 

@@ -6,6 +6,7 @@ Expected values come from ``ctxlib.repo.credential_in_text``, ``ctxlib.bm25.code
 """
 from __future__ import annotations
 
+import reprlib
 import tempfile
 from pathlib import Path
 
@@ -154,17 +155,31 @@ def capstone_cases() -> list[Case]:
     The answer is ``{"root": folder, "task": words, "budget": tokens, "essential": [paths]}``; the
     check packs it with ``ctxlib.fit.pack_repository`` (defaults). The lesson's own default, the sample
     project for the lesson's query, is "not attempted" (with how many checks pass on it), so running
-    the lesson top to bottom records nothing. Properties: the rendered text holds
-    the budget in exact tokens (counted again here, not read from the pack); no secret is in it
-    (``credential_in_text``); at least one essential file is named; every one of them is packed.
+    the lesson top to bottom records nothing. Properties: pack_repository packs it (a folder that is
+    not there, a budget too small for anything: its own error is shown, not a failed budget); the
+    rendered text holds the budget in exact tokens (counted again here, not read from the pack); no
+    secret is in it (``credential_in_text``); at least one essential file is named, in a list (a
+    single string would be read as its characters); every one of them is packed.
     """
     packs = {}
 
     def pack(a):
-        key = (str(a["root"]), a["task"], a["budget"])
+        key = (str(a["root"]), repr(a["task"]), repr(a["budget"]))  # repr: a task may be a list of words
         if key not in packs:
-            packs[key] = pack_repository(a["root"], a["task"], a["budget"])
+            try:
+                packs[key] = pack_repository(a["root"], a["task"], a["budget"])
+            except Exception as exc:  # pack_repository's own ValueError says what is wrong; keep it to show
+                packs[key] = exc
+        if isinstance(packs[key], Exception):
+            raise packs[key]
         return packs[key]
+
+    def refused(a):
+        try:
+            pack(a)
+        except Exception as exc:
+            return describe(N_("not something pack_repository can pack ({error})"), error=f"{type(exc).__name__}: {exc}")
+        return reprlib.repr(a)
 
     def used(a):
         return count_tokens(pack(a).text, pack(a).encoding)
@@ -175,15 +190,22 @@ def capstone_cases() -> list[Case]:
     def untouched(a):
         return a["task"] == QUERY and _is_sample_project(a["root"])
 
+    def named(a):
+        return not isinstance(a["essential"], str) and len(list(a["essential"])) > 0
+
+    def not_packed(a):
+        return describe(N_("{paths} not packed"), paths=", ".join(sorted(set(a["essential"]) - packed(a))))
+
     return [
-        Case(None, Property(lambda a: used(a) <= a["budget"], lambda a: f"{used(a):,} > {a['budget']!r}", untouched),
+        Case(None, Property(lambda a: pack(a) is not None, refused, untouched),
+             describe(N_("for packing it: pack_repository must accept its root, task and budget"))),
+        Case(None, Property(lambda a: used(a) <= a["budget"], lambda a: f"{used(a):,} > {a['budget']!r}"),
              describe(N_("for the budget: the rendered pack, counted again in exact tokens, must be at most the budget"))),
         Case(None, Property(lambda a: credential_in_text(pack(a).text) is None,
                             lambda a: credential_in_text(pack(a).text)),
              describe(N_("for secrets: no secret may be in the rendered pack"))),
-        Case(None, Property(lambda a: len(list(a["essential"])) > 0, lambda a: repr(a["essential"])),
-             describe(N_("for the essential files: name at least one"))),
-        Case(None, Property(lambda a: set(a["essential"]) <= packed(a),
-                            lambda a: ", ".join(sorted(set(a["essential"]) - packed(a))) + " not packed"),
+        Case(None, Property(named, lambda a: repr(a["essential"])),
+             describe(N_("for the essential files: name at least one, in a list of paths"))),
+        Case(None, Property(lambda a: set(a["essential"]) <= packed(a), not_packed),
              describe(N_("for the essential files: every one must be in the pack"))),
     ]
