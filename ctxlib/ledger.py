@@ -24,6 +24,7 @@ import json
 import math
 import random
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 from . import safefile
@@ -134,6 +135,8 @@ def percentile(values, p) -> int:
     """The nearest-rank p-th percentile: the value at rank ceil(p/100 * n) of the sorted values.
 
     Args: ``values`` sizes in tokens (non-empty); ``p`` in (0, 100], e.g. 50 for p50.
+    Returns: one of ``values``. The rank is computed exactly (``Fraction``): in floats, 55/100 * 100 is
+    55.00000000000001 and its ceiling 56 (p28 of 25 values, p56 of 25, p55 of 100 went one rank too high).
     Raises: ValueError for no values or p outside (0, 100].
     """
     ordered = sorted(values)
@@ -141,7 +144,7 @@ def percentile(values, p) -> int:
         raise ValueError("percentile needs at least one value, got none")
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 100:
         raise ValueError(f"p must be a number in (0, 100], got {p!r}")
-    return ordered[math.ceil(p / 100 * len(ordered)) - 1]
+    return ordered[math.ceil(Fraction(p) * len(ordered) / 100) - 1]
 
 
 def patch_sizes(records, merged_only: bool = True) -> list[int]:

@@ -39,6 +39,12 @@ def test_nearest_rank_percentiles_on_hand_made_data():
     assert percentile([7], 1) == percentile([7], 100) == 7
 
 
+def test_a_rank_that_floats_put_one_too_high_is_exact():
+    # 55/100 * 100 is 55.00000000000001 in floats, 28/100 * 25 is 7.000000000000001: ceil gave 56 and 8
+    assert percentile(range(1, 101), 55) == 55 and percentile(range(1, 26), 28) == 7
+    assert percentile(range(1, 26), 56) == 14 and percentile(range(1, 101), 55.5) == 56
+
+
 @pytest.mark.parametrize("values, p, message", [
     ([], 50, "at least one value"),
     ([1, 2], 0, r"p must be a number in \(0, 100\], got 0"),
