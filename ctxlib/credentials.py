@@ -159,14 +159,15 @@ EXTRA_RULES = [
     {"id": "authorization-header",  # "Authorization": "Bearer <token>" in code, an .http file, a client config
      "regex": r"""(?i)\bauthorization["']?\]?\s*[:=,]\s*[fbr]?["']?(?:bearer|token|basic|bot)\s+([\w.~+/=-]{20,})""",
      "keywords": ["authorization"], "entropy": 3.5, "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)your|here|x{6}|\.{3}"]}]},
-    {"id": "command-line-password",  # docker login -p pw, sshpass -p pw, mysql -ppw
-     "regex": r"""(?i)\b(?:(?:docker|podman|buildah|skopeo|helm\s+registry)\s+login\b[^\n;&|]*?\s(?:-p|--password)[ \t=]+"""
-              r"""|sshpass\s+-p[ \t]*|mysql(?:dump|admin)?\b[^\n;&|]*?\s(?:-p|--password=))["']?([^\s"'$<{]{4,})""",
+    {"id": "command-line-password",  # docker login -p pw, sshpass -p pw, mysql -ppw; options within 200 characters
+     "regex": r"""(?i)\b(?:(?:docker|podman|buildah|skopeo|helm\s+registry)\s+login\b[^\n;&|]{0,200}?\s(?:-p|--password)[ \t=]+"""
+              r"""|sshpass\s+-p[ \t]*|mysql(?:dump|admin)?\b[^\n;&|]{0,200}?\s(?:-p|--password=))["']?([^\s"'$<{]{4,})""",
      "keywords": ["login", "sshpass", "mysql"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "private-key-block",  # a key's BEGIN line and body without its END line (cut, pasted), or SSH2's "---- BEGIN";
-     # a body holds no "-", so the next "-" after it starts its END line or there is none: linear on any text
+     # a body holds no "-", so the next "-" after it starts its END line or there is none; it is taken whole ({60,}+:
+     # a shorter one meets the same "-"; trying each took 50 s on a 100 kB one-line body): linear on any text
      "regex": r"""-{4,5} ?BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]{0,300}?(?:^|\\n|[\s"'])"""
-              r"""([A-Za-z0-9+/]{60,})(?![^-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY)""", "keywords": ["private key"], "entropy": 4.5},
+              r"""([A-Za-z0-9+/]{60,}+)(?![^-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY)""", "keywords": ["private key"], "entropy": 4.5},
     {"id": "maven-server-password",  # ~/.m2/settings.xml
      "regex": r"""<(?:password|passphrase|privateKey)>([^<$]{4,})</""",
      "keywords": ["<password>", "<passphrase>"], "allowlists": [{"regexes": [r"^\{.*\}$", _PLACEHOLDER]}]},
@@ -293,11 +294,12 @@ def _parse_toml(raw: bytes) -> dict:
     return tomllib.loads(raw.decode("utf-8"))
 
 
-def _allowed(allowlists, secret: str, match: str, line: str) -> bool:
-    lowered = secret.lower()
+def _allowed(allowlists, secret: str, match: str, line: str, memo=None) -> bool:
+    lowered, memo = secret.lower(), {} if memo is None else memo  # memo: {regex: found in line}, once a line
     for a in allowlists:
         target = {"match": match, "line": line}.get(a.target, secret)
-        by_regex = bool(target) and any(_compiled(r).search(target) for r in a.regexes)
+        by_regex = bool(target) and any((memo[r] if r in memo else memo.setdefault(r, bool(_compiled(r).search(line))))
+                                        if a.target == "line" else _compiled(r).search(target) for r in a.regexes)
         by_word = bool(secret) and holds_any(a.stopwords, lowered)
         if a.both:
             checks = ([by_regex] if a.regexes else []) + ([by_word] if a.stopwords else [])
@@ -414,6 +416,7 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     seen: dict = {"": places}
     by_keyword, unkeyed = _rules_of()
     run = set(unkeyed).union(*(by_keyword[k] for k in places))  # the rules a keyword lets run
+    lines = regexscan.LineCursor(text)  # a rule's matches come in order: lines are counted once a rule, not a match
     for rule in map(compiled.__getitem__, sorted(run)):
         if rule.path and not (path and _compiled(rule.path).search(path)):
             continue
@@ -427,12 +430,9 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
                 secret = next((g for g in groups if g), match)
             if rule.entropy and shannon_entropy(secret) <= rule.entropy:
                 continue
-            start = text.rfind("\n", 0, m.start()) + 1
-            end = text.find("\n", m.start() + len(match))
-            line = original[start:end if end >= 0 else len(text)]
-            if _allowed(global_allow, secret, match, line) or _allowed(rule.allowlists, secret, match, line):
+            first, line = lines.at(m.start(), m.start() + len(match), original)
+            if _allowed(global_allow, secret, match, line) or _allowed(rule.allowlists, secret, match, line, lines.memo):
                 continue
-            first = text.count("\n", 0, m.start()) + 1
             found.append(Finding(rule.id, first, first + m.group().count("\n", 0, len(m.group().rstrip("\n")))))
             if first_only:
                 return found
@@ -443,7 +443,7 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
                 continue
             hidden = find_secrets(inner, path, first_only=True, decode=False)
             if hidden:
-                first = text.count("\n", 0, run.start()) + 1
+                first = lines.at(run.start(), run.start(), text)[0]
                 found.append(Finding(f"{hidden[0].rule} (base64)", first, first + run.group().count("\n")))
                 if first_only:
                     return found

@@ -22,6 +22,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import numbers
 import random
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
@@ -137,11 +138,16 @@ def percentile(values, p) -> int:
     Args: ``values`` sizes in tokens (non-empty); ``p`` in (0, 100], e.g. 50 for p50.
     Returns: one of ``values``. The rank is computed exactly (``Fraction``): in floats, 55/100 * 100 is
     55.00000000000001 and its ceiling 56 (p28 of 25 values, p56 of 25, p55 of 100 went one rank too high).
-    Raises: ValueError for no values or p outside (0, 100].
+    Raises: ValueError for no values, a value that is not a number (NaN, text, a bool: NaN made ``sorted``
+    leave [3, nan, 1, 2] as it was, and its p25 3) or p outside (0, 100].
     """
-    ordered = sorted(values)
+    ordered = list(values)
     if not ordered:
         raise ValueError("percentile needs at least one value, got none")
+    bad = next((k for k, v in enumerate(ordered) if isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v), None)
+    if bad is not None:
+        raise ValueError(f"percentile needs numbers, got {ordered[bad]!r} at position {bad}")
+    ordered.sort()
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 100:
         raise ValueError(f"p must be a number in (0, 100], got {p!r}")
     return ordered[math.ceil(Fraction(p) * len(ordered) / 100) - 1]

@@ -1,0 +1,152 @@
+"""Hostile texts that made the secret scan, the import graph or a percentile slow or wrong; each test fails before its fix.
+
+Not timed: each asserts the result, or counts the work done (characters scanned, regex searches, files compared).
+Before the fixes: a 1 MiB line of ``api_key = '...'`` matches allowed by a line rule took 19 s to scan
+(first_only, as the packer scans), 100 kB of ``mysql `` 17 s, a 100 kB one-line key body with its END
+line over 60 s; two 1 MiB files of ``def first_turn_ceiling;`` took 4.7 s to rank, a file importing
+``a0.x`` ... ``a4999.x`` beside 1,000 ``x.py`` 6 s.
+"""
+import re
+from re import _parser
+
+import pytest
+
+from ctxlib import credentials, imports, ledger, ranking, regexscan
+from ctxlib.credentials import find_secrets
+
+
+class CountingText(str):
+    """A str that adds up how many characters count/find/rfind looked at."""
+
+    scanned = 0
+
+    def _span(self, start, end):
+        return len(self) if end is None else min(end, len(self)), start
+
+    def count(self, sub, start=0, end=None):
+        stop, start = self._span(start, end)
+        CountingText.scanned += max(0, stop - start)
+        return str.count(self, sub, start, stop)
+
+    def find(self, sub, start=0, end=None):
+        stop, start = self._span(start, end)
+        found = str.find(self, sub, start, stop)
+        CountingText.scanned += max(0, (found + 1 if found >= 0 else stop) - start)
+        return found
+
+    def rfind(self, sub, start=0, end=None):
+        stop, start = self._span(start, end)
+        found = str.rfind(self, sub, start, stop)
+        CountingText.scanned += max(0, stop - (found if found >= 0 else start))
+        return found
+
+
+def test_line_numbers_of_many_matches_are_counted_in_one_pass():
+    text = CountingText("x" * 5_000 + "\n" + "postgres://app:hunter2x@db " * 2_000 + "\n")
+    cursor, CountingText.scanned = regexscan.LineCursor(text), 0
+    starts = [m.start() for m in re.finditer("postgres", text)]
+    got = [cursor.at(s, s + 26, text) for s in starts]
+    assert {n for n, _ in got} == {2} and {len(line) for _, line in got} == {2_000 * 27}
+    assert CountingText.scanned < 3 * len(text)  # counted from 0 for each match: 2,000 x 30,000 characters
+
+
+def test_line_cursor_agrees_with_counting_from_the_start():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(500):
+        text = "".join(rng.choice("ab\n") for _ in range(rng.randint(0, 30)))
+        cursor = regexscan.LineCursor(text)
+        for _ in range(8):
+            start = rng.randint(0, len(text))
+            after = start + rng.randint(0, 4)
+            end = text.find("\n", after)
+            assert cursor.at(start, after, text) == (
+                text.count("\n", 0, start) + 1, text[text.rfind("\n", 0, start) + 1:end if end >= 0 else len(text)])
+
+
+def test_many_findings_get_their_own_line_numbers():
+    text = "x = 1\n" * 3 + "url = 'postgres://app:hunter2x@db/x'\n" * 500 + "ab://u:pw1234@h " * 300
+    found = [f for f in find_secrets(text) if f.rule == "password-in-url"]
+    assert [f.line for f in found] == list(range(4, 504)) + [504] * 300
+
+
+def test_a_line_allowlist_is_searched_once_a_line_not_once_a_match(monkeypatch):
+    unit = "api_key = 'Ab3dEf6hIj9kLm2nQ' ; "
+    text = unit * 2_000 + "--mount=type=secret,"  # generic-api-key's line allowlist lets every match through
+    searches = []
+    real = credentials._compiled
+
+    class Counting:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def search(self, target, *args):
+            searches.append(len(target))
+            return self.pattern.search(target, *args)
+
+    monkeypatch.setattr(credentials, "_compiled",
+                        lambda source: Counting(real(source)) if "mount=type=secret" in source else real(source))
+    assert find_secrets(text, first_only=True) == []
+    assert 1 <= len(searches) <= 2  # was one 66 kB search per match: 2,000 of them
+
+
+def _body_repeat(source):
+    # The repeat of private-key-block's body group ([A-Za-z0-9+/]{60,}).
+    for op, av in _parser.parse(source):
+        if op is _parser.SUBPATTERN:
+            return av[-1][0][0]
+    raise AssertionError("no group")
+
+
+def test_a_one_line_key_body_before_its_end_line_is_not_tried_at_every_length():
+    rule = next(r for r in credentials.EXTRA_RULES if r["id"] == "private-key-block")
+    assert _body_repeat(rule["regex"]) is _parser.POSSESSIVE_REPEAT
+    body = "Ab1/" * 25_000  # one 100 kB line: the greedy body backed off 100,000 times, each scanning to END
+    assert find_secrets("---- BEGIN SSH2 PRIVATE KEY ----\n" + body + "\n-----END RSA PRIVATE KEY-----\n") == []
+    cut = find_secrets("-----BEGIN RSA PRIVATE KEY-----\n" + "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n")
+    assert [f.rule for f in cut] == ["private-key-block"]  # a key cut before its END line is still found
+
+
+@pytest.mark.parametrize("command, password", [("docker login", "-p Hunter2Secret"), ("mysql", "-pHunter2Secret")])
+def test_a_command_line_password_is_looked_for_within_200_characters(command, password):
+    near = f"{command} -u me " + "--opt " * 30 + password + "\n"
+    far = f"{command} -u me " + "--opt " * 40 + password + "\n"  # 240 characters of options
+    assert [f.rule for f in find_secrets(near)] == ["command-line-password"]
+    assert find_secrets(far) == []  # unbounded, each of 100 kB of "mysql mysql ..." scanned to the line's end
+    assert find_secrets(f"{command} " * 20_000, first_only=True) == []
+
+
+def test_an_import_is_at_a_line_start_read_back_from_it_only():
+    text = "x = 1;" + "import a;" * 20_000
+    real = imports.at_line_start.__code__
+    assert "rfind" not in real.co_names  # the head of the line was sliced from its start for each match
+    assert imports.import_statements(text) == ((), ())
+    assert imports.import_statements("  import a\n\tasync import b\nx import c") == (("a", "b"), ())
+    assert ranking._definitions("python", "x;" + "def a;" * 1000 + "\n  def b(): pass") == frozenset({"b"})
+
+
+def test_a_module_name_is_looked_for_among_files_of_its_length_once(monkeypatch):
+    paths = [f"d{i}/x.py" for i in range(300)] + ["src/a.b/c.py", "pkg/__init__.py", "pkg/mod.py"]
+    index = imports.ModuleIndex(paths)
+    calls = []
+    real = imports._dotted
+    monkeypatch.setattr(imports, "_dotted", lambda path: calls.append(path) or real(path))
+    assert [index.get(f"a{i}.x") for i in range(200)] == [None] * 200
+    assert len(calls) == 300  # each x.py read once, not once per import (60,000 comparisons)
+    assert index.get("d7.x") == "d7/x.py" and index.get("x") is None
+    assert index.get("a.b.c") == "src/a.b/c.py" and index.get("src.a.b.c") == "src/a.b/c.py"
+    assert index.get("b.c") is None  # "a.b" is one folder: b.c names no file
+    assert index.get("pkg") == "pkg/__init__.py" and index.get("pkg.mod") == "pkg/mod.py"
+
+
+@pytest.mark.parametrize("values, shown", [([3, float("nan"), 1, 2], "nan at position 1"),
+                                           ([1, "2"], "'2' at position 1"), ([True, 2], "True at position 0")])
+def test_a_percentile_of_what_is_not_a_number_is_refused(values, shown):
+    with pytest.raises(ValueError, match=re.escape(f"percentile needs numbers, got {shown}")):
+        ledger.percentile(values, 25)  # [3, nan, 1, 2] stayed unsorted: its p25 was 3
+
+
+def test_a_percentile_of_numbers_is_unchanged():
+    assert ledger.percentile([5, 1, 4, 2, 3], 50) == 3 and ledger.percentile([1.5, -3, 2], 25) == -3
+    assert ledger.percentile(iter(range(1, 101)), 55) == 55
