@@ -200,14 +200,34 @@ def _fold(name: str) -> str:
     return name.replace("_", "").replace("-", "").lower()
 
 
-def _tested_module(path: str, sources: dict[tuple[str, str], list[str]]) -> str | None:
-    # sources: module_key -> the source files with that key; the one sharing most folders with the test wins.
-    key = tested_key(path)
-    candidates = sources.get(key, []) if key else []
-    if not candidates:
-        return None
-    parts = set(path.split("/"))  # tests/http/test_cookies.py -> prefer http/cookies.py
-    return max(candidates, key=lambda c: (len(parts & set(c.split("/"))), -len(c), c))
+def _tested_modules(sources: dict[tuple[str, str], list[str]]):
+    """``tested(path)``: the module a test names (``sources``: module_key -> the source files with that key): of
+    those, the one sharing most path parts with the test, then the shortest path, then the last by name
+    (tests/http/test_cookies.py -> http/cookies.py). Per key, an index from a part to the modules holding it; a
+    part every module holds adds 1 to each and is skipped. Comparing each test with every module of its name
+    took 11 s for 5,000 tests beside 5,000 same-named modules."""
+    indexes: dict = {}
+
+    def tested(path: str) -> str | None:
+        key = tested_key(path)
+        candidates = sources.get(key) if key else None
+        if not candidates:
+            return None
+        if key not in indexes:
+            by_part: dict[str, list[str]] = {}
+            for c in candidates:
+                for part in set(c.split("/")):
+                    by_part.setdefault(part, []).append(c)
+            everywhere = {part for part, held in by_part.items() if len(held) == len(candidates)}
+            indexes[key] = (by_part, everywhere, max(candidates, key=lambda c: (-len(c), c)), {})
+        by_part, everywhere, first, known = indexes[key]
+        parts = frozenset(p for p in path.split("/") if p in by_part and p not in everywhere)
+        if parts not in known:
+            shared = collections.Counter(c for part in parts for c in by_part[part])
+            known[parts] = max(shared, key=lambda c: (shared[c], -len(c), c)) if shared else first
+        return known[parts]
+
+    return tested
 
 
 def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
@@ -271,8 +291,9 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
             key = module_key(path) if kinds[path] == "source" else None
             if key:
                 sources.setdefault(key, []).append(path)
+        tested = _tested_modules(sources)
         for path in [p for p in files if kinds[p] == "test" and score[p] > 0]:
-            module = _tested_module(path, sources)
+            module = tested(path)
             if module:
                 share = TEST_SHARE * score[path]
                 score[module] += share

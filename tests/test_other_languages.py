@@ -88,3 +88,50 @@ def test_a_file_of_many_imports_resolves_only_the_first_thousand():
     tree = {f"src/m{i}.js" for i in range(5_000)}
     found = js_imports("src/app.js", text, tree)
     assert len(found) == 1_000 and found[0] == "src/m0.js" and found[-1] == "src/m999.js"
+
+
+def test_a_test_names_the_module_sharing_most_parts_then_the_shortest():
+    from ctxlib.ranking import _tested_modules
+    sources = {("cookies", "python"): ["src/http/cookies.py", "src/web/cookies.py", "cookies.py"],
+               ("cart", "js"): ["packages/shop/src/cart.ts", "packages/admin/src/cart.ts"]}
+    tested = _tested_modules(sources)
+    assert tested("tests/http/test_cookies.py") == "src/http/cookies.py"  # shares "http"
+    assert tested("tests/test_cookies.py") == "cookies.py"  # shares nothing: the shortest
+    assert tested("packages/admin/src/__tests__/cart.test.ts") == "packages/admin/src/cart.ts"
+    assert tested("e2e/cart.test.ts") == "packages/shop/src/cart.ts"  # a tie: the last by name
+    assert tested("tests/test_vat.py") is None
+
+
+def test_naming_a_tests_module_agrees_with_comparing_it_to_every_module():
+    # The index (a part held by every module skipped, answers kept per set of parts) gives what comparing a test
+    # with each module of its name gives, on random trees.
+    import random
+    from ctxlib.ranking import _tested_modules
+
+    def compared(path, sources):
+        candidates = sources.get(pathkinds.tested_key(path) or ("", ""), [])
+        parts = set(path.split("/"))
+        return max(candidates, key=lambda c: (len(parts & set(c.split("/"))), -len(c), c)) if candidates else None
+
+    rnd = random.Random(7)
+    folders = ["src", "pkg", "a", "b", "tests", "http", "x.y", "lib"]
+    for _ in range(500):
+        paths = {"/".join(rnd.choice(folders) for _ in range(rnd.randint(0, 4))).lstrip("/") + "/"
+                 + rnd.choice(["x.py", "cart.ts", "y.go"]) for _ in range(rnd.randint(1, 10))}
+        sources = {}
+        for p in sorted(p.lstrip("/") for p in paths):
+            sources.setdefault(pathkinds.module_key(p), []).append(p)
+        tested = _tested_modules(sources)
+        for _ in range(8):
+            test = "/".join(rnd.choice(folders) for _ in range(rnd.randint(0, 4))) + "/" + rnd.choice(
+                ["test_x.py", "x_test.py", "cart.test.ts", "y_test.go"])
+            test = test.lstrip("/")
+            assert tested(test) == compared(test, sources), test
+
+
+def test_five_thousand_tests_beside_five_thousand_same_named_modules_each_find_theirs():
+    # Compared with every module of its name, each test cost 5,000 comparisons (11 s in all); each still finds its own.
+    files = {f"d{i}/x.py": "def f(): return 1\n" for i in range(5_000)}
+    files.update({f"tests/d{i}/test_x.py": "def test_f(): assert f() == 1\n" for i in range(5_000)})
+    ranked = {r.path: r for r in rank_files(files, "test f")}
+    assert dict(ranked["tests/d4321/test_x.py"].effects)["tests"] == "tests d4321/x.py, which gets 0.5 of this score"
