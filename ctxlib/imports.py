@@ -127,8 +127,9 @@ class ModuleIndex:
 
 
 def _dotted(path: str) -> tuple[list[str], set[int]]:
-    # ``path``'s module name split at its dots, and how many last parts each name it answers to (``_names``)
-    # has: "src/a.b/c.py" -> (["src", "a", "b", "c"], {1, 3, 4}).
+    # ``path``'s module name split at its dots, and how many dotted parts each name it answers to has: its module
+    # and each tail that starts at a folder (src/jinja2/lexer.py is src.jinja2.lexer, jinja2.lexer and lexer).
+    # "src/a.b/c.py" -> (["src", "a", "b", "c"], {1, 3, 4}).
     parts = path[:-3].split("/")
     if parts[-1] == "__init__":
         parts = parts[:-1]
@@ -138,14 +139,6 @@ def _dotted(path: str) -> tuple[list[str], set[int]]:
         n += part.count(".") + 1
         ends.add(n)
     return flat, ends
-
-
-def _names(path: str, module: str) -> bool:
-    # Whether the dotted name ``module`` is ``path``'s module or one of its dotted tails.
-    parts = path[:-3].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return any(".".join(parts[i:]) == module for i in range(len(parts)))
 
 
 MAX_JS_IMPORTS = 1_000  # distinct specifiers resolved per file: a real module has far fewer, a hostile one no more
