@@ -126,6 +126,78 @@ def is_packaging(path: str) -> bool:
             and not _folder_facts(folders)[0])  # not a vendored copy's (node_modules/x/package.json)
 
 
+# Dependabot's and Renovate's commit messages name the dependency they move ("Bump urllib3 from 1.26.5 to
+# 1.26.18", "chore(deps): bump golang.org/x/net from 0.25.0 to 0.27.0", "Update dependency eslint to v9"),
+# as people do by hand ("upgrade github.com/ugorji/go/codec"): a verb, then a name that is followed by a
+# version, or that is a module path (holds "/" or "."). A verb is at most 20 characters from its name.
+_DEPENDENCY = re.compile(r"\b(?:bump|upgrade|update|pin|downgrade)(?:s|ed)?[ \t]+"
+                         r"(?:(?:to|the|dependency|module|package)[ \t]+){0,2}"
+                         r"(@?[A-Za-z0-9][\w.\-/@]{0,200}?)"
+                         r"(?=[ \t]+(?:from[ \t]+|to[ \t]+|[=<>~^]=?[ \t]*)?v?[0-9]|[=<>~^]=?v?[0-9])"
+                         r"|\b(?:bump|upgrade|update|pin|downgrade)(?:s|ed)?[ \t]+(?:(?:the|dependency|module)[ \t]+){0,2}"
+                         r"([A-Za-z0-9][\w\-@]*(?:[./][\w\-@]+)+)", re.I)
+MAX_DEPENDENCIES = 20
+# A requirements file pip reads (requirements.txt, requirements/dev.txt, constraints.txt, dev-requirements.in).
+_REQUIREMENTS = re.compile(r"(?:^|/)(?:[\w.-]*requirements[\w.-]*|constraints[\w.-]*)\.(?:txt|in)$"
+                           r"|(?:^|/)requirements/[^/]+\.(?:txt|in)$", re.I)
+
+
+def named_dependencies(query: str) -> tuple[str, ...]:
+    """The dependencies a task says it moves, in order: ``"Bump urllib3 from 1.26.5 to 1.26.18"`` ->
+    ``("urllib3",)``; ``"chore(deps): bump golang.org/x/net from 0.25.0 to 0.27.0"`` -> ``("golang.org/x/net",)``;
+    ``"upgrade github.com/ugorji/go/codec"`` -> ``("github.com/ugorji/go/codec",)``.
+
+    Args:
+        query: the task text (a string; only its first 10,000 characters are read).
+    Returns:
+        the names, as written, without repeats, at most ``MAX_DEPENDENCIES`` (a grouped update names a
+        dozen; a pasted log is not a list of them); ``()`` when the task names none ("update type annotations":
+        no version follows "type", and it is no module path). "version" is no dependency ("Bump version to 2.1").
+    The rule follows Dependabot's and Renovate's commit messages (see ``_DEPENDENCY``).
+    """
+    found = (a or b for a, b in _DEPENDENCY.findall(query[:10_000]))
+    names = (name.rstrip(".") for name in found)
+    kept = dict.fromkeys(n for n in names if n and n.lower() not in ("version", "versions"))
+    return tuple(kept)[:MAX_DEPENDENCIES]
+
+
+def is_manifest(path: str) -> bool:
+    """Whether ``path`` can declare a dependency: a packaging file (``is_packaging``) or a requirements
+    file pip reads (``requirements.txt``, ``requirements/dev.txt``, ``constraints.txt``, ``dev-requirements.in``)."""
+    return is_packaging(path) or bool(_REQUIREMENTS.search(path))
+
+
+def declared(text: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """Which of ``names`` a manifest's ``text`` names whole, case aside, in the order of ``names``.
+
+    ``urllib3`` is declared by ``urllib3>=1.21``, ``github.com/goccy/go-yaml`` by go.mod's
+    ``github.com/goccy/go-yaml v1.19.0``, ``actions/checkout`` by a workflow's ``uses: actions/checkout@v4``,
+    and a Go package by its module (``github.com/ugorji/go/codec`` by ``github.com/ugorji/go v1.1.7``; a
+    module path keeps three parts at least, so ``@types/node`` never falls back to ``@types``). ``yaml`` is
+    not declared by ``pyyaml`` or ``ruamel.yaml``, nor ``flit`` by ``flit_core``.
+
+    Args:
+        text: the manifest's text (characters); it is read once, by one regular expression.
+        names: dependency names, as ``named_dependencies`` returns them.
+    Returns:
+        the declared names, a tuple (empty when none is).
+    """
+    pattern, owner = _declaration_pattern(names)
+    found = {owner[m.group(0).lower()] for m in pattern.finditer(text)} if names else set()
+    return tuple(n for n in names if n in found)
+
+
+@functools.lru_cache(maxsize=64)
+def _declaration_pattern(names: tuple[str, ...]):
+    owner: dict[str, str] = {}  # a spelling, lower case -> the name it stands for
+    for name in names:
+        parts = name.split("/")
+        for n in range(len(parts), min(len(parts), 3) - 1, -1):
+            owner.setdefault("/".join(parts[:n]).lower(), name)
+    spellings = "|".join(re.escape(w) for w in sorted(owner, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.\-/@])(?:{spellings})(?![\w\-/]|\.\w)", re.I), owner
+
+
 def is_example(path: str) -> bool:
     """Whether ``path`` is in an examples folder (``examples/``, ``docs_src/``, ``demo/``...)."""
     return bool(set(path.lower().split("/")[:-1]) & _EXAMPLE_FOLDERS)

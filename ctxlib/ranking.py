@@ -30,7 +30,9 @@ how ``benchmarks/bench_eval.py`` measures what each one is worth:
   source; an example's file (``examples/``, ``docs_src/``...) keeps ``EXAMPLE_PRIOR`` of its
   score unless the task speaks of examples (``EXAMPLE_WORDS``), where it keeps it all; a
   maintainers' script (``is_tooling``: under ``scripts/`` or ``tools/``) keeps ``TOOLING_PRIOR``
-  unless the task speaks of scripts or tools (``TOOLING_WORDS``).
+  unless the task speaks of scripts or tools (``TOOLING_WORDS``). A task that moves a dependency
+  (``pathkinds.named_dependencies``: Dependabot's "Bump urllib3 from 1.26.5 to 1.26.18") ranks the
+  manifests that declare it (``is_manifest``, ``declared``) first, at ``DEPENDENCY_LIFT`` x the best score.
 - ``tests``: a test file is linked to the module it tests, by its language's naming convention
   (``pathkinds.tested_key``: ``test_ceiling.py`` -> ``ceiling.py``, ``cart.test.ts`` -> ``cart.ts``,
   ``handler_test.go``, ``user_spec.rb``, ``CartTest.java``), which gets ``TEST_SHARE`` of the test's
@@ -58,14 +60,16 @@ from dataclasses import dataclass, field
 from . import bm25, identical, imports
 # The kind signal's rules live in pathkinds.py; ranking re-exports them, as Lesson 3 imports them from here.
 from .pathkinds import (EXAMPLE_PRIOR, EXAMPLE_WORDS, KIND_PRIOR, PACKAGING_FLOOR, PACKAGING_HINTS,  # noqa: F401
-                        PACKAGING_WORDS, TOOLING_PRIOR, TOOLING_WORDS, is_example, is_packaging, is_tooling,
-                        module_key, path_kind, says_generated, tested_key)
+                        PACKAGING_WORDS, TOOLING_PRIOR, TOOLING_WORDS, declared, is_example, is_manifest,
+                        is_packaging, is_tooling, module_key, named_dependencies, path_kind, says_generated,
+                        tested_key)
 
 SIGNALS = ("clean", "identifiers", "names", "kind", "tests", "imports")
 DEFINES_WEIGHT = 2.0  # like a file-name match (bm25.NAME_WEIGHT): the definition is the thing named
 TEST_SHARE = 0.5
 IMPORT_SHARE = 0.15
 TOP_FILES = 3
+DEPENDENCY_LIFT = 1.1  # a manifest that declares the dependency a task moves ranks just above the best file
 
 _URL = re.compile(r"\b\w+://\S+|\bwww\.\S+")
 _HASH = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
@@ -95,6 +99,7 @@ class Query:
     dropped: tuple[str, ...]
     note: str = ""  # bm25.Selected.note() when a long query was bounded
     found_in: dict | None = field(default=None, compare=False, repr=False)  # bm25.Selected.found_in
+    dependencies: tuple[str, ...] = ()  # pathkinds.named_dependencies: "Bump urllib3 from 1.26 to 2.0" -> urllib3
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,7 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
         ValueError: if nothing is left to search for.
     """
     text = query if isinstance(query, str) else " ".join(query)
+    dependencies = named_dependencies(text)
     dropped: list[str] = []
     if "clean" in signals:
         dropped += _URL.findall(text) + _HASH.findall(text)
@@ -150,7 +156,7 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
         raise ValueError(f"the query has only numbers, hashes or URLs: {bm25.shorten(text)!r}")
     selected = bm25.select_terms(files or {}, terms) if files is not None else bm25.Selected(tuple(dict.fromkeys(terms)))
     return Query(selected.terms, tuple(identifiers.values())[:bm25.MAX_QUERY_TERMS], tuple(dict.fromkeys(dropped)),
-                 selected.note(), selected.found_in)
+                 selected.note(), selected.found_in, dependencies)
 
 
 def stem(term: str) -> str:
@@ -285,6 +291,7 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
             if prior != 1.0:
                 score[path] *= prior
                 effects[path].append(("kind", f"{kind}: x {prior}"))
+        _add_dependencies(files, q, score, effects, best)
     if "tests" in signals:
         sources: dict[tuple[str, str], list[str]] = {}
         for path in files:
@@ -304,6 +311,19 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
     ranked = [Ranked(p, score[p], scores[p].score if p in scores else 0.0, kinds[p], tuple(effects.get(p, ())))
               for p in files]
     return sorted(ranked, key=lambda r: (-r.score, r.path))
+
+
+def _add_dependencies(files, q: Query, score, effects, best: float) -> None:
+    # A task that moves a dependency ("Bump urllib3 from 1.26 to 2.0") edits the manifests that declare it:
+    # they rank first, DEPENDENCY_LIFT x the best file's score (1.0 when no file holds a query term).
+    lifted = DEPENDENCY_LIFT * best if best > 0 else 1.0
+    for path in files if q.dependencies else ():
+        if is_manifest(path):
+            named = declared(files[path], q.dependencies)
+            if named and score[path] < lifted:
+                score[path] = lifted
+                effects[path].append(("kind", f"declares {', '.join(named)}, which the task moves: "
+                                              f"at least {lifted:.2f}"))
 
 
 def _add_names(scores, q: Query, score, effects) -> None:

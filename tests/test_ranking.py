@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxlib import bm25, ranking
+from ctxlib import bm25, pathkinds, ranking
 from ctxlib.ranking import clean_query, path_kind, rank_files, stem
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -317,3 +317,59 @@ def test_a_source_map_and_a_lock_file_rank_below_the_code_they_were_made_from():
     ranked = [(r.path, r.kind) for r in rank_files(files, "cart total is wrong for items with qty") if r.score > 0]
     assert ranked == [("src/cart.js", "source"), ("src/cart.test.js", "test"), ("static/app.js.map", "generated"),
                       ("go.sum", "generated")]
+
+
+@pytest.mark.parametrize("query, names", [
+    ("Bump urllib3 from 1.26.5 to 1.26.18", ("urllib3",)),
+    ("chore(deps): bump golang.org/x/net from 0.25.0 to 0.27.0 Bumps [golang.org/x/net](https://x) from 0.25.0",
+     ("golang.org/x/net",)),
+    ("upgrade github.com/ugorji/go/codec", ("github.com/ugorji/go/codec",)),
+    ("Update dependency eslint to v9", ("eslint",)),
+    ("Bump @types/node from 20.1.0 to 20.2.0", ("@types/node",)),
+    ("Pin pytest<8", ("pytest",)),
+    ("Bump actions/checkout from 3 to 4", ("actions/checkout",)),
+    # no version follows, and no module path: no dependency
+    ("update type annotations", ()), ("Upgrade isort and enable black compat mode", ()),
+    ("Update docs for the DateTime field", ()), ("update dev dependencies", ()),
+    ("chore: bump minimum Go version to 1.24", ()), ("Bump version to 2.0.1", ()),
+])
+def test_the_dependencies_a_task_moves_are_read_from_dependabots_words(query, names):
+    assert ranking.named_dependencies(query) == names
+
+
+def test_a_manifest_declares_a_name_only_whole():
+    declared = ranking.declared
+    assert declared("urllib3>=1.21\nflit_core>=3\n", ("flit", "urllib3")) == ("urllib3",)
+    assert declared("pyyaml\nruamel.yaml>=0.17\n", ("yaml",)) == ()
+    assert declared("require github.com/ugorji/go v1.1.7\n", ("github.com/ugorji/go/codec",)) == (
+        "github.com/ugorji/go/codec",)  # a Go package, by its module
+    assert declared('"@types/react": "^18"', ("@types/node",)) == ()  # never a scope alone
+    assert declared("      - uses: actions/checkout@v3\n", ("actions/checkout",)) == ("actions/checkout",)
+    assert declared("anything", ()) == ()
+
+
+def test_a_dependency_task_ranks_the_manifests_that_declare_it_first():
+    files = {
+        "go.mod": "module github.com/gin-gonic/gin\n\nrequire (\n\tgithub.com/goccy/go-yaml v1.19.0\n)\n",
+        "go.sum": "github.com/goccy/go-yaml v1.19.0 h1:abc=\n",
+        "render/yaml.go": "package render\n\nimport \"github.com/goccy/go-yaml\"\n\nfunc yamlRender() {}\n" * 3,
+        "examples/go.mod": "module example\n\nrequire github.com/other/thing v1.0.0\n",
+        "requirements/dev.txt": "pyyaml==6.0\n",
+    }
+    query = "chore(deps): bump github.com/goccy/go-yaml from 1.19.0 to 1.19.1"
+    ranked = rank_files(files, query)
+    assert ranked[0].path == "go.mod"
+    before_kind = rank_files(files, query, signals=("clean", "identifiers", "names"))
+    assert ranked[0].score == pytest.approx(ranking.DEPENDENCY_LIFT * before_kind[0].score)  # 1.1 x the best
+    assert ("kind", f"declares github.com/goccy/go-yaml, which the task moves: at least {ranked[0].score:.2f}") \
+        in ranked[0].effects
+    lifted = [r.path for r in ranked if any("which the task moves" in e for _, e in r.effects)]
+    assert lifted == ["go.mod"]  # not the example's go.mod, not a lock file, not pyyaml
+    without = rank_files(files, query, signals=("clean", "identifiers", "names", "tests", "imports"))
+    assert without[0].path == "render/yaml.go"  # the kind signal is what lifts it
+
+
+def test_a_long_query_names_at_most_max_dependencies():
+    query = " ".join(f"bump pkg{i}.mod from 1.0 to 2.0" for i in range(2_000))
+    names = ranking.named_dependencies(query)
+    assert len(names) == pathkinds.MAX_DEPENDENCIES == 20 and names[0] == "pkg0.mod"
