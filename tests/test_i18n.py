@@ -85,3 +85,19 @@ def test_an_unknown_language_is_named():
         message("budget", "fr")
     with pytest.raises(ValueError, match="got None"):
         check_lang(None)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_compiled_catalogs_are_byte_for_byte_what_the_tool_writes(lang, tmp_path, monkeypatch):
+    # tools/catalogs.py used to stamp each .mo with the time of the run: a clean tree changed on every run.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "catalogs.py")
+    catalogs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(catalogs)
+    po = tmp_path / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    po.parent.mkdir(parents=True)
+    po.write_bytes(catalogs.po_path(lang).read_bytes())
+    monkeypatch.setattr(catalogs, "po_path", lambda _lang: po)
+    catalogs.compile_mo(lang)
+    assert po.with_suffix(".mo").read_bytes() == (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").read_bytes()

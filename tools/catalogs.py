@@ -12,10 +12,13 @@ Then translate the new empty entries in hi/LC_MESSAGES/ctxlib.po and run it agai
 """
 from __future__ import annotations
 
+import datetime
+import io
 import sys
 from pathlib import Path
 
 from babel.messages.frontend import CommandLineInterface
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,6 +28,9 @@ from ctxlib.i18n import DOMAIN, LANGS, LOCALE_DIR  # noqa: E402
 
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 KEYWORDS = ["-k", "message", "-k", "message_n:1,2", "-k", "N_"]
+# The .mo's header would carry the time of the run (POT-Creation-Date) and change the file's bytes on a
+# tree whose messages did not change; a fixed date keeps a clean tree clean.
+HEADER_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 
 
 def pybabel(*args: str) -> None:
@@ -33,6 +39,19 @@ def pybabel(*args: str) -> None:
 
 def po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def compile_mo(lang: str) -> None:
+    """Compile ``lang``'s .po to its .mo, as ``pybabel compile --use-fuzzy`` does, with a fixed header date;
+    the file is written only when its bytes change."""
+    with po_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    catalog.creation_date = HEADER_DATE
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=True)
+    mo = po_path(lang).with_suffix(".mo")
+    if not mo.exists() or mo.read_bytes() != out.getvalue():
+        mo.write_bytes(out.getvalue())
 
 
 def main() -> int:
@@ -52,7 +71,7 @@ def main() -> int:
                     m.string = m.id
             with po.open("wb") as f:
                 write_po(f, catalog, omit_header=True, no_location=True, sort_output=True)
-        pybabel("compile", "-d", str(LOCALE_DIR), "-D", DOMAIN, "-l", lang, "--use-fuzzy")
+        compile_mo(lang)
     with po_path("hi").open("rb") as f:
         missing = [m.id for m in read_po(f, locale="hi") if m.id and not m.string]
     for msgid in missing:
