@@ -142,6 +142,28 @@ def test_the_numeric_question_explains_common_mistakes():
     assert grade(q, "many").notes == ["Enter a number."]
 
 
+@pytest.mark.parametrize("key,q", [(key, q) for key, q in ALL_QUESTIONS if q.type == "numeric"],
+                         ids=[i for i, (_, q) in zip(IDS, ALL_QUESTIONS) if q.type == "numeric"])
+def test_no_tolerance_accepts_a_mistake_the_question_names(key, q):
+    for value, feedback in q.misconceptions:
+        graded = grade(q, value)
+        assert not graded.correct and feedback in graded.notes, (value, q.answer)
+
+
+def test_the_cached_share_question_refuses_the_placeholder_counted_as_cached():
+    """10,020 / 34,020 = 29.45%: the masked block's placeholder counted as cached. A tolerance of 0.3 took it."""
+    from ctxlib.cost import cached_share
+    previous = [("prefix", 9_000), ("task", 1_000), ("pytest 1", 18_000)]
+    request = [("prefix", 9_000), ("task", 1_000), ("pytest 1 (masked)", 20), ("diff 2", 6_000), ("pytest 2", 18_000)]
+    right, counted = 100 * cached_share(previous, request), 100 * 10_020 / 34_020
+    for lang in LANGS:
+        q = QUIZZES[("04_what_to_remove", lang)].question("cached_share_percent")
+        assert all(grade(q, answer).correct for answer in (round(right, 1), round(right, 2), right))
+        for wrong in (round(counted, 1), round(counted, 2)):
+            graded = grade(q, wrong)
+            assert not graded.correct and len(graded.notes) == 2  # the verdict and what the mistake was
+
+
 def test_the_hindi_sentence_figures_are_what_ctxlib_counts():
     assert (len(SENTENCE_HI), estimate_tokens(SENTENCE_HI)) == (97, 24)
     assert (count_tokens(SENTENCE_HI, "o200k_base"), count_tokens(SENTENCE_HI, "cl100k_base")) == (27, 80)
