@@ -83,9 +83,28 @@ def text_and_name_together(name, text, terms):
     return sum(3 * (name + " " + text).lower().count(t.lower()) for t in terms)
 
 
+def terms_as_regular_expressions(name, text, terms):
+    return sum(len(re.findall(t, text, re.I)) + 3 * len(re.findall(t, name, re.I)) for t in terms)  # "." matches any
+
+
+def name_split_into_parts(name, text, terms):
+    parts = re.split(r"[/._]", name.lower())
+    return sum(text.lower().count(t.lower()) + 3 * sum(part.count(t.lower()) for part in parts) for t in terms)
+
+
+def reads_the_lessons_query(name, text, terms):
+    from ctxlib.course.examples import LESSON1_QUERY
+    return score_file(name, text, LESSON1_QUERY)
+
+
+def name_counted_once(name, text, terms):
+    return sum(text.lower().count(t.lower()) + 3 * (t.lower() in name.lower()) for t in terms)
+
+
 SCORER_WRONG = [case_sensitive, name_weight_one, weight_on_the_text, presence_not_count, whole_words_only,
                 distinct_terms, base_name_only, overlapping_matches, terms_not_lowered, ascii_only,
-                lowers_terms_in_place, lesson_example_hard_coded, text_and_name_together, extension_dropped]
+                lowers_terms_in_place, lesson_example_hard_coded, text_and_name_together, extension_dropped,
+                terms_as_regular_expressions, name_split_into_parts, reads_the_lessons_query, name_counted_once]
 
 
 def scorer_with_regex(name, text, terms):
@@ -110,7 +129,23 @@ def test_the_scorer_checker_rejects(wrong):
     rejected(wrong, SCORER)
 
 
-@pytest.mark.parametrize("right", [scorer_with_regex, scorer_with_find, score_file], ids=lambda f: f.__name__)
+def scorer_with_casefold(name, text, terms):
+    return sum(text.casefold().count(t.casefold()) + 3 * name.casefold().count(t.casefold()) for t in terms)
+
+
+def scorer_with_an_escaped_pattern(name, text, terms):
+    return sum(len(re.findall(re.escape(t), text, re.I)) + 3 * len(re.findall(re.escape(t), name, re.I)) for t in terms)
+
+
+def scorer_summing_name_and_text_apart(name, text, terms):
+    in_text = sum(text.lower().count(t.lower()) for t in terms)
+    in_name = sum(name.lower().count(t.lower()) for t in terms)
+    return in_text + 3 * in_name
+
+
+@pytest.mark.parametrize("right", [scorer_with_regex, scorer_with_find, score_file, scorer_with_casefold,
+                                   scorer_with_an_escaped_pattern, scorer_summing_name_and_text_apart],
+                         ids=lambda f: f.__name__)
 def test_the_scorer_checker_accepts(right):
     accepted(right, SCORER)
 
@@ -241,11 +276,45 @@ def ranks_by_the_base_name(files, terms, budget):
         text.lower().count(t.lower()) + 3 * name.lower().rsplit("/", 1)[-1].count(t.lower()) for t in terms))
 
 
+def ties_by_smaller_cost(files, terms, budget):
+    return greedy(files, terms, budget, order=lambda files, scores: sorted(
+        files, key=lambda n: (-scores[n], estimate_tokens(files[n]))))
+
+
+def score_per_token(files, terms, budget):
+    return greedy(files, terms, budget, order=lambda files, scores: sorted(
+        files, key=lambda n: -scores[n] / estimate_tokens(files[n])))
+
+
+def a_quarter_rounded_up(files, terms, budget):
+    return greedy(files, terms, budget, cost=lambda text: max(1, -(-len(text) // 4)))
+
+
+def the_name_counted_in_the_cost(files, terms, budget):
+    return greedy(files, terms, budget, cost=lambda text: estimate_tokens("## file\n" + text))
+
+
+def only_the_single_file_against_the_budget(files, terms, budget):
+    return greedy(files, terms, budget, fits=lambda used, cost, budget: cost <= budget)
+
+
+def used_and_chosen_swapped(files, terms, budget):
+    chosen, used = greedy(files, terms, budget)
+    return used, chosen
+
+
+def chosen_as_a_dict(files, terms, budget):
+    chosen, used = greedy(files, terms, budget)
+    return dict(chosen), used
+
+
 PACKER_WRONG = [skips_a_file_that_fills_the_rest, stops_at_the_first_misfit, keeps_files_that_score_zero,
                 lowest_score_first, ties_broken_by_name, ties_in_reverse, characters_as_tokens, bytes_over_four,
                 no_minimum_of_one_token, exact_tokens_instead_of_the_rough_rule, names_without_costs,
                 pops_packed_files, used_is_the_budget_left, lesson_answers_hard_coded, ties_by_larger_cost,
-                ranks_by_the_text_alone, ranks_case_sensitively, ranks_with_name_weight_one, ranks_by_the_base_name]
+                ranks_by_the_text_alone, ranks_case_sensitively, ranks_with_name_weight_one, ranks_by_the_base_name,
+                ties_by_smaller_cost, score_per_token, a_quarter_rounded_up, the_name_counted_in_the_cost,
+                only_the_single_file_against_the_budget, used_and_chosen_swapped, chosen_as_a_dict]
 
 
 def packer_with_index_ties(files, terms, budget):
@@ -281,7 +350,46 @@ def test_the_packer_checker_rejects(wrong):
     rejected(wrong, PACKER)
 
 
-@pytest.mark.parametrize("right", [packer_with_index_ties, packer_sorted_in_reverse, packer_from_pack_context],
+def packer_by_recursion(files, terms, budget):
+    ranked = sorted(files, key=lambda name: -score_file(name, files[name], terms))
+
+    def take(rest, left):
+        if not rest:
+            return []
+        name, cost = rest[0], estimate_tokens(files[rest[0]])
+        if score_file(name, files[name], terms) > 0 and cost <= left:
+            return [(name, cost)] + take(rest[1:], left - cost)
+        return take(rest[1:], left)
+
+    chosen = take(ranked, budget)
+    return chosen, sum(cost for _, cost in chosen)
+
+
+def packer_taking_the_best_left(files, terms, budget):
+    left, chosen, used = dict(files), [], 0
+    while left:
+        name = max(left, key=lambda n: score_file(n, left[n], terms))  # max keeps the first of a tie
+        text = left.pop(name)
+        cost = estimate_tokens(text)
+        if score_file(name, text, terms) > 0 and used + cost <= budget:
+            chosen.append((name, cost))
+            used += cost
+    return [chosen, used]  # a list of the two is as good as a tuple
+
+
+def packer_with_nlargest(files, terms, budget):
+    import heapq
+    chosen, used = [], 0
+    for name in heapq.nlargest(len(files), files, key=lambda n: score_file(n, files[n], terms)):  # stable, as sorted
+        cost = estimate_tokens(files[name])
+        if score_file(name, files[name], terms) and used + cost <= budget:
+            chosen.append((name, cost))
+            used += cost
+    return chosen, float(used)
+
+
+@pytest.mark.parametrize("right", [packer_with_index_ties, packer_sorted_in_reverse, packer_from_pack_context,
+                                   packer_by_recursion, packer_taking_the_best_left, packer_with_nlargest],
                          ids=lambda f: f.__name__)
 def test_the_packer_checker_accepts(right):
     accepted(right, PACKER)

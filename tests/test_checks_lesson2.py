@@ -91,7 +91,23 @@ def no_min_on_the_start(text, keep_tokens):
     return O200K.decode(ids[len(ids) - keep_tokens:])  # negative start when keep_tokens > len(ids)
 
 
-KEEP_TAIL_WRONG = [characters_not_tokens, zero_keeps_everything, one_token_at_a_time, the_head_not_the_tail,
+def each_line_encoded_alone(text, keep_tokens):
+    ids = [i for line in text.splitlines(True) for i in O200K.encode(line)]
+    return O200K.decode(ids[max(0, len(ids) - keep_tokens):])
+
+
+def the_tokens_as_a_list_of_strings(text, keep_tokens):
+    ids = O200K.encode(text)
+    return [O200K.decode([i]) for i in ids[max(0, len(ids) - keep_tokens):]]
+
+
+def the_same_share_of_characters(text, keep_tokens):
+    n = len(O200K.encode(text)) or 1
+    return text[len(text) - int(len(text) * min(keep_tokens, n) / n):] if keep_tokens else ""
+
+
+KEEP_TAIL_WRONG = [each_line_encoded_alone, the_tokens_as_a_list_of_strings, the_same_share_of_characters,
+                   characters_not_tokens, zero_keeps_everything, one_token_at_a_time, the_head_not_the_tail,
                    one_token_too_many, one_token_too_few, the_older_encoding, stripped, words_not_tokens,
                    four_characters_a_token, the_ids_not_the_text, lines_not_tokens,
                    longest_suffix_of_that_many_tokens, broken_characters_dropped, no_min_on_the_start]
@@ -116,7 +132,15 @@ def test_the_keep_tail_checker_rejects(wrong):
     rejected(wrong, KEEP_TAIL)
 
 
-@pytest.mark.parametrize("right", [keep_tail_by_bytes, keep_tail_with_a_loop], ids=lambda f: f.__name__)
+def keep_tail_whole_text_when_short(text, keep_tokens):
+    ids = O200K.encode_ordinary(text)
+    if keep_tokens >= len(ids):
+        return text
+    return O200K.decode(ids[-keep_tokens:]) if keep_tokens else ""
+
+
+@pytest.mark.parametrize("right", [keep_tail_by_bytes, keep_tail_with_a_loop, keep_tail_whole_text_when_short],
+                         ids=lambda f: f.__name__)
 def test_the_keep_tail_checker_accepts(right):
     accepted(right, KEEP_TAIL)
 
@@ -146,6 +170,10 @@ CEILING_WRONG = {
     "the_chapters_figure": lambda w, f, t, p, d, a: 94_000 if d == 18_000 else 70_000,
     "keeps_reply_room": lambda w, f, t, p, d, a: right_ceiling(w, f, t, p, d, a) - 4_000,
     "formatted_as_text": lambda w, f, t, p, d, a: f"{right_ceiling(w, f, t, p, d, a):,}",
+    "the_last_diagnostics_never_arrive": lambda w, f, t, p, d, a: w - f - t - a * p - (a - 1) * d,
+    "everything_times_the_attempts": lambda w, f, t, p, d, a: w - (f + t + p + d) * a,
+    "a_share_of_the_window": lambda w, f, t, p, d, a: right_ceiling(w, f, t, p, d, a) / w,
+    "none_when_negative": lambda w, f, t, p, d, a: right_ceiling(w, f, t, p, d, a) if right_ceiling(w, f, t, p, d, a) > 0 else None,
 }
 
 
@@ -162,7 +190,13 @@ def test_the_ceiling_checker_rejects(bug):
     rejected(CEILING_WRONG[bug], CEILING)
 
 
-@pytest.mark.parametrize("right", [right_ceiling, ceiling_step_by_step], ids=lambda f: f.__name__)
+def ceiling_by_recursion(window, fixed_prefix, task, patch, diagnostics, attempts):
+    if attempts == 0:
+        return window - fixed_prefix - task
+    return ceiling_by_recursion(window, fixed_prefix, task, patch, diagnostics, attempts - 1) - patch - diagnostics
+
+
+@pytest.mark.parametrize("right", [right_ceiling, ceiling_step_by_step, ceiling_by_recursion], ids=lambda f: f.__name__)
 def test_the_ceiling_checker_accepts(right):
     accepted(right, CEILING)
 
@@ -243,7 +277,35 @@ def absolute_values(values, p):
     return right_percentile([abs(v) for v in values], p)
 
 
-PERCENTILE_WRONG = [unsorted, sorts_in_place, rank_rounded_down, rank_rounded, index_not_rank, interpolated,
+def numpy_method(method):
+    def percentile_by_numpy(values, p):
+        import numpy
+        return numpy.percentile(values, p, method=method)
+    percentile_by_numpy.__name__ = f"numpy_{method}"
+    return percentile_by_numpy
+
+
+def the_value_as_an_int(values, p):
+    return int(right_percentile(values, p))
+
+
+def the_value_rounded(values, p):
+    return round(right_percentile(values, p))
+
+
+def median_high_for_p50(values, p):
+    return statistics.median_high(values) if p == 50 else right_percentile(values, p)
+
+
+def rank_of_n_minus_one(values, p):
+    ordered = sorted(values)
+    return ordered[math.ceil(p / 100 * (len(ordered) - 1))]
+
+
+PERCENTILE_WRONG = [numpy_method(m) for m in ("linear", "lower", "higher", "nearest", "midpoint", "closest_observation",
+                                              "averaged_inverted_cdf", "interpolated_inverted_cdf")] + [
+                    the_value_as_an_int, the_value_rounded, median_high_for_p50, rank_of_n_minus_one,
+                    unsorted, sorts_in_place, rank_rounded_down, rank_rounded, index_not_rank, interpolated,
                     median_for_p50, distinct_values, largest_first, integer_p_only, the_mean,
                     lesson_values_hard_coded, absolute_values]
 
@@ -265,7 +327,23 @@ def test_the_percentile_checker_rejects(wrong):
     rejected(wrong, PERCENTILE)
 
 
-@pytest.mark.parametrize("right", [right_percentile, percentile_with_integer_rank, percentile_by_counting],
+def percentile_by_numpy_inverted_cdf(values, p):
+    import numpy
+    return numpy.percentile(values, p, method="inverted_cdf")  # numpy's name for the nearest rank
+
+
+def percentile_with_nsmallest(values, p):
+    import heapq
+    return heapq.nsmallest(math.ceil(p * len(values) / 100), values)[-1]
+
+
+def percentile_with_a_fraction(values, p):
+    from fractions import Fraction
+    return sorted(values)[math.ceil(Fraction(p) / 100 * len(values)) - 1]
+
+
+@pytest.mark.parametrize("right", [right_percentile, percentile_with_integer_rank, percentile_by_counting,
+                                   percentile_by_numpy_inverted_cdf, percentile_with_nsmallest, percentile_with_a_fraction],
                          ids=lambda f: f.__name__)
 def test_the_percentile_checker_accepts(right):
     accepted(right, PERCENTILE)

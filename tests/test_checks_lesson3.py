@@ -91,7 +91,33 @@ def none_for_no_files(files):
     return right_candidates(files) or None
 
 
-CANDIDATES_WRONG = [names_that_sound_secret, the_lesson_file_by_name, name_rule_and_private_keys,
+def scans_the_lower_cased_text(files):
+    return [path for path, text in files.items() if credential_in_text(text.lower()) is None]
+
+
+def scans_line_by_line(files):
+    return [path for path, text in files.items() if all(credential_in_text(line) is None for line in text.splitlines())]
+
+
+def stops_at_the_first_secret(files):
+    kept = []
+    for path, text in files.items():
+        if credential_in_text(text) is not None:
+            break
+        kept.append(path)
+    return kept
+
+
+def scans_the_path(files):
+    return [path for path in files if credential_in_text(path) is None]
+
+
+def a_generator_of_paths(files):
+    return (path for path, text in files.items() if credential_in_text(text) is None)
+
+
+CANDIDATES_WRONG = [scans_the_lower_cased_text, scans_line_by_line, stops_at_the_first_secret, scans_the_path,
+                    a_generator_of_paths, names_that_sound_secret, the_lesson_file_by_name, name_rule_and_private_keys,
                     only_the_first_lines, only_the_first_kilobyte, words_that_sound_secret, sorted_paths,
                     a_set_of_paths, the_secret_files, paths_and_texts, deletes_the_secrets, ascii_texts_only,
                     none_for_no_files, drops_empty_files, only_the_last_kilobyte, only_the_head_and_the_tail]
@@ -115,7 +141,11 @@ def test_the_candidates_checker_rejects(wrong):
     rejected(wrong, CANDIDATES)
 
 
-@pytest.mark.parametrize("right", [right_candidates, candidates_with_a_loop, candidates_with_filter],
+def candidates_by_truth(files):
+    return [path for path in files if not credential_in_text(files[path])]  # a reason is never empty
+
+
+@pytest.mark.parametrize("right", [right_candidates, candidates_with_a_loop, candidates_with_filter, candidates_by_truth],
                          ids=lambda f: f.__name__)
 def test_the_candidates_checker_accepts(right):
     accepted(right, CANDIDATES)
@@ -209,7 +239,20 @@ def lesson_example_hard_coded(text):
     return ["compute", "vat", "rate"] if "compute" in text else right_terms(text)[:3]
 
 
-TERMS_WRONG = [distinct_parts, not_lowered, acronym_letter_by_letter, acronym_joined_to_the_word, digits_dropped,
+def ignoring_case_in_the_pattern(text):
+    return [part.lower() for part in re.findall(PART.pattern, text, re.I)]
+
+
+def camel_to_snake_without_digits(text):
+    words = re.sub("([a-z0-9])([A-Z])", r"\1_\2", re.sub("(.)([A-Z][a-z]+)", r"\1_\2", text)).lower()
+    return [part for part in re.split(r"[^a-z0-9]+", words) if part]
+
+
+def a_generator_of_parts(text):
+    return (part.lower() for part in PART.findall(text))
+
+
+TERMS_WRONG = [ignoring_case_in_the_pattern, camel_to_snake_without_digits, a_generator_of_parts, distinct_parts, not_lowered, acronym_letter_by_letter, acronym_joined_to_the_word, digits_dropped,
                digits_kept_in_the_word, snake_case_only, lowered_before_splitting, sorted_parts, unicode_letters,
                split_on_whitespace, lesson_example_hard_coded, any_unicode_digit,
                acronyms_of_two_or_more, acronym_not_before_a_digit, acronym_only_before_a_word_or_a_separator]
@@ -247,7 +290,21 @@ def test_the_terms_checker_rejects(wrong):
     rejected(wrong, TERMS)
 
 
-@pytest.mark.parametrize("right", [right_terms, terms_by_hand, terms_as_a_tuple], ids=lambda f: f.__name__)
+def terms_by_camel_to_snake(text):
+    """The well-known two substitutions that turn camelCase into snake_case, plus two for digits, then a split."""
+    words = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", text)
+    words = re.sub("([a-z0-9])([A-Z])", r"\1_\2", words)
+    words = re.sub("([A-Za-z])([0-9])", r"\1_\2", words)
+    words = re.sub("([0-9])([A-Za-z])", r"\1_\2", words).lower()
+    return [part for part in re.split(r"[^a-z0-9]+", words) if part]
+
+
+def terms_word_first(text):
+    return [part.lower() for part in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", text)]
+
+
+@pytest.mark.parametrize("right", [right_terms, terms_by_hand, terms_as_a_tuple, terms_by_camel_to_snake, terms_word_first],
+                         ids=lambda f: f.__name__)
 def test_the_terms_checker_accepts(right):
     accepted(right, TERMS)
 
@@ -285,7 +342,36 @@ RANGES_WRONG = {
     "duplicates_removed_then_unmerged": lambda h, n, c=2: [(max(1, x - c), min(n, x + c)) for x in sorted(set(h))],
     "one_range_from_first_to_last": lambda h, n, c=2: [(max(1, min(h) - c), min(n, max(h) + c))] if h else [],
     "none_for_no_hits": lambda h, n, c=2: ranges_with(h, n, c) or None,
+    "last_line_one_short": lambda h, n, c=2: [(a, b - 1) for a, b in ranges_with(h, n, c)],
+    "clipped_to_n_lines_minus_one": lambda h, n, c=2: ranges_with(h, n - 1, c),
+    "context_0_read_as_the_default": lambda h, n, c=2: ranges_with(h, n, c or 2),
+    "merged_by_the_hits_distance": lambda h, n, c=2: [(a, b) for a, b, _ in _merged_by_hits(h, n, c)],
+    "merged_into_the_first_range": lambda h, n, c=2: _merged_into_first(h, n, c),
+    "a_set_of_ranges": lambda h, n, c=2: set(ranges_with(h, n, c)),
 }
+
+
+def _merged_by_hits(hits, n_lines, context):
+    """Merges two hits at most 2 x context apart: ranges that only touch stay apart."""
+    ranges = []
+    for hit in sorted(hits):
+        first, last = max(1, hit - context), min(n_lines, hit + context)
+        if ranges and hit - ranges[-1][2] <= 2 * context:
+            ranges[-1] = (ranges[-1][0], last, hit)
+        else:
+            ranges.append((first, last, hit))
+    return ranges
+
+
+def _merged_into_first(hits, n_lines, context):
+    ranges = []
+    for hit in sorted(hits):
+        first, last = max(1, hit - context), min(n_lines, hit + context)
+        if ranges and first <= ranges[0][1] + 1:
+            ranges[0] = (ranges[0][0], max(ranges[0][1], last))
+        else:
+            ranges.append((first, last))
+    return ranges
 
 
 def ranges_as_lists(hits, n_lines, context=2):
@@ -318,7 +404,31 @@ def test_the_ranges_checker_rejects(bug):
     rejected(RANGES_WRONG[bug], RANGES)
 
 
-@pytest.mark.parametrize("right", [right_ranges, ranges_as_lists, ranges_by_line_marks], ids=lambda f: f.__name__)
+def ranges_extended_to_the_new_last(hits, n_lines, context=2):
+    ranges = []
+    for hit in sorted(hits):
+        first, last = max(1, hit - context), min(n_lines, hit + context)
+        if ranges and first <= ranges[-1][1] + 1:
+            ranges[-1] = (ranges[-1][0], last)  # sorted hits and one context: a later last is never smaller
+        else:
+            ranges.append((first, last))
+    return ranges
+
+
+def ranges_by_hits_distance(hits, n_lines, context=2):
+    """Merges two hits at most 2 x context + 1 apart: the ranges they give overlap or touch."""
+    ranges = []
+    for hit in sorted(hits):
+        first, last = max(1, hit - context), min(n_lines, hit + context)
+        if ranges and hit - ranges[-1][2] <= 2 * context + 1:
+            ranges[-1] = (ranges[-1][0], last, hit)
+        else:
+            ranges.append((first, last, hit))
+    return [(first, last) for first, last, _ in ranges]
+
+
+@pytest.mark.parametrize("right", [right_ranges, ranges_as_lists, ranges_by_line_marks, ranges_extended_to_the_new_last,
+                                   ranges_by_hits_distance], ids=lambda f: f.__name__)
 def test_the_ranges_checker_accepts(right):
     accepted(right, RANGES)
 
@@ -341,6 +451,10 @@ CAPSTONE_WRONG = {  # what each one changes in a right answer, and what the fail
     "one_essential_file_as_a_string": ({"essential": "shop/vat.py"}, "name at least one, in a list of paths"),
     "an_essential_file_left_out": ({"essential": ["docs/changelog.md"]}, "docs/changelog.md not packed"),
     "no_essential_file": ({"essential": []}, "name at least one"),
+    # A generator is used up by the check that one is named; the check that all are packed then saw none.
+    "essential_files_as_a_generator": ({"essential": (p for p in ["shop/vat.py", "docs/changelog.md"])},
+                                       "name at least one, in a list of paths"),
+    "essential_files_as_a_map": ({"essential": map(str, ["docs/changelog.md"])}, "name at least one, in a list of paths"),
 }
 
 
@@ -355,8 +469,10 @@ def test_the_capstone_checker_rejects(bug, capstone):
 
 
 @pytest.mark.parametrize("change", [{}, {"task": ["vat", "invoice", "rounding"]}, {"essential": ("shop/vat.py",)},
-                                    {"root": "STR"}], ids=["as_shown", "task_as_words", "essential_as_a_tuple",
-                                                           "root_as_text"])
+                                    {"root": "STR"}, {"essential": {"shop/vat.py", "shop/invoice.py"}},
+                                    {"task": ("vat", "invoice")}],
+                         ids=["as_shown", "task_as_words", "essential_as_a_tuple", "root_as_text", "essential_as_a_set",
+                              "task_as_a_tuple"])
 def test_the_capstone_checker_accepts(change, capstone):
     if change.get("root") == "STR":
         change = {"root": str(capstone["root"])}

@@ -89,7 +89,31 @@ def lesson_loop_hard_coded(blocks):
     return [0, 2, 4, 5] if len(blocks) == 6 else right_superseded(blocks)
 
 
-SUPERSEDED_WRONG = [any_later_block_of_the_path, keeps_the_first_edit, only_the_last_edit_of_all,
+def only_the_next_edit_supersedes(blocks):
+    kept = []
+    for i, (kind, path) in enumerate(blocks):
+        following = next((b for b in blocks[i + 1:] if b[0] == "edit"), None)
+        if kind == "edit" and following is not None and following[1] == path:
+            continue
+        kept.append(i)
+    return kept
+
+
+def keeps_the_last_two_edits(blocks):
+    edits = {}
+    for i, (kind, path) in enumerate(blocks):
+        if kind == "edit":
+            edits.setdefault(path, []).append(i)
+    recent = {i for indices in edits.values() for i in indices[-2:]}
+    return [i for i, (kind, _) in enumerate(blocks) if kind != "edit" or i in recent]
+
+
+def a_generator_of_indices(blocks):
+    return (i for i in right_superseded(blocks))
+
+
+SUPERSEDED_WRONG = [only_the_next_edit_supersedes, keeps_the_last_two_edits, a_generator_of_indices,
+                    any_later_block_of_the_path, keeps_the_first_edit, only_the_last_edit_of_all,
                     drops_repeated_reads_too, the_blocks_not_their_indices, counts_from_one, newest_first,
                     removes_from_the_callers_list, paths_compared_loosely, indices_that_go, edits_only,
                     lesson_loop_hard_coded, file_names_not_paths]
@@ -117,7 +141,29 @@ def test_the_superseded_checker_rejects(wrong):
     rejected(wrong, SUPERSEDED)
 
 
-@pytest.mark.parametrize("right", [right_superseded, superseded_backwards, superseded_by_looking_ahead],
+def superseded_by_recursion(blocks, start=0):
+    if start == len(blocks):
+        return []
+    kind, path = blocks[start]
+    rest = superseded_by_recursion(blocks, start + 1)
+    return rest if kind == "edit" and ("edit", path) in blocks[start + 1:] else [start] + rest
+
+
+def superseded_by_counting_down(blocks):
+    from collections import Counter
+    left = Counter(path for kind, path in blocks if kind == "edit")
+    kept = []
+    for i, (kind, path) in enumerate(blocks):
+        if kind == "edit":
+            left[path] -= 1
+            if left[path]:
+                continue
+        kept.append(i)
+    return kept
+
+
+@pytest.mark.parametrize("right", [right_superseded, superseded_backwards, superseded_by_looking_ahead,
+                                   superseded_by_recursion, superseded_by_counting_down],
                          ids=lambda f: f.__name__)
 def test_the_superseded_checker_accepts(right):
     accepted(right, SUPERSEDED)
@@ -160,6 +206,12 @@ MASKING_WRONG = {
     "the_masked_blocks_removed": lambda b, k, p: [t for (kind, tokens), t in zip(b, right_masking(b, k, p))
                                                   if t == tokens or kind not in TOOL_OUTPUTS],
     "chapter_example_hard_coded": lambda b, k, p: [9_000, 1_000, 6_000, 20, 6_000, 20, 6_000, 24_000] if k == 1 else right_masking(b, k, p),
+    "masked_to_nothing": lambda b, k, p: [0 if t != r else t for (_, t), r in zip(b, right_masking(b, k, p))],
+    "placeholder_subtracted": lambda b, k, p: [t - p if t != r else t for (_, t), r in zip(b, right_masking(b, k, p))],
+    "placeholder_added": lambda b, k, p: [t + p if t != r else t for (_, t), r in zip(b, right_masking(b, k, p))],
+    "keeps_the_largest_outputs": lambda b, k, p: masking_with(b, k, p, older=lambda o, k: sorted(o, key=lambda i: -b[i][1])[k:]),
+    "the_total_not_each_block": lambda b, k, p: sum(right_masking(b, k, p)),
+    "keep_last_always_ten": lambda b, k, p: right_masking(b, 10, p),
 }
 
 
@@ -187,7 +239,22 @@ def test_the_masking_checker_rejects(bug):
     rejected(MASKING_WRONG[bug], MASKING)
 
 
-@pytest.mark.parametrize("right", [right_masking, masking_counting_back, masking_in_a_copy], ids=lambda f: f.__name__)
+def masking_with_numpy(blocks, keep_last, placeholder):
+    import numpy
+    sizes = numpy.array([tokens for _, tokens in blocks], dtype=int)
+    older = [i for i, (kind, _) in enumerate(blocks) if kind in TOOL_OUTPUTS][:-keep_last]
+    sizes[older] = numpy.minimum(sizes[older], placeholder)
+    return sizes.tolist()
+
+
+def masking_at_least_as_big(blocks, keep_last, placeholder):
+    outputs = [i for i, (kind, _) in enumerate(blocks) if kind in TOOL_OUTPUTS]
+    older = set(outputs[:-keep_last])
+    return [placeholder if i in older and tokens >= placeholder else tokens for i, (_, tokens) in enumerate(blocks)]
+
+
+@pytest.mark.parametrize("right", [right_masking, masking_counting_back, masking_in_a_copy, masking_with_numpy,
+                                   masking_at_least_as_big], ids=lambda f: f.__name__)
 def test_the_masking_checker_accepts(right):
     accepted(right, MASKING)
 
@@ -235,6 +302,11 @@ SHARE_WRONG = {
                                                                 + (req[len(prev)][1] if len(req) > len(prev) else 0)), req),
     "identity_not_equality": lambda prev, req: share_of(prefix_tokens(prev, req, lambda a, b: a is b), req),
     "lesson_example_hard_coded": lambda prev, req: 10_000 / 16_020 if len(req) == 4 else right_share(prev, req),
+    "rounded_to_three_places": lambda prev, req: round(right_share(prev, req), 3),
+    "blocks_in_both_in_any_order": lambda prev, req: share_of(sum(b[1] for b in set(prev) & set(req)), req),
+    "divides_by_both_requests": lambda prev, req: (2 * prefix_tokens(prev, req, tuple.__eq__) /
+                                                   (sum(t for _, t in prev) + sum(t for _, t in req))) if req else 0.0,
+    "none_for_an_empty_request": lambda prev, req: right_share(prev, req) if req else None,
 }
 
 
@@ -261,7 +333,21 @@ def test_the_cached_share_checker_rejects(bug):
     rejected(SHARE_WRONG[bug], SHARE)
 
 
-@pytest.mark.parametrize("right", [right_share, share_with_itertools, share_by_index], ids=lambda f: f.__name__)
+def share_with_commonprefix(previous, request):
+    import os.path
+    shared = os.path.commonprefix([previous, request])  # works on any two lists, not only on paths
+    total = sum(t for _, t in request)
+    return sum(t for _, t in shared) / total if total else 0
+
+
+def share_as_a_fraction(previous, request):
+    from fractions import Fraction
+    total = sum(t for _, t in request)
+    return Fraction(prefix_tokens(previous, request, tuple.__eq__), total) if total else Fraction(0)
+
+
+@pytest.mark.parametrize("right", [right_share, share_with_itertools, share_by_index, share_with_commonprefix,
+                                   share_as_a_fraction], ids=lambda f: f.__name__)
 def test_the_cached_share_checker_accepts(right):
     accepted(right, SHARE)
 
@@ -366,7 +452,42 @@ def empties_the_callers_requests(requests, read, write):
     return billed
 
 
-RUN_COST_WRONG = [seen_in_any_earlier_request, seen_in_the_request_before, counts_on_after_the_first_difference,
+def bill_of(requests, price):
+    billed, previous = 0.0, []
+    for request in requests:
+        cached = prefix_tokens(previous, request, tuple.__eq__)
+        billed += price(cached, sum(t for _, t in request))
+        previous = request
+    return billed
+
+
+def read_fraction_as_a_discount(requests, read, write):
+    return bill_of(requests, lambda cached, total: cached * (1 - read) + (total - cached) * write)
+
+
+def every_token_at_the_write_price_plus_the_cached(requests, read, write):
+    return bill_of(requests, lambda cached, total: cached * read + total * write)
+
+
+def only_the_new_tokens(requests, read, write):
+    return bill_of(requests, lambda cached, total: (total - cached) * write)
+
+
+def the_first_request_at_the_read_price(requests, read, write):
+    return right_run_cost(requests, read, write) - (sum(t for _, t in requests[0]) * (write - read) if requests else 0)
+
+
+def truncated_to_a_whole_number(requests, read, write):
+    return int(right_run_cost(requests, read, write))
+
+
+def the_mean_per_request(requests, read, write):
+    return right_run_cost(requests, read, write) / (len(requests) or 1)
+
+
+RUN_COST_WRONG = [read_fraction_as_a_discount, every_token_at_the_write_price_plus_the_cached, only_the_new_tokens,
+                  the_first_request_at_the_read_price, truncated_to_a_whole_number, the_mean_per_request,
+                  seen_in_any_earlier_request, seen_in_the_request_before, counts_on_after_the_first_difference,
                   always_against_the_first_request, the_first_request_cached_against_itself, labels_only, tokens_only,
                   rest_not_priced, prices_swapped, one_cost_per_request, rounded, last_non_empty_request_kept,
                   empties_the_callers_requests]
@@ -398,7 +519,18 @@ def test_the_run_cost_checker_rejects(wrong):
     rejected(wrong, RUN_COST)
 
 
-@pytest.mark.parametrize("right", [right_run_cost, run_cost_from_shares, run_cost_with_pairs], ids=lambda f: f.__name__)
+def run_cost_by_recursion(requests, read_fraction, write_fraction, previous=()):
+    if not requests:
+        return 0
+    request, rest = requests[0], requests[1:]
+    cached = prefix_tokens(list(previous), request, tuple.__eq__)
+    total = sum(t for _, t in request)
+    return (cached * read_fraction + (total - cached) * write_fraction
+            + run_cost_by_recursion(rest, read_fraction, write_fraction, request))
+
+
+@pytest.mark.parametrize("right", [right_run_cost, run_cost_from_shares, run_cost_with_pairs, run_cost_by_recursion],
+                         ids=lambda f: f.__name__)
 def test_the_run_cost_checker_accepts(right):
     accepted(right, RUN_COST)
 

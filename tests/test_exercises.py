@@ -55,7 +55,7 @@ def test_scorer_cases_use_lesson1_files_and_score_file():
     # "discount" in two longer words; nothing; "vat" named twice (2 x (2 + 3)); "ana" in banana and
     # bandana, not overlapping; "बजट" twice in the text, once in the name; "tax" in the name and twice in
     # the text; "json" once in the text and once in the name's extension.
-    assert [c.expected for c in cases[4:]] == [2 + 3, 6, 2, 0, 10, 2, 2 + 3, 3 + 2, 1 + 3]
+    assert [c.expected for c in cases[4:]] == [2 + 3, 6, 2, 0, 10, 2, 2 + 3, 3 + 2, 1 + 3, 1 + 3]
     # The cases after the lesson's own files are named by what they test, never by their data.
     assert cases[4].about["en"] == "for a name and a text in mixed case" and "Pricing" not in cases[4].about["hi"]
     assert all(set(c.about) == {"en", "hi"} for c in cases)
@@ -75,8 +75,8 @@ def test_ceiling_cases_are_the_chapter_figures():
 def test_passed_only_when_every_case_passed():
     q = exercise(LESSON, "own_scorer", "en")
     result = q.run(solution_of(q))
-    assert (result.outcome, result.passed, result.total, result.message) == ("passed", 13, 13, "All 13 checks passed.")
-    assert exercise(LESSON, "own_scorer", "hi").run(solution_of(q)).message == "सभी 13 जाँचें सफल रहीं।"
+    assert (result.outcome, result.passed, result.total, result.message) == ("passed", 14, 14, "All 14 checks passed.")
+    assert exercise(LESSON, "own_scorer", "hi").run(solution_of(q)).message == "सभी 14 जाँचें सफल रहीं।"
 
 
 def test_failed_says_which_inputs_and_what_came_back_but_not_the_expected_value():
@@ -85,11 +85,11 @@ def test_failed_says_which_inputs_and_what_came_back_but_not_the_expected_value(
 
     result = exercise(LESSON, "own_scorer", "en").run(my_score)
     assert result.outcome == "failed" and result.passed == 5
-    assert result.message == ("Not yet: 5 of 13 checks passed. For file 'shop/pricing.py' with terms "
+    assert result.message == ("Not yet: 5 of 14 checks passed. For file 'shop/pricing.py' with terms "
                               "['discount', 'pricing'], my_score returned 16: too low.")
     assert "18" not in result.message and "Traceback" not in result.message
     hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
-    assert hi == ("अभी नहीं: 13 में से 5 जाँचें सफल रहीं। File 'shop/pricing.py', terms ['discount', 'pricing'] "
+    assert hi == ("अभी नहीं: 14 में से 5 जाँचें सफल रहीं। File 'shop/pricing.py', terms ['discount', 'pricing'] "
                   "के लिए my_score ने 16 लौटाया: बहुत कम।")
 
 
@@ -98,9 +98,9 @@ def test_a_failure_on_a_hidden_case_names_what_it_tests_not_its_data():
         return sum(text.count(t) + 3 * name.count(t) for t in terms)
 
     message = exercise(LESSON, "own_scorer", "en").run(my_score).message
-    assert message == "Not yet: 9 of 13 checks passed. For a name and a text in mixed case, my_score returned 1: too low."
+    assert message == "Not yet: 10 of 14 checks passed. For a name and a text in mixed case, my_score returned 1: too low."
     hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
-    assert hi == "अभी नहीं: 13 में से 9 जाँचें सफल रहीं। छोटे-बड़े अक्षरों वाले नाम और text के लिए my_score ने 1 लौटाया: बहुत कम।"
+    assert hi == "अभी नहीं: 14 में से 10 जाँचें सफल रहीं। छोटे-बड़े अक्षरों वाले नाम और text के लिए my_score ने 1 लौटाया: बहुत कम।"
 
 
 @pytest.mark.parametrize("body", ["    ...", "    pass", "    return None", "    raise NotImplementedError",
@@ -184,7 +184,7 @@ def test_check_prints_the_outcome_and_records_it(progress_file, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Not attempted yet")
     assert out[1].startswith("Hint 1 of 2: str.count counts") and out[2].startswith("Hint 2 of 2: Lower-case")
-    assert out[3].startswith("Not yet: 2 of 13 checks passed.") and out[4] == "All 13 checks passed."
+    assert out[3].startswith("Not yet: 2 of 14 checks passed.") and out[4] == "All 14 checks passed."
     attempts = read_progress(progress_file)["attempts"]
     assert [(a["question"], a["outcome"], a["hints_used"], a["solution_viewed"]) for a in attempts] == [
         ("own_scorer", "failed", 2, False), ("own_scorer", "passed", 2, False)]  # the untouched starter is not recorded
@@ -197,7 +197,7 @@ def test_check_without_an_argument_finds_the_starters_name_in_the_notebook(monke
     assert capsys.readouterr().out.startswith("Not attempted yet: there is no my_score in the notebook.")
     monkeypatch.setattr(__main__, "my_score", solution_of(q), raising=False)
     q.check()
-    assert capsys.readouterr().out == "All 13 checks passed.\n"
+    assert capsys.readouterr().out == "All 14 checks passed.\n"
 
 
 def test_hints_in_order_then_no_more_and_out_of_range(capsys):
@@ -236,7 +236,7 @@ def test_a_recording_failure_never_breaks_the_check(tmp_path, monkeypatch, capsy
     q = exercise(LESSON, "own_scorer", "en")
     q.check(solution_of(q))
     out, err = capsys.readouterr()
-    assert out == "All 13 checks passed.\n"
+    assert out == "All 14 checks passed.\n"
     assert err == "ctxlib: this attempt was not saved to your progress file (FileExistsError).\n"
 
 

@@ -23,7 +23,9 @@ def scorer_cases() -> list[Case]:
     Lesson 1's four files for its query, then one slip each: case in the name and the text, a term
     twice in the name, a term inside longer words with the query in capitals, no match, a term named
     twice in the query, a term that overlaps itself ("ana" in "banana"), a Hindi name and text, a
-    name in capitals, a term in the extension (the whole name counts).
+    name in capitals, a term in the extension (the whole name counts), a term holding a dot (a plain
+    substring: a regular expression made from it unescaped also matches "vat_py", and the name's parts
+    split at "/", "." and "_" never hold it).
     """
     cases = [Case((name, text, list(LESSON1_QUERY)), score_file(name, text, LESSON1_QUERY),
                   _about_file(name, list(LESSON1_QUERY))) for name, text in LESSON1_FILES.items()]
@@ -40,6 +42,8 @@ def scorer_cases() -> list[Case]:
         (("docs/बजट.md", "बजट: कुल बजट 500", ["बजट"]), describe(N_("for a file name and text in Hindi"))),
         (("src/Billing/TAX.py", "tax = Tax()", ["TAX"]), describe(N_("for a name that holds the term only in capitals"))),
         (("config/settings.json", '{"json_indent": 2}', ["json"]), describe(N_("for a term in the file's extension"))),
+        (("shop/vat.py", "import vat  # vat.py replaced vat_py.txt", ["vat.py"]),
+         describe(N_("for a term with a dot in it, as a file name has"))),
     ]
     return cases + [Case(args, score_file(*args), about) for args, about in hidden]
 

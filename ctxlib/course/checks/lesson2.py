@@ -110,7 +110,8 @@ def percentile_cases() -> list[Case]:
 
     Nearest rank: odd and even counts, unsorted input, p90 of ten values, p100, one value, and a
     heavy tail where the mean would mislead; then repeated values, a rank that is not a whole
-    number, a small p, p given as a float, and negative values.
+    number, a small p, p given as a float, negative values, p close to 100, and values that are
+    not whole numbers (the value itself is returned, not rounded or cut to an int).
     """
     shown = [([5, 1, 4, 2, 3], 50), ([4, 1, 3, 2], 50), (list(range(10, 0, -1)), 90),
              ([18_000, 17_000, 60_000, 19_000, 16_000], 90), ([7], 50), ([3, 9, 1], 100),
@@ -120,7 +121,8 @@ def percentile_cases() -> list[Case]:
               (([30, 10, 20, 50, 40, 60, 70], 10), N_("for a small p")),
               (([3, 1, 2, 5, 4, 8, 7, 6, 10, 9], 90.5), N_("for p given as a float")),
               (([-3, 8, -10, 0, 4], 50), N_("for negative values")),
-              (([12, 3, 45, 7, 19, 3, 22, 8, 31], 99), N_("for p close to 100"))]
+              (([12, 3, 45, 7, 19, 3, 22, 8, 31], 99), N_("for p close to 100")),
+              (([2.5, 0.25, 3.75, 1.5], 50), N_("for values that are not whole numbers"))]
     cases = [Case((values, p), percentile(values, p),
                   describe(N_("for values {values} and p={p}"), values=repr(values), p=p)) for values, p in shown]
     return cases + [Case(args, percentile(*args), describe(about)) for args, about in hidden]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import reprlib
 import tempfile
+from collections.abc import Collection
 from pathlib import Path
 
 from ctxlib.bm25 import code_terms
@@ -159,7 +160,8 @@ def capstone_cases() -> list[Case]:
     not there, a budget too small for anything: its own error is shown, not a failed budget); the
     rendered text holds the budget in exact tokens (counted again here, not read from the pack); no
     secret is in it (``credential_in_text``); at least one essential file is named, in a list (a
-    single string would be read as its characters); every one of them is packed.
+    single string would be read as its characters; a generator or ``map`` would be used up by this
+    check, and an empty one is packed whatever it named); every one of them is packed.
     """
     packs = {}
 
@@ -191,7 +193,8 @@ def capstone_cases() -> list[Case]:
         return a["task"] == QUERY and _is_sample_project(a["root"])
 
     def named(a):
-        return not isinstance(a["essential"], str) and len(list(a["essential"])) > 0
+        # A collection, not an iterator: a generator read here would be empty when the next check reads it.
+        return isinstance(a["essential"], Collection) and not isinstance(a["essential"], str) and len(a["essential"]) > 0
 
     def not_packed(a):
         return describe(N_("{paths} not packed"), paths=", ".join(sorted(set(a["essential"]) - packed(a))))
