@@ -23,7 +23,10 @@ import itertools
 import posixpath
 import re
 
-_PY_FROM = re.compile(r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)")
+# ``from``, its blanks taken whole, the module (a run of dots and names: "..", "a.b", ".x"), blanks, ``import``.
+# The module may be empty only after two blanks or more (as "from[ \t]+[ \t]+import" reads): the blanks were
+# split between two [ \t]+ at every point, each split scanned on, and "from" before 1 MiB of spaces took hours.
+_PY_FROM = re.compile(r"from[ \t]++(?:([\w.]++)[ \t]++|(?<=[ \t][ \t]))import[ \t]+\(?([\w, \t]+)")
 _PY_IMPORT = re.compile(r"import[ \t]+([\w., \t]+)")
 
 
@@ -60,7 +63,7 @@ def import_statements(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, str,
     relative = []
     for m in _PY_FROM.finditer(text):
         if at_line_start(text, m.start()):
-            source, names = m.groups()
+            source, names = m.group(1) or "", m.group(2)
             relative.append((len(source) - len(source.lstrip(".")), source.lstrip("."),
                              tuple(n.strip().split(" ")[0] for n in names.split(",") if n.strip())))
     return tuple(plain), tuple(relative)
@@ -148,13 +151,17 @@ _JS_SPECIFIER = re.compile(r"""(?:\bfrom|\bimport|\brequire[ \t]*\(|\bimport[ \t
 _TS_FOR_JS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
 
-def js_imports(path: str, text: str, files) -> tuple[str, ...]:
+def js_imports(path: str, text: str, files, only=None, specifiers=None) -> tuple[str, ...]:
     """The files of ``files`` that a JavaScript or TypeScript file imports by a relative specifier, in order.
 
     Args:
         path: the importing file's POSIX path in the tree.
         text: its text.
         files: the tree's paths (a dict or a set: only ``in`` is asked).
+        only: if given, the files wanted (``neighbours``: the best three); a specifier is resolved only
+            if its target can name one of them (``js_targets``), and only they are returned. 2,000 copies
+            of an index.ts with 1,000 imports, none of a best file, took 33 s to resolve in full.
+        specifiers: ``js_specifiers(text)`` if the caller has it (a copy's, say).
     Returns:
         each specifier resolved as bundlers do: the path as written, then with each of
         ``JS_EXTENSIONS``, then its folder's ``index`` file; a ``.js`` written for a ``.ts`` file (TypeScript's
@@ -163,17 +170,48 @@ def js_imports(path: str, text: str, files) -> tuple[str, ...]:
         ``js_imports("src/app.ts", "import {total} from './cart'", {"src/cart.ts"})`` -> ``("src/cart.ts",)``.
     """
     folder, found = path.rpartition("/")[0], []
-    for spec in itertools.islice(dict.fromkeys(_JS_SPECIFIER.findall(text)), MAX_JS_IMPORTS):  # each once
+    aims = None if only is None else {t for wanted in only for t in js_targets(wanted)} - {""}
+    # A target's last part is a part of the folder or of the specifier: if no aim's last part is a part of
+    # the folder, a specifier that has none of them is not even joined to it.
+    names = {t.rpartition("/")[2] for t in aims or ()}
+    anywhere = aims is None or not names.isdisjoint(folder.split("/"))
+    for spec in js_specifiers(text) if specifiers is None else specifiers:
+        if not anywhere and names.isdisjoint(spec.split("/")):
+            continue
         target = posixpath.normpath(posixpath.join(folder, spec))
-        if target == ".." or target.startswith("../"):
+        if target == ".." or target.startswith("../") or aims is not None and target not in aims:
             continue
         stem, ext = posixpath.splitext(target)
         tries = [target, *(target + e for e in JS_EXTENSIONS), *(f"{target}/index{e}" for e in JS_EXTENSIONS),
                  *(stem + e for e in _TS_FOR_JS.get(ext, ()))]
         hit = next((t for t in tries if t in files), None)
-        if hit and hit != path:
+        if hit and hit != path and (only is None or hit in only):
             found.append(hit)
     return tuple(dict.fromkeys(found))
+
+
+def js_specifiers(text: str) -> tuple[str, ...]:
+    """A text's distinct relative specifiers, in order, the first ``MAX_JS_IMPORTS`` of them:
+    ``js_specifiers("import a from './a'; require('../b')")`` -> ``("./a", "../b")``."""
+    return tuple(itertools.islice(dict.fromkeys(_JS_SPECIFIER.findall(text)), MAX_JS_IMPORTS))
+
+
+def js_targets(path: str) -> set[str]:
+    """Every normalised specifier target that ``js_imports`` can resolve to ``path`` (and a few that it cannot).
+
+    A target resolves to the first of its tries in the tree, so ``path`` is one of them: ``path`` itself,
+    ``path`` without its extension, its folder for an ``index`` file, the ``.js`` written for a ``.ts``.
+    ``js_targets("src/cart/index.ts")`` -> ``{"src/cart/index.ts", "src/cart/index", "src/cart", "src/cart/index.js"}``.
+    """
+    targets = {path}
+    for e in JS_EXTENSIONS:
+        if path.endswith(e):
+            targets.add(path[:-len(e)])
+            if path.endswith("/index" + e):
+                targets.add(path[:-len("/index" + e)])
+    for written, meant in _TS_FOR_JS.items():
+        targets.update(path[:-len(e)] + written for e in meant if path.endswith(e))
+    return targets
 
 
 def _module_name(path: str) -> str | None:
@@ -214,6 +252,7 @@ def neighbours(files: dict[str, str], candidates, top, copy_of=None, skip=None) 
     index, names = ModuleIndex(files), {n for n in map(_module_name, top) if n}
     holds: dict[str, bool] = {}  # first copy -> whether its text holds one of the names
     statements: dict[str, tuple] = {}  # first copy -> its import statements
+    specifiers: dict[str, tuple] = {}  # first copy -> its relative specifiers (a .js file may copy a .py)
     for path in candidates:
         text = files[path]
         first = copy_of[path] if copy_of else path
@@ -223,7 +262,10 @@ def neighbours(files: dict[str, str], candidates, top, copy_of=None, skip=None) 
             if not holds[first]:
                 continue
         if path.endswith(JS_EXTENSIONS):  # relative: resolved against this path, not its first copy's
-            targets = js_imports(path, text, files)
+            if first not in specifiers:
+                specifiers[first] = js_specifiers(text)
+            # a file that is not a top file is a neighbour only of the top files it imports
+            targets = js_imports(path, text, files, None if path in top else top, specifiers[first])
         else:
             if first not in statements:
                 statements[first] = import_statements(text)

@@ -32,6 +32,7 @@ from . import tokens  # the rest of the library is imported by the tools, so `ct
 
 MAX_BUDGET_TOKENS = 2_000_000  # ten times the largest context window of 2026; a larger ask is a mistake
 MAX_TOP = 1_000
+SHOWN_DIGITS = 30  # a longer number in an error is told by its length
 PROGRESS_EVERY_FILES = 200  # a progress notification per this many files read
 
 
@@ -108,16 +109,25 @@ def resolve_path(roots: list[Path], path: str | None) -> tuple[Path, Path]:
 
 
 def check_budget_arg(budget) -> int:
-    """``budget`` as a whole number of tokens, or ``ToolInputError`` naming the value."""
+    """``budget`` as a whole number of tokens, or ``ToolInputError`` naming the value.
+
+    A text of decimal digits is read as one ("8000"); ``str.isdigit`` also passed "²", which ``int``
+    refuses, and ``int`` refuses text of more than 4,300 digits: each was a ``ValueError`` that named
+    no budget. A number of more than ``SHOWN_DIGITS`` digits is told by its length, not printed whole."""
     if isinstance(budget, bool) or not isinstance(budget, int):
         if isinstance(budget, float) and budget.is_integer():
             budget = int(budget)
-        elif isinstance(budget, str) and budget.strip().isdigit():
-            budget = int(budget.strip())
+        elif isinstance(budget, str) and budget.strip().isdecimal():
+            digits = budget.strip().lstrip("0") or "0"
+            if len(digits) > SHOWN_DIGITS:
+                raise ToolInputError(f"budget must be between 1 and {MAX_BUDGET_TOKENS:,} tokens; "
+                                     f"got a number of {len(digits):,} digits.")
+            budget = int(digits)
         else:
-            raise ToolInputError(f"budget must be a whole number of tokens, such as 8000; got {budget!r}.")
+            raise ToolInputError(f"budget must be a whole number of tokens, such as 8000; got {budget!r:.200}.")
     if budget < 1 or budget > MAX_BUDGET_TOKENS:
-        raise ToolInputError(f"budget must be between 1 and {MAX_BUDGET_TOKENS:,} tokens; got {budget:,}.")
+        shown = f"{budget:,}" if budget < 10 ** SHOWN_DIGITS else f"a number of more than {SHOWN_DIGITS} digits"
+        raise ToolInputError(f"budget must be between 1 and {MAX_BUDGET_TOKENS:,} tokens; got {shown}.")
     return budget
 
 

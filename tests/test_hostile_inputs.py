@@ -1,0 +1,135 @@
+"""Crafted queries, files and tool arguments that made ranking, counting or checking slow, crash or say too little.
+
+Not timed: each asserts the answer, the shape of a pattern (no repeat that can back off into another), or counts
+the work done (rank look-ups, paths joined). Before the fixes: a query of 20,000 backticks took 3.6 s to clean;
+``from`` before 1 MiB of spaces in a file that names a top module hung the ranking (hours);
+``'"' + '\\"' * 8,000`` in a hand-in took 1.4 s to check for depth; counting 4,000 characters of ``.-`` in Python
+took 3.8 s (a one-line 50 kB file in a small repository: minutes); o200k_base's tiktoken raised "Regex error while
+tokenizing" for 999,999 blanks in a row (``ctxlib count`` and ``pack`` stopped); 2,000 copies of an index.ts with
+1,000 imports took 12.8 s to rank; an MCP budget of "²" or of 5,000 digits and a query of ``5`` gave errors that
+named neither.
+"""
+import random
+import re
+from re import _parser
+
+import pytest
+
+from ctxlib import fit, imports, ranking, safefile, tokens
+
+
+def _ops(pattern):
+    return list(_parser.parse(pattern.pattern))
+
+
+def test_a_run_of_backticks_in_a_query_is_entered_at_its_first_only():
+    first, run = _ops(ranking._QUOTED)[:2]
+    assert first[0] is _parser.ASSERT_NOT and run[0] is _parser.POSSESSIVE_REPEAT  # each start scanned the run
+    old = re.compile(r"`+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`+")
+    rng = random.Random(1)
+    for _ in range(20_000):
+        text = "".join(rng.choice("``a_.() b1") for _ in range(rng.randint(0, 20)))
+        assert ranking._QUOTED.findall(text) == old.findall(text), text
+    assert ranking.clean_query("`" * 20_000 + " see `Router` and ``app.on_event()``").identifiers == (
+        "Router", "app.on_event", "on_event")
+
+
+def test_a_from_import_line_takes_its_blanks_once():
+    ops = _ops(imports._PY_FROM)
+    assert ops[4][0] is _parser.POSSESSIVE_REPEAT  # "from" then its blanks, split at every point before
+    old = re.compile(r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)")
+    rng = random.Random(2)
+    parts = ["from", "import", " ", "\t", ".", "a", "b.c", "(", ",", "\n", "x", "  "]
+    for _ in range(20_000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 12)))
+        assert [(m.start(), m.group(1) or "", m.group(2)) for m in imports._PY_FROM.finditer(text)] == [
+            (m.start(), m.group(1), m.group(2)) for m in old.finditer(text)], text
+    assert imports.import_statements("from" + " " * 100_000 + "cart") == ((), ())
+    assert imports.import_statements("from .. import a\nfrom  import b") == ((), ((2, "", ("a",)), (0, "", ("b",))))
+
+
+def test_a_json_string_never_closed_runs_to_the_end():
+    assert safefile.json_depth('"[[[') == 0  # each later quote started a string again, scanned to the end
+    assert safefile.json_depth('[["]]') == 2 and safefile.json_depth('{"a": [1, {"b": "]"}]}') == 3
+    assert safefile.json_depth('[["a\\') == 2 and safefile.json_depth('[' + '"\\"' * 1_000) == 1
+    assert safefile.json_depth('["\\"[", [[]]]') == 3
+
+
+class CountingRanks(dict):
+    gets = 0
+
+    def get(self, key, default=None):
+        CountingRanks.gets += 1
+        return dict.get(self, key, default)
+
+
+@pytest.mark.parametrize("piece", [b".-" * 2_000, b"[" * 4_000, "\u0915\u094d".encode() * 700])
+def test_a_long_piece_is_merged_with_a_few_lookups_a_byte(piece):
+    ranks = CountingRanks(tokens.mergeable_ranks("o200k_base"))
+    CountingRanks.gets = 0
+    assert tokens._merge_count(ranks, piece) == tokens.count_tokens(piece.decode(), "o200k_base")
+    assert CountingRanks.gets < 4 * len(piece)  # every pair looked up again after each merge: ~n * n / 2
+
+
+def test_a_merge_agrees_with_tiktoken_on_short_random_pieces():
+    rng = random.Random(5)
+    alphabet = ["a", "b", " ", "[", "=", "-", "\u0915", "\u4e2d", "e", "t", "h", "\n", "0", "'s"]
+    for encoding in ("o200k_base", "cl100k_base"):
+        for _ in range(2_000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+            assert tokens.bpe_count(text, encoding) == tokens.count_tokens(text, encoding), text
+
+
+def test_a_million_blanks_are_counted_not_refused():
+    assert tokens.count_tokens(" " * 999_999 + "x", "o200k_base") == 7_814  # was tiktoken's "Regex error"
+    assert tokens.count_tokens("x = 1" + "\t" * 999_999, "o200k_base") == 62_504
+
+
+@pytest.mark.parametrize("text", ["def f():\n" + " " * 5_000 + "return 1\n\t \t x", "a \udcff\u3000 b  'll\r\n\n\n 12345 é"])
+def test_what_tiktoken_refuses_is_counted_as_tiktoken_counts(text, monkeypatch):
+    for encoding in ("o200k_base", "cl100k_base"):
+        expected = tokens.count_tokens(text, encoding)
+        encoder = tokens.get_encoding(encoding)
+
+        def refuse(*args, **kwargs):
+            raise ValueError("Regex error while tokenizing: Error executing regex: Max stack size exceeded")
+
+        monkeypatch.setattr(encoder, "encode", refuse)
+        assert tokens.count_tokens(text, encoding) == expected
+        monkeypatch.setattr(encoder, "_encode_single_piece", None, raising=False)
+        assert tokens.count_tokens(text, encoding) == expected  # the merge in Python, where tiktoken has none
+        monkeypatch.undo()
+
+
+def test_copies_of_a_javascript_file_resolve_only_what_can_name_a_top_file(monkeypatch):
+    body = "export const cart = 1;\n" + "".join(f'import x{i} from "./m{i}";\n' for i in range(100))
+    files = {f"p{i}/index.ts": body for i in range(200)} | {"cart.ts": "export function cart() {}\n",
+                                                           "a/b.ts": 'import {cart} from "../cart.js"; cart'}
+    joined = []
+    real = imports.posixpath.join
+    monkeypatch.setattr(imports.posixpath, "join", lambda *a: joined.append(a) or real(*a))
+    found = imports.neighbours(files, list(files), ["cart.ts"])
+    assert found == {"a/b.ts": ["cart.ts"]}
+    assert len(joined) < 400  # each copy's 100 specifiers were joined and tried 17 ways: 20,000 joins
+    assert imports.js_targets("src/cart/index.ts") == {"src/cart/index.ts", "src/cart/index", "src/cart",
+                                                       "src/cart/index.js"}
+
+
+@pytest.mark.parametrize("budget, said", [("²", "got '²'"), ("9" * 5_000, "got a number of 5,000 digits"),
+                                          (10 ** 40, "got a number of more than 30 digits"),
+                                          ("0", "got 0"), (" 8000 ", None)])
+def test_an_mcp_budget_is_refused_naming_the_budget(budget, said):
+    mcp_server = pytest.importorskip("ctxlib.mcp_server")
+    if said is None:
+        assert mcp_server.check_budget_arg(budget) == 8000
+        return
+    with pytest.raises(mcp_server.ToolInputError, match="^budget must be") as caught:
+        mcp_server.check_budget_arg(budget)
+    assert said in str(caught.value) and len(str(caught.value)) < 120
+
+
+@pytest.mark.parametrize("query", [5, None, b"vat", ["vat", 5]])
+def test_a_query_that_is_not_text_is_named(query):
+    with pytest.raises(TypeError, match=re.escape(f"the query must be text or a list of texts, got {query!r}")):
+        fit.pack_files({"vat.py": "vat = 1\n"}, query, 100)
+    assert fit.pack_files({"vat.py": "vat = 1\n"}, ("vat", "rate"), 100).chosen[0].path == "vat.py"
