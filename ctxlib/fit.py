@@ -368,7 +368,7 @@ def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, e
     check_options(budget_tokens, view, strategy, fmt)
     relevant = ranked.relevant
     if not relevant:
-        raise ValueError(f"no file matches the query {bm25.shorten(ranked.query)!r} ({len(files):,} files read)")
+        raise ValueError(_no_match(ranked.query, files, skipped))
     # The one choice of encoder for the whole pack, by the most it can count (tokens.counter_for).
     count = counter_for(COUNTED_PER_CHAR * sum(len(files[path]) for path, _ in relevant), encoding)
     frame = Frame.of(fmt, encoding, count)
@@ -384,6 +384,21 @@ def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, e
                 skipped=report(ranked, choosing, rendered, strategy, skipped, budget_tokens),
                 files_read=len(files), files_tokenized=len(choosing.tokenized), encoding=encoding,
                 query_note=ranked.note)
+
+
+def _no_match(query, files, skipped) -> str:
+    # A tree whose matching files could not be read (too big, unreadable) reads as if the query were the
+    # problem: say what text was left out unread (not binaries, which hold no words, nor what ignore rules
+    # or the credential rules left out: those are the user's choice, or never searched).
+    unread = {Reason.TOO_BIG, Reason.CANNOT_READ, Reason.TOO_DEEP, Reason.NUMBER_TOO_LONG,
+              Reason.FOLDER_UNREADABLE}
+    left_out = [s for s in skipped if isinstance(s, Skipped) and s.code in unread]
+    read = "1 file read" if len(files) == 1 else f"{len(files):,} files read"
+    text = f"no file matches the query {bm25.shorten(query)!r} ({read}"
+    if left_out:
+        first = left_out[0]
+        text += f"; {len(left_out):,} left out when read, such as {bm25.shorten(first.path)}: {first.reason}"
+    return text + ")"
 
 
 def _nothing_packed(relevant, refused: dict, files, terms, view: str, frame: Frame, budget_tokens: int) -> str:

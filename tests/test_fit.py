@@ -167,7 +167,7 @@ def test_views_can_be_forced():
     ({"budget_tokens": 0}, "budget must be a positive whole number of tokens, got 0"),
     ({"budget_tokens": 5}, "a budget of 5 tokens is too small for anything: the best match, vat.py, needs 14 tokens in its "
                             "smallest view (text format, o200k_base)"),
-    ({"query": "cart"}, "no file matches the query 'cart' (1 files read)"),
+    ({"query": "cart"}, "no file matches the query 'cart' (1 file read)"),
     ({"fmt": "xml"}, "unknown format 'xml': choose one of text, markdown, json"),
     ({"strategy": "best"}, "unknown strategy 'best': choose one of greedy, density, knapsack"),
     ({"view": "half"}, "unknown view 'half'"),
@@ -233,3 +233,15 @@ def test_a_refused_secret_is_not_blamed_on_the_budget():
 def test_the_terms_scorer_packs_a_query_in_another_script():
     pack = pack_files({"notes_hi.md": "बजट की योजना\n", "cart.py": "x = 1\n"}, "बजट", 100, scorer="terms")
     assert [c.path for c in pack.chosen] == ["notes_hi.md"] and pack.used_tokens <= 100
+
+
+def test_no_match_names_what_was_left_out_when_read_but_not_what_the_user_left_out(tmp_path):
+    # A tree whose only file is over the size cap used to say "no file matches the query (0 files read)".
+    (tmp_path / "big.py").write_text("vat = 1\n" * 200_000)
+    (tmp_path / ".gitignore").write_text("build/\n")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "vat.py").write_text("vat = 2\n")
+    with pytest.raises(ValueError) as exc:
+        pack_repository(tmp_path, "vat", 1_000)
+    assert str(exc.value) == ("no file matches the query 'vat' (1 file read; 1 left out when read, such as big.py: "
+                              "larger than the size cap (1,600,000 bytes > 1,048,576))")
