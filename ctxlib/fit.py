@@ -16,6 +16,8 @@ rendered and tokenized, so tokenizing grows with the budget, not the repository.
 ``CHARS_PER_TOKEN_CEILING`` characters per token left is not tokenized: it could only fit if its text
 averaged more characters per token than any file of the standard library does (the most is 5.2 in
 o200k_base; code averages ~4.2). It is passed over, never overspent: the budget check is always exact.
+When the ceiling leaves nothing packed, every view is counted exactly once more (a file of long
+whitespace runs averages past 100 characters per token: 1 MB of spaces is 7,814 tokens).
 """
 from __future__ import annotations
 
@@ -195,7 +197,8 @@ class Choosing:
 
 
 def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: Frame, *,
-           view: str = "auto", strategy: str = DEFAULT_STRATEGY, include_secrets: bool = False) -> Choosing:
+           view: str = "auto", strategy: str = DEFAULT_STRATEGY, include_secrets: bool = False,
+           ceiling: int | None = CHARS_PER_TOKEN_CEILING) -> Choosing:
     """Let ``strategy`` choose views of the relevant files for ``budget_tokens`` (the whole pack's budget).
 
     Each option is priced exactly (``Frame.block_tokens``), except one that surely cannot fit:
@@ -206,16 +209,19 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
     BEGIN line too), not counted toward ``PATIENCE``. Greedy walks the whole ranking with ``PATIENCE``;
     footholds the ``FOOTHOLD_FILES`` best (a prefix at every budget: still monotone), density and
     knapsack ``POOL_FILES``. Raises ``ValueError`` as the strategies do (a knapsack too large).
+    ``ceiling``: characters per token left past which a text is "too big" untokenized; ``None`` counts
+    every text exactly (``pack_ranked`` does when the ceiling left nothing packed).
     """
     refused: dict[str, Skipped] = {}
     tokenized, cleared = set(), set()  # cleared: files whose whole text holds no secret
 
     def cost(option: Option, limit: int) -> int:
         over = limit + 1
-        if option.path in refused or option.min_chars > CHARS_PER_TOKEN_CEILING * limit:
+        most = float("inf") if ceiling is None else ceiling * limit
+        if option.path in refused or option.min_chars > most:
             return over
         text = option.text
-        if text is None or len(text) > CHARS_PER_TOKEN_CEILING * limit:
+        if text is None or len(text) > most:
             return over
         tokens = frame.block_tokens(option)
         tokenized.add(option.path)
@@ -374,6 +380,9 @@ def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, e
     frame = Frame.of(fmt, encoding, count)
     choosing = choose(files, ranked, budget_tokens, frame, view=view, strategy=strategy,
                       include_secrets=include_secrets)
+    if not choosing.chosen:  # the ceiling is a guess: a text of long whitespace runs can beat it and fit
+        choosing = choose(files, ranked, budget_tokens, frame, view=view, strategy=strategy,
+                          include_secrets=include_secrets, ceiling=None)
     rendered = render_within(choosing.chosen, frame, budget_tokens)
     if not choosing.chosen:
         raise ValueError(_nothing_packed(relevant, choosing.refused, files, ranked.terms, view, frame, budget_tokens))

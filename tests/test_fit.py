@@ -245,3 +245,12 @@ def test_no_match_names_what_was_left_out_when_read_but_not_what_the_user_left_o
         pack_repository(tmp_path, "vat", 1_000)
     assert str(exc.value) == ("no file matches the query 'vat' (1 file read; 1 left out when read, such as big.py: "
                               "larger than the size cap (1,600,000 bytes > 1,048,576))")
+
+
+def test_a_text_of_long_whitespace_runs_that_fits_is_packed_not_refused_as_too_big():
+    # 800,408 characters in 6,814 tokens (117 a token): past CHARS_PER_TOKEN_CEILING's guess, so it was
+    # passed over untokenized and the error said "too small ... needs 6,814 tokens" of a budget of 8,000.
+    text = "vat = 1\n" + (" " * 2000 + "\n") * 400
+    pack = pack_files({"vat.py": text}, "vat", 8_000, view="whole")
+    assert [c.path for c in pack.chosen] == ["vat.py"] and pack.used_tokens == 6_814
+    assert pack.used_tokens == count_tokens(pack.text)
