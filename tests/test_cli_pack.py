@@ -101,6 +101,14 @@ def test_query_that_matches_nothing(shop, capsys):
     assert status == 2 and one_line(err) == "ctxlib: no file matches the query 'kubernetes' (23 files read)"
 
 
+def test_a_pasted_argument_is_never_echoed_whole(shop, capsys):
+    status, _, err = run(capsys, "pack", shop, "--query", "vat", "--budget", "9" * 5_000)
+    assert status == 2 and one_line(err) == ("ctxlib: pack: argument --budget: invalid int value: '" + "9" * 50
+                                             + "... (5,000 characters)' (see 'ctxlib pack --help')")
+    status, _, err = run(capsys, "z" * 500)
+    assert status == 2 and "'" + "z" * 50 + "... (500 characters)'" in err and len(err) < 300
+
+
 def test_missing_path(tmp_path, capsys):
     status, _, err = run(capsys, "pack", str(tmp_path / "nowhere"), "--query", "vat", "--budget", "100")
     assert status == 2 and one_line(err) == f"ctxlib: {tmp_path / 'nowhere'}: no such directory"

@@ -3,15 +3,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from . import count, evaluation, pack, rank
 from .common import UsageError, display_name
 
 
+def _short(message: str) -> str:
+    # argparse quotes the value it could not read ("invalid int value: '999...'"): a pasted value of
+    # thousands of characters is shown by its start and its length (bm25.shorten), never whole.
+    from ..bm25 import shorten
+
+    return re.sub(r"'([^'\n]{81,})'", lambda m: repr(shorten(m.group(1))), message)
+
+
 def _one_line_error(parser: argparse.ArgumentParser, command: str):
     """A subcommand's argument errors as one line, "ctxlib: pack: ...", instead of argparse's usage block."""
-    return lambda message: parser.exit(2, f"ctxlib: {command}: {message} (see 'ctxlib {command} --help')\n")
+    return lambda message: parser.exit(2, f"ctxlib: {command}: {_short(message)} (see 'ctxlib {command} --help')\n")
 
 
 def build_parser(extensions=()) -> argparse.ArgumentParser:
@@ -27,7 +36,7 @@ def build_parser(extensions=()) -> argparse.ArgumentParser:
                     "'The context window as a budget'. Works offline.",
     )
     # One line, "ctxlib: ...", for arguments no subcommand claims (e.g. "ctxlib pack . --bogus").
-    parser.error = lambda message: parser.exit(2, f"ctxlib: {message} (see 'ctxlib --help')\n")
+    parser.error = lambda message: parser.exit(2, f"ctxlib: {_short(message)} (see 'ctxlib --help')\n")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add_command in (count.add_count_parser, pack.add_pack_parser, rank.add_rank_parser,
                         evaluation.add_eval_parser):
