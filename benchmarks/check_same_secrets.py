@@ -24,7 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ctxlib import credentials  # noqa: E402
-from ctxlib.credentials import Finding, _compiled, _decoded, rules, shannon_entropy  # noqa: E402
+from ctxlib.credentials import Finding, _compiled, rules, shannon_entropy  # noqa: E402
+from ctxlib import base64scan  # noqa: E402
 from ctxlib import regexscan  # noqa: E402
 from ctxlib.goregex import go_case  # noqa: E402
 
@@ -89,7 +90,6 @@ def _matches(rule, text, lowered, seen=None):
         yield from pattern.finditer(text, start, end)
 
 
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2}")
 
 
 def _holds(words, lowered, keyword):
@@ -129,15 +129,12 @@ def old_find_secrets(text, path="", first_only=False, decode=True):
             found.append(Finding(rule.id, first, first + m.group().count("\n", 0, len(m.group().rstrip("\n")))))
             if first_only:
                 return found
-    if decode:
-        for run in _BASE64_RUN.finditer(text):
-            inner = _decoded(run.group())
-            if inner is None:
-                continue
-            hidden = old_find_secrets(inner, path, first_only=True, decode=False)
+    if decode:  # what base64 stands for: each run, then wrapped blocks and keys' DER (the package's base64scan)
+        for start, end, inner, rule in base64scan.hidden(text, base64scan.BASE64_RUN.finditer(text)):
+            hidden = [Finding(rule, 0)] if rule else old_find_secrets(inner, path, first_only=True, decode=False)
             if hidden:
-                first = text.count("\n", 0, run.start()) + 1
-                found.append(Finding(f"{hidden[0].rule} (base64)", first, first + run.group().count("\n")))
+                first = text.count("\n", 0, start) + 1
+                found.append(Finding(f"{hidden[0].rule} (base64)", first, first + text.count("\n", start, end)))
                 if first_only:
                     return found
     return found
@@ -161,13 +158,18 @@ def differences(text: str, path: str) -> list[str]:
 
 
 def corpus_texts() -> dict[str, str]:
-    """The texts of ``tests/test_credentials.py``: true and false positives, credential files, look-alikes."""
+    """The texts of ``tests/test_credentials.py`` and ``tests/test_credential_kinds.py``: true and false
+    positives, credential files, look-alikes."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     import test_credentials as t
 
     texts = {f"tp{i}.py": text for i, (text, _) in enumerate(t.TRUE_POSITIVES)}
     texts |= {f"fp{i}.py": text for i, text in enumerate(t.FALSE_POSITIVES)}
     texts |= dict(t.CREDENTIAL_CORPUS) | dict(t.LOOK_ALIKES)
+    import test_credential_kinds as k  # the kinds of credential ctxlib's own rules catch, and their look-alikes
+
+    texts |= {f"kind{i}/{path}": text for i, (_, path, text, _) in enumerate(k.NEW_KINDS)}
+    texts |= {f"kind-look-alike/{path}": text for path, text in k.LOOK_ALIKES.items()}
     return texts
 
 

@@ -17,15 +17,18 @@ gitleaks applies it (``detect/detect.go``):
 4. the global and the rule's allowlists drop findings: a regex over the secret, the match
    or the line (``regexTarget``), or a stopword inside the secret.
 
-Credential files of common tools are a class, recognized twice: by name
-(``CREDENTIAL_FILE_PATTERNS``, gitignore syntax, plus gitleaks' own path-only rules such as
-``pkcs12-file``), so the reader never opens ``~/.kube/config``, ``.docker/config.json``,
-``.pgpass`` or a service-account key under its usual name; and by content (``EXTRA_RULES``,
-in gitleaks' format), so the same file under another name is refused by the packer: a
-kubeconfig's ``client-key-data``, a registry's ``"auth"``, a ``.netrc`` password, an npm
-``_authToken``, a ``password =`` in a client config, a password inside a URL. As gitleaks 8
-does, long base64 runs are decoded once and scanned again (a base64 private key is a private
-key). ``tests/test_credentials.py`` holds a corpus of such files and of look-alikes that are not.
+What ctxlib adds to the rule set is in ``secretrules.py``. Credential files of common tools are
+a class, recognized twice: by name (``CREDENTIAL_FILE_PATTERNS``, gitignore syntax, plus gitleaks'
+own path-only rules such as ``pkcs12-file``), so the reader never opens ``~/.kube/config``,
+``.docker/config.json``, ``.pgpass`` or a service-account key under its usual name; and by content
+(``EXTRA_RULES``, in gitleaks' format), so the same file under another name is refused by the
+packer: a kubeconfig's ``client-key-data``, a registry's ``"auth"``, a ``.netrc`` or ``.pgpass``
+line, an npm ``_authToken``, a ``password =`` in a client config, a password inside a URL or a
+connection string, a password or a hex key assigned to a secret's name, a vendor-shaped token.
+As gitleaks 8 does, long base64 runs are decoded once and scanned again (a base64 private key is a
+private key); ``base64scan.py`` also joins a block wrapped over lines and knows a private key's
+DER. ``tests/test_credentials.py`` and ``tests/test_credential_kinds.py`` hold corpora of such
+files and of look-alikes that are not.
 
 Speed (issue 25): the keywords are looked for all at once (``literalset``), and each rule's
 expression is tried only where the literals every match holds allow (``regexscan``); the
@@ -46,8 +49,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import goregex, ignore, regexscan
+from . import base64scan, goregex, ignore, regexscan
 from .literalset import LiteralSet, holds_any
+from .secretrules import CREDENTIAL_FILE_PATTERNS, EXTRA_RULES  # ctxlib's own: names, rules
 
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"
@@ -60,118 +64,6 @@ class Finding:
     rule: str
     line: int
     last_line: int = field(default=0, compare=False)  # 0: the same as ``line``
-
-
-# Credential files of common tools, by name, in gitignore's syntax (``*``, ``?``, ``**``, ``!`` for
-# an exception). A pattern with a "/" is matched against the path (``**/.kube/config``: at any depth);
-# one without, against the file's name only, so a folder called ``credentials/`` (code) is not
-# taken for the AWS file ``credentials``.
-CREDENTIAL_FILE_PATTERNS = [
-    # dotenv files, keys and keystores
-    "*.env", ".env", ".env.*", "!.env.example", "!.env.sample", "!.env.template", "!.env.dist",
-    "*.pem", "*.key", "*.p12", "*.pfx", "*.p8", "*.jks", "*.keystore", "*.ppk", "*.kdbx", "*.ovpn",
-    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "**/.ssh/id_*", "!*.pub",
-    # cloud clients
-    "credentials.json", "credentials", "**/.aws/config", "**/.aws/credentials", "**/.aws/sso/cache/*.json",
-    "application_default_credentials.json", "**/gcloud/credentials.db", "**/gcloud/access_tokens.db",
-    "**/gcloud/legacy_credentials/**", "service-account*.json", "service_account*.json", "*-sa-key.json",
-    "serviceAccountKey*.json", "*-firebase-adminsdk-*.json", "client_secret*.json",  # Firebase's, Google OAuth's
-    "**/.azure/accessTokens.json", "**/.azure/msal_token_cache.*", "**/.azure/azureProfile.json",
-    "**/.oci/config", ".s3cfg", ".boto", ".passwd-s3fs", "rclone.conf", "**/doctl/config.yaml",
-    # containers and clusters
-    "kubeconfig", "*.kubeconfig", "kubeconfig.y*ml", "**/.kube/config", "**/.kube/config.*", ".dockercfg",
-    "**/.docker/config.json", "**/containers/auth.json", ".vault-token", ".vault_pass*", "**/.helm/repository/repositories.yaml",
-    # databases
-    ".pgpass", "pgpass.conf", ".my.cnf", ".mylogin.cnf", ".dbshell", ".rediscli_auth",
-    # package registries and version control
-    ".netrc", "_netrc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf", "pip.ini", ".gem/credentials",
-    "**/.gem/credentials", "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.composer/auth.json",
-    "**/.m2/settings.xml", "**/.m2/settings-security.xml", "**/.gradle/gradle.properties", ".git-credentials",
-    "**/.config/gh/hosts.yml", "**/.config/hub", ".terraformrc", "terraform.rc", "credentials.tfrc.json",
-    "*.tfstate", "*.tfstate.backup", ".htpasswd", "wp-config.php", "*.tfvars", "*.tfvars.json", "!*.example.tfvars",
-    # secrets kept on purpose
-    "secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml", ".secrets",
-]
-
-
-# Rules ctxlib adds, in gitleaks' own format, for formats its rule set does not catch.
-_PLACEHOLDER = r"""(?i)^(?:\$|%|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
-# Where a bare "password = hunter2" is a credential: client and tool configs, not source code.
-_CONFIG_FILES = (r"(?i)(?:^|/)(?:\.[^/]+rc|\.[^/.]+|[^/.]+|[^/]+\.(?:ini|cfg|conf|cnf|config|toml|ya?ml"
-                 r"|properties|env|json|xml|txt|tfvars|hcl))$")
-EXTRA_RULES = [
-    {"id": "django-secret-key",  # Django's generated keys use !@#$%^&*(-_=+), which generic-api-key refuses
-     "regex": r"""\bSECRET_KEY\s*[:=]\s*[rRbBuU]?["']([^"'\s]{20,})["']""",
-     "keywords": ["secret_key"], "entropy": 3.5},
-    {"id": "kubeconfig-credential",  # a client key, or a user's token or password, in a kubeconfig
-     "regex": r"""(?m)^[ \t-]*(?:client-key-data|token|id-token|refresh-token|password)[ \t]*:[ \t]*["']?([^\s"'#]{8,})""",
-     "keywords": ["client-key-data", "token", "password"], "path": _CONFIG_FILES, "allowlists": [{"regexes": [_PLACEHOLDER]}]},
-    {"id": "registry-auth",  # ~/.docker/config.json, containers/auth.json, .dockercfg: base64 "user:password"
-     "regex": r'(?i)"(?:auth|identitytoken|registrytoken|password)"\s*:\s*"([^"\s]{8,})"',
-     "keywords": ['"auth"', "identitytoken", "registrytoken", '"password"'],
-     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
-    {"id": "netrc-password",  # .netrc, _netrc: "machine host login me password secret"
-     "regex": r"""(?i)\b(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(\S{3,})""",
-     "keywords": ["machine", "default"], "path": _CONFIG_FILES, "allowlists": [{"regexes": [_PLACEHOLDER]}]},
-    {"id": "npm-auth-token",  # .npmrc and .yarnrc.yml, under any name
-     "regex": r"""(?im)^\s*(?:\S*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)\s*[=:]\s*["']?([^\s"']{6,})""",
-     "keywords": ["_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident"], "path": _CONFIG_FILES,
-     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
-    {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, application.properties
-     "regex": r"""(?im)^[ \t]*(?:[\w.-]*?(?:password|passwd|pwd|secret_key|secret_access_key|client_secret|api_key"""
-              r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|[_.-]pass)|pass|secret|psk)[ \t]*[=:][ \t]*"""
-              r"""["']?([^\s"'#;]{4,})["']?[ \t]*$""",
-     "keywords": ["pass", "pwd", "secret", "key", "token", "psk"], "path": _CONFIG_FILES,
-     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
-    {"id": "redis-password",  # redis.conf: "requirepass foobared"
-     "regex": r"""(?im)^[ \t]*(?:requirepass|masterauth)[ \t]+["']?([^\s"'#]{4,})""",
-     "keywords": ["requirepass", "masterauth"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
-    {"id": "putty-private-key",  # a .ppk file under any name
-     "regex": r"""PuTTY-User-Key-File-\d+:[^\n]*\n(?s:.){0,400}?Private-Lines:\s*\d+\s*\n([A-Za-z0-9+/=\n]{20,})""",
-     "keywords": ["putty-user-key-file"]},
-    {"id": "aws-secret-access-key",  # the 40-character secret beside an AKIA id, in any file
-     "regex": r"""(?i)aws_?secret_?(?:access_?)?key["']?\s*[=:]+\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])""",
-     "keywords": ["aws_secret", "awssecret", "aws_secret_access_key"], "entropy": 3.5},
-    {"id": "password-in-url",  # postgres://app:hunter2@db/..., https://me:ghp_...@github.com (.git-credentials)
-     "regex": r"""\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>()\[\]{}]{0,64}:([^\s/@"'<>()\[\]{}]{3,200})@[\w.-]+""",
-     "keywords": ["://"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},  # redis://:pw@host: no user name
-    {"id": "oauth-token-json",  # gcloud's application_default_credentials.json, Azure's token caches
-     "regex": r'(?i)"(?:refresh_?token|access_?token|client_?secret|id_?token|private_key_id|secret)"\s*:\s*"([^"\s]{16,})"',
-     "keywords": ["token", "secret", "private_key_id"], "entropy": 3.0},
-    {"id": "password-hash",  # Jupyter's c.ServerApp.password / hashed_password, a crypt or argon2 hash as a password
-     "regex": r"""(?i)(?:passw(?:or)?d|passwd|pwd)["']?\s*[:=]\s*[rbu]?["']((?:sha1|sha256|sha512):[0-9a-f]{8,}:[0-9a-f]{32,}"""
-              r"""|(?:argon2:)?\$argon2(?:id|i|d)\$[^\s"']{30,}|\$(?:2[aby]|5|6|apr1)\$[./A-Za-z0-9$]{20,})""",
-     "keywords": ["sha1:", "sha256:", "sha512:", "$argon2", "$2a$", "$2b$", "$2y$", "$5$", "$6$", "$apr1$"]},
-    {"id": "htpasswd-hash",  # .htpasswd lines: a crackable password hash
-     "regex": r"""(?m)^[\w.@-]+:(\$(?:apr1|2[aby]|5|6)\$[./A-Za-z0-9$]{8,}|\{SHA\}[A-Za-z0-9+/=]{27,28})""",
-     "keywords": ["$apr1$", "$2y$", "$2a$", "$2b$", "$5$", "$6$", "{sha}"]},
-    {"id": "pgpass-line",  # host:port:database:user:password
-     "regex": r"""(?m)^[^\s:#][^:\n]*:(?:\d{1,5}|\*):[^:\n]+:[^:\n]+:([^:\n]{3,})$""",
-     "path": r"(?i)pgpass", "keywords": []},
-    {"id": "service-token",  # formats gitleaks lacks or finds only by a service's name: Stripe webhook, Google OAuth,
-     # OpenAI project, Groq, Tailscale, Supabase, Doppler, New Relic keys, Telegram bots, Discord webhooks, Azure SAS
-     "regex": r"""\b(whsec_[A-Za-z0-9+/]{32,}|ya29\.[\w-]{30,}|GOCSPX-[\w-]{24,}|sk-(?:proj|svcacct|admin)-[\w-]{40,}|gsk_\w{48,}"""
-              r"""|r8_[A-Za-z0-9]{37}|tskey-(?:auth|api|client|scim|webhook)-[\w-]{20,}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27}"""
-              r"""|dp\.(?:st|sa|ct|scim|audit)\.[\w.-]{40,}|\d{8,10}:AA[\w-]{33}|discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w-]{60,}"""
-              r"""|sv=\d{4}-\d\d-\d\d&[^\s"'<>]{0,300}?\bsig=[\w%+/]{30,})(?![\w-])""",
-     "keywords": ["whsec_", "ya29.", "gocspx-", "sk-proj-", "sk-svcacct-", "sk-admin-", "gsk_", "r8_", "tskey-",
-                  "sbp_", "dp.", "nrak-", ":aa", "/api/webhooks/", "sig="], "entropy": 3.0},
-    {"id": "authorization-header",  # "Authorization": "Bearer <token>" in code, an .http file, a client config
-     "regex": r"""(?i)\bauthorization["']?\]?\s*[:=,]\s*[fbr]?["']?(?:bearer|token|basic|bot)\s+([\w.~+/=-]{20,})""",
-     "keywords": ["authorization"], "entropy": 3.5, "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)your|here|x{6}|\.{3}"]}]},
-    {"id": "command-line-password",  # docker login -p pw, sshpass -p pw, mysql -ppw; options within 200 characters
-     "regex": r"""(?i)\b(?:(?:docker|podman|buildah|skopeo|helm\s+registry)\s+login\b[^\n;&|]{0,200}?\s(?:-p|--password)[ \t=]+"""
-              r"""|sshpass\s+-p[ \t]*|mysql(?:dump|admin)?\b[^\n;&|]{0,200}?\s(?:-p|--password=))["']?([^\s"'$<{]{4,})""",
-     "keywords": ["login", "sshpass", "mysql"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
-    {"id": "private-key-block",  # a key's BEGIN line and body without its END line (cut, pasted), or SSH2's "---- BEGIN";
-     # a body holds no "-", so the next "-" after it starts its END line or there is none; it is taken whole ({60,}+:
-     # a shorter one meets the same "-"; trying each took 50 s on a 100 kB one-line body): linear on any text
-     "regex": r"""-{4,5} ?BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]{0,300}?(?:^|\\n|[\s"'])"""
-              r"""([A-Za-z0-9+/]{60,}+)(?![^-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY)""", "keywords": ["private key"], "entropy": 4.5},
-    {"id": "maven-server-password",  # ~/.m2/settings.xml
-     "regex": r"""<(?:password|passphrase|privateKey)>([^<$]{4,})</""",
-     "keywords": ["<password>", "<passphrase>"], "allowlists": [{"regexes": [r"^\{.*\}$", _PLACEHOLDER]}]},
-]
 
 
 @dataclass(frozen=True)
@@ -191,6 +83,7 @@ class _Rule:
     secret_group: int
     path: str
     allowlists: tuple
+    runs: tuple = ()  # ctxlib's key: (characters, least, tail) every match lies in a run of (regexscan.run_finditer)
 
 
 def shannon_entropy(text: str) -> float:
@@ -244,7 +137,7 @@ def rules() -> tuple[tuple[_Rule, ...], tuple[_Allowlist, ...]]:
     config = _config()
     found = tuple(
         _Rule(r["id"], r["regex"], tuple(k.lower() for k in r.get("keywords", [])), float(r.get("entropy", 0.0)),
-              int(r.get("secretGroup", 0)), r.get("path", ""), _allowlists(r.get("allowlists", [])))
+              int(r.get("secretGroup", 0)), r.get("path", ""), _allowlists(r.get("allowlists", [])), tuple(r.get("runs", ())))
         for r in config["rules"] + EXTRA_RULES if "regex" in r)
     return found, _allowlists([config.get("allowlist", {})])
 
@@ -317,6 +210,9 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     the same matches. ``seen``: what is known of this text, shared by the rules of one scan:
     keyword windows, each keyword's places (key ``""``), ``case_safe`` (key ``None``)."""
     pattern = _compiled(rule.regex)
+    if rule.runs:
+        yield from regexscan.run_finditer(pattern, text, *rule.runs)
+        return
     source = pattern.pattern if isinstance(pattern, re.Pattern) else None  # as re reads it (goregex)
     if None not in seen:
         seen[None] = regexscan.case_safe(text, lowered)
@@ -356,24 +252,6 @@ def _windows(rule: _Rule, text: str, lowered: str, seen: dict) -> list:
         else:
             merged.append([start, end])
     return merged
-
-
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}={0,2}")
-# Every match lies in a run of 40 or more of these characters and ends at most two "=" after it.
-_BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
-def _decoded(run: str) -> str | None:
-    """The text a base64 run stands for, or ``None`` if it is not base64 of mostly printable text."""
-    import base64
-    import binascii
-
-    try:
-        raw = (base64.urlsafe_b64decode if "-" in run or "_" in run else base64.b64decode)(
-            run + "=" * (-len(run) % 4))
-        text = raw.decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
-    printable = sum(ch.isprintable() or ch in "\n\r\t" for ch in text)
-    return text if text and printable >= 0.95 * len(text) else None
 
 
 @functools.cache
@@ -437,14 +315,13 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
             if first_only:
                 return found
     if decode:
-        for run in regexscan.run_finditer(_BASE64_RUN, text, _BASE64_CHARS, 40, 2):
-            inner = _decoded(run.group())
-            if inner is None:
-                continue
-            hidden = find_secrets(inner, path, first_only=True, decode=False)
+        runs = regexscan.run_finditer(base64scan.BASE64_RUN, text, base64scan.BASE64_CHARS, 40, 2)
+        for start, end, inner, rule in base64scan.hidden(text, runs):
+            hidden = [Finding(rule, 0)] if rule else find_secrets(inner, path, first_only=True, decode=False)
             if hidden:
-                first = lines.at(run.start(), run.start(), text)[0]
-                found.append(Finding(f"{hidden[0].rule} (base64)", first, first + run.group().count("\n")))
+                first = lines.at(start, start, text)[0]
+                found.append(Finding(f"{hidden[0].rule} (base64)", first, first + text.count("\n", start, end)))
                 if first_only:
                     return found
+    return found
     return found

@@ -72,7 +72,7 @@ def test_many_findings_get_their_own_line_numbers():
 
 
 def test_a_line_allowlist_is_searched_once_a_line_not_once_a_match(monkeypatch):
-    unit = "api_key = 'Ab3dEf6hIj9kLm2nQ' ; "
+    unit = "api_key = Ab3dEf6hIj9kLm2nQ ; "  # unquoted: generic-api-key's, not secret-assignment's
     text = unit * 2_000 + "--mount=type=secret,"  # generic-api-key's line allowlist lets every match through
     searches = []
     real = credentials._compiled
@@ -150,3 +150,86 @@ def test_a_percentile_of_what_is_not_a_number_is_refused(values, shown):
 def test_a_percentile_of_numbers_is_unchanged():
     assert ledger.percentile([5, 1, 4, 2, 3], 50) == 3 and ledger.percentile([1.5, -3, 2], 25) == -3
     assert ledger.percentile(iter(range(1, 101)), 55) == 55
+
+
+# --- The rules of the red-team round on credential kinds (ctxlib/secretrules.py, base64scan.py) -------------
+NEW_RULES = ["secret-assignment", "env-secret", "connection-string-password", "hex-secret", "pgpass-format",
+             "prefixed-token"]
+_BLANKS = {(_parser.LITERAL, 32), (_parser.LITERAL, 9)}  # a space, a tab
+
+
+def _unbounded_repeats(items):
+    """Each greedy or lazy repeat of unbounded length in a parsed pattern, as (op, repeated items)."""
+    for op, av in items:
+        if op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT):
+            if av[1] == _parser.MAXREPEAT:
+                yield op, list(av[2])
+            yield from _unbounded_repeats(av[2])
+        elif op is _parser.POSSESSIVE_REPEAT:
+            yield from _unbounded_repeats(av[2])
+        elif op is _parser.SUBPATTERN:
+            yield from _unbounded_repeats(av[3])
+        elif op is _parser.ATOMIC_GROUP:
+            yield from _unbounded_repeats(av)
+        elif op in (_parser.ASSERT, _parser.ASSERT_NOT):
+            yield from _unbounded_repeats(av[1])
+        elif op is _parser.BRANCH:
+            for alternative in av[1]:
+                yield from _unbounded_repeats(alternative)
+
+
+def _blanks_only(items):
+    return all((op is _parser.LITERAL and (op, av) in _BLANKS) or (op is _parser.IN and set(av) <= _BLANKS)
+               for op, av in items)
+
+
+@pytest.mark.parametrize("rule_id", NEW_RULES)
+def test_a_new_rule_repeats_without_bound_only_possessively_or_over_blanks(rule_id):
+    # A bounded repeat costs at most its bound at each place tried; a possessive one never gives back; a run of
+    # blanks comes after a keyword, and is read at most twice. So each rule's search is linear in the text.
+    source = next(r["regex"] for r in credentials.EXTRA_RULES if r["id"] == rule_id)
+    assert [items for _, items in _unbounded_repeats(_parser.parse(source)) if not _blanks_only(items)] == []
+
+
+def test_the_walk_sees_an_unbounded_repeat():
+    assert len(list(_unbounded_repeats(_parser.parse(r"a(?:b|c[^x]*)d[ \t]*(?=e+)f{1,3}g++")))) == 3
+
+
+MiB_TENTH = 100_000
+HOSTILE = {  # 100 kB each, built against one new rule; none holds a secret
+    "secret-assignment": ['password = "' * (MiB_TENTH // 12), "define('" + "a" * MiB_TENTH, "token: str" * 10_000],
+    "env-secret": ["PASSWORD=" * 11_000, "ENV " + "A" * MiB_TENTH, "_KEY" * 25_000, "e.token=e.b" * 9_000],
+    "connection-string-password": [";password=" * 10_000, " password=" + "a" * MiB_TENTH],
+    "hex-secret": ["secret=" + "a" * MiB_TENTH + "g", ("secret=" + "ab12" * 10 + "g ") * 2_000],
+    "pgpass-format": ["a:1:b:c:" * 12_000, "'a:1:b:c:d" * 10_000, "a" + ".a" * 50_000 + ":1:2:3"],
+    "prefixed-token": ["ab-" * 33_000, "ab_" + "Ab3" * 33_000 + "_", ("ab_" + "Ab" * 20 + " ") * 2_000],
+    "command-line-password": ["wget " * 20_000],  # "curl ..." runs gitleaks' curl rules: see the test below
+}
+
+
+@pytest.mark.parametrize("rule_id", sorted(HOSTILE))
+def test_text_built_against_a_new_rule_holds_no_secret(rule_id):
+    for text in HOSTILE[rule_id]:
+        assert rule_id not in [f.rule for f in find_secrets(text, "a.txt")]
+
+
+def test_a_wrapped_block_is_decoded_once_and_each_line_once(monkeypatch):
+    from ctxlib import base64scan
+
+    lines = [base64scan.BASE64_CHARS[:64]] * 2_000  # 130 kB, one block of 2,000 lines of 64
+    decoded = []
+    real = base64scan._raw
+    monkeypatch.setattr(base64scan, "_raw", lambda run: decoded.append(len(run)) or real(run))
+    assert find_secrets("\n".join(lines) + "\n") == []
+    assert sum(decoded) == 2 * 64 * 2_000  # each line once, the joined block once
+
+
+def test_a_command_window_ends_at_the_next_command():
+    # command-line-password's curl and wget windows stop at the next "curl" or "wget": 100 kB of "curl -x " is
+    # read once, not 200 characters from each of 12,000 places. (gitleaks' own curl-auth-header and curl-auth-user,
+    # whose ".*" runs to the end of the line from each "curl", are not changed here; that text takes them ~60 s.)
+    source = next(r["regex"] for r in credentials.EXTRA_RULES if r["id"] == "command-line-password")
+    assert "(?!curl)" in source and "(?!wget)" in source
+    pattern = credentials._compiled(source)
+    assert list(pattern.finditer("curl -x " * 12_000)) == []
+    assert [m.group(1) for m in pattern.finditer("curl -x a curl -u me:Hunter2Pw https://x")] == ["Hunter2Pw"]

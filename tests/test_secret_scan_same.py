@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ctxlib.credentials import _compiled, find_secrets, rules
+from test_credential_kinds import LOOK_ALIKES as KIND_LOOK_ALIKES, NEW_KINDS
 from test_credentials import CREDENTIAL_CORPUS, FALSE_POSITIVES, LOOK_ALIKES, TRUE_POSITIVES
 
 _spec = importlib.util.spec_from_file_location(
@@ -26,7 +27,7 @@ _spec.loader.exec_module(check)
 
 RULES = [r for r in rules()[0] if isinstance(_compiled(r.regex), re.Pattern)]
 KNOWN = ([t for t, _ in TRUE_POSITIVES] + list(CREDENTIAL_CORPUS.values()) + FALSE_POSITIVES
-         + list(LOOK_ALIKES.values()))
+         + list(LOOK_ALIKES.values()) + [t for _, _, t, _ in NEW_KINDS] + list(KIND_LOOK_ALIKES.values()))
 SNIPPETS = ["def parse(headers):\n    return headers.get('key')\n", "# token handling\n", "x = 1\n",
             '{"auth": {"user": "me"}}\n', "password:\n", "api_key = os.environ['API_KEY']\n",
             "    self.access_token = token  # auth\n", "url = 'http://example.com/path'\n", "\t\n\n",
@@ -57,7 +58,7 @@ def secret_texts(draw):
     before = "".join(draw(st.lists(st.sampled_from(SNIPPETS), max_size=4)))
     after = "".join(draw(st.lists(st.sampled_from(SNIPPETS), max_size=3)))
     path = draw(st.sampled_from(["a.py", "config.yaml", "main.tf", ".npmrc", "app.properties", "notes.txt", "",
-                                 "db/.pgpass", "nuget.config", "secret.yaml"]))
+                                 "db/.pgpass", "nuget.config", "secret.yaml", "Dockerfile", "setup.cfg"]))
     return before + line + after, path
 
 
@@ -77,4 +78,4 @@ def test_findings_here_are_the_old_findings_exactly():
     # A handful spelled out, so that a failure above can be read against them.
     text = 'headers = {}\nAPI_KEY = "' + "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI" + '"\n'
     assert check.full(find_secrets(text, "a.py")) == check.full(check.old_find_secrets(text, "a.py"))
-    assert [f.rule for f in find_secrets(text, "a.py")] == ["generic-api-key"]
+    assert [f.rule for f in find_secrets(text, "a.py")] == ["generic-api-key", "secret-assignment"]

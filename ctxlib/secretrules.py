@@ -1,0 +1,217 @@
+"""Credentials ctxlib knows beyond gitleaks' rule set: file names, and rules in gitleaks' format.
+
+Lesson 3, "Reading a real repository". ``credentials.py`` applies gitleaks' default rules; this
+module holds what ctxlib adds to them, each rule with where it comes from:
+
+* ``CREDENTIAL_FILE_PATTERNS``: the usual names of credential files of common tools (gitignore
+  syntax), so the reader never opens ``~/.kube/config`` or ``.pgpass``;
+* ``EXTRA_RULES``: rules for the same files under other names (a kubeconfig's ``client-key-data``,
+  a registry's ``"auth"``, a ``.netrc`` or ``.pgpass`` line) and for kinds of secret gitleaks'
+  ``generic-api-key`` lets through: a password with punctuation in a quoted assignment (its value
+  class is ``[\\w.=-]``), a hex key named by its variable, a connection string's ``Password=``, an
+  unquoted ``NAME_PASSWORD=`` in a shell, Dockerfile or CI file, a token with a vendor's prefix that
+  no vendor rule knows yet.
+
+Where a value could be a placeholder, a template or code, the rule's allowlists say so (``_PLACEHOLDER``,
+``_TEMPLATE``, ``_NOT_MIXED``): a course repository must still pack its ordinary code. Every
+expression is linear in the text: bounded or possessive repeats, a literal or an anchor first
+(``tests/test_hostile_linear.py`` feeds each new one 1 MiB of text built against it).
+"""
+from __future__ import annotations
+
+# Credential files of common tools, by name, in gitignore's syntax (``*``, ``?``, ``**``, ``!`` for
+# an exception). A pattern with a "/" is matched against the path (``**/.kube/config``: at any depth);
+# one without, against the file's name only, so a folder called ``credentials/`` (code) is not
+# taken for the AWS file ``credentials``.
+CREDENTIAL_FILE_PATTERNS = [
+    # dotenv files, keys and keystores
+    "*.env", ".env", ".env.*", "!.env.example", "!.env.sample", "!.env.template", "!.env.dist",
+    "*.pem", "*.key", "*.p12", "*.pfx", "*.p8", "*.jks", "*.keystore", "*.ppk", "*.kdbx", "*.ovpn", "*.keytab",
+    "secring.*", "**/.gnupg/**", "**/sops/age/keys.txt",  # GnuPG's secret keyring and folder, SOPS' age keys
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "**/.ssh/id_*", "!*.pub",
+    # cloud clients
+    "credentials.json", "credentials", "**/.aws/config", "**/.aws/credentials", "**/.aws/sso/cache/*.json",
+    "application_default_credentials.json", "**/gcloud/credentials.db", "**/gcloud/access_tokens.db",
+    "**/gcloud/legacy_credentials/**", "service-account*.json", "service_account*.json", "*-sa-key.json",
+    "serviceAccountKey*.json", "*-firebase-adminsdk-*.json", "client_secret*.json",  # Firebase's, Google OAuth's
+    "**/.azure/accessTokens.json", "**/.azure/msal_token_cache.*", "**/.azure/azureProfile.json",
+    "**/.oci/config", ".s3cfg", ".boto", ".passwd-s3fs", "rclone.conf", "**/doctl/config.yaml",
+    # containers and clusters
+    "kubeconfig", "*.kubeconfig", "kubeconfig.y*ml", "**/.kube/config", "**/.kube/config.*", ".dockercfg",
+    "**/.docker/config.json", "**/containers/auth.json", ".vault-token", ".vault_pass*", "**/.helm/repository/repositories.yaml",
+    # databases
+    ".pgpass", "pgpass.conf", ".my.cnf", ".mylogin.cnf", ".dbshell", ".rediscli_auth",
+    # package registries and version control
+    ".netrc", "_netrc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf", "pip.ini", ".gem/credentials",
+    "**/.gem/credentials", "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.composer/auth.json",
+    "**/.m2/settings.xml", "**/.m2/settings-security.xml", "**/.gradle/gradle.properties", ".git-credentials",
+    "**/.config/gh/hosts.yml", "**/.config/hub", ".terraformrc", "terraform.rc", "credentials.tfrc.json",
+    "*.tfstate", "*.tfstate.backup", ".htpasswd", "wp-config.php", "*.tfvars", "*.tfvars.json", "!*.example.tfvars",
+    # secrets kept on purpose
+    "secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml", ".secrets",
+]
+
+
+# Rules ctxlib adds, in gitleaks' own format, for formats its rule set does not catch.
+_PLACEHOLDER = r"""(?i)^(?:\$|%|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
+# Where a bare "password = hunter2" is a credential: client and tool configs, not source code.
+_CONFIG_FILES = (r"(?i)(?:^|/)(?:\.[^/]+rc|\.[^/.]+|[^/.]+|[^/]+\.(?:ini|cfg|conf|cnf|config|toml|ya?ml"
+                 r"|properties|env|json|xml|txt|tfvars|hcl))$")
+# Allowlists for values that are not a secret, shared by the rules of assignments below.
+# A template or a lookup: ${X}, $(cmd), {{ x }}, {name}, %s, %(name)s.
+_TEMPLATE = r"""\$[{(]|\{\{|\{[\w.]*\}|%\(?\w*\)?[sd]"""
+# Not mixed enough to be a generated key or a chosen password: a value drawn from two or fewer of lower case,
+# upper case, digits and symbols, where the separators of names (. _ -) are no symbol: a word or a name
+# (Content-Security-Policy, BertTokenizer), a version (v1.2.3-beta), a design token (primary-700), a hex digest
+# (hex keys have their own rule). One alternative for each pair of classes.
+_NOT_MIXED = r"""^(?:[a-zA-Z._-]*|[a-z0-9._-]*|[^A-Z0-9]*|[A-Z0-9._-]*|[^a-z0-9]*|[^a-zA-Z]*)$"""
+# A path or an address is not a password (pwd = "/home/me/app1"), nor a module's attribute or a host's port
+# ("pwd": "IPython.core.magics.osm:OSMagics", "localhost:5432").
+_PATH = r"""^(?:/|\./|\.\./|~/|[A-Za-z]:[\\/]|[a-z]+://)|^[\w.-]+(?::[\w.-]+)+$"""
+# Words of example and default values (detect-secrets and gitleaks keep such lists): a value holding one is a fixture.
+_STOPWORDS = ["example", "sample", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "redacted",
+              "your", "xxxx", "test", "password", "passw0rd", "p@ssw0rd", "p@ssword", "secret", "s3cr3t", "12345",
+              "qwerty", "letmein", "admin", "guest", "demo", "hunter2"]
+# Every prefixed-token lies in a run of 33 or more of these and reads one character past it: the rule is tried in
+# those runs only (regexscan.run_finditer: 0.2 s over the standard library's 37 MB, not 2.2 s).
+_TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+_VALUE_ALLOWLISTS = [{"regexes": [_PLACEHOLDER, _TEMPLATE, _NOT_MIXED, _PATH]}, {"stopwords": _STOPWORDS}]
+# Names of that shape that are no secret: a form's CSRF token, a page or sync cursor, a public key. The rules match from
+# the secret's word on, so these are looked for in the line (an allowlist over the line, once a line).
+_NOT_SECRET_NAMES = r"""(?i)(?:csrf|xsrf|nonce|public|next|page|cursor|continuation|sync)[_.-]?(?:token|key)"""
+# A type between a name and its "=": const API_TOKEN: &str = "...", val apiKey: String = "...", let key: string = "..."
+_TYPE = r"""(?:[ \t]*:[ \t]*&?[\w.<>\[\]]{1,30}[ \t]*(?==))?"""
+# Names that end in a secret's word (detect-secrets' KeywordDetector denylist, gitleaks' generic keywords):
+# db_password, dbPassword, API_SECRET, "client_secret", jwtSigningKey... A name that goes on (password_hint,
+# tokenizer, secret_name) is not one: each rule below starts at the word and wants the operator right after it.
+_SECRET_NAME = (r"""(?:passw(?:or)?d|passwd|pwd|passphrase|secret(?:[_.-]?key)?|token|apikey|credentials?"""
+                r"""|(?:api|auth|access|private|signing|encryption|master|hmac|jwt)[_.-]?key)""")
+EXTRA_RULES = [
+    {"id": "django-secret-key",  # Django's generated keys use !@#$%^&*(-_=+), which generic-api-key refuses
+     "regex": r"""\bSECRET_KEY\s*[:=]\s*[rRbBuU]?["']([^"'\s]{20,})["']""",
+     "keywords": ["secret_key"], "entropy": 3.5},
+    {"id": "kubeconfig-credential",  # a client key, or a user's token or password, in a kubeconfig
+     "regex": r"""(?m)^[ \t-]*(?:client-key-data|token|id-token|refresh-token|password)[ \t]*:[ \t]*["']?([^\s"'#]{8,})""",
+     "keywords": ["client-key-data", "token", "password"], "path": _CONFIG_FILES, "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "registry-auth",  # ~/.docker/config.json, containers/auth.json, .dockercfg: base64 "user:password"
+     "regex": r'(?i)"(?:auth|identitytoken|registrytoken|password)"\s*:\s*"([^"\s]{8,})"',
+     "keywords": ['"auth"', "identitytoken", "registrytoken", '"password"'],
+     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "netrc-password",  # .netrc, _netrc: "machine host login me password secret"
+     "regex": r"""(?i)\b(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(\S{3,})""",
+     "keywords": ["machine", "default"], "path": _CONFIG_FILES, "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "npm-auth-token",  # .npmrc and .yarnrc.yml, under any name
+     "regex": r"""(?im)^\s*(?:\S*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)\s*[=:]\s*["']?([^\s"']{6,})""",
+     "keywords": ["_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident"], "path": _CONFIG_FILES,
+     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, application.properties
+     "regex": r"""(?im)^[ \t]*(?:[\w.-]*?(?:password|passwd|pwd|secret_key|secret_access_key|client_secret|api_key"""
+              r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|[_.-]pass)|pass|secret|psk)[ \t]*[=:][ \t]*"""
+              r"""["']?([^\s"'#;][^\s"']{3,})["']?(?:[ \t]+[#;][^\n]*)?[ \t]*$""",  # "#" or ";" after blanks: a comment
+     "keywords": ["pass", "pwd", "secret", "key", "token", "psk"], "path": _CONFIG_FILES,
+     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "redis-password",  # redis.conf: "requirepass foobared"
+     "regex": r"""(?im)^[ \t]*(?:requirepass|masterauth)[ \t]+["']?([^\s"'#]{4,})""",
+     "keywords": ["requirepass", "masterauth"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "putty-private-key",  # a .ppk file under any name
+     "regex": r"""PuTTY-User-Key-File-\d+:[^\n]*\n(?s:.){0,400}?Private-Lines:\s*\d+\s*\n([A-Za-z0-9+/=\n]{20,})""",
+     "keywords": ["putty-user-key-file"]},
+    {"id": "aws-secret-access-key",  # the 40-character secret beside an AKIA id, in any file
+     "regex": r"""(?i)aws_?secret_?(?:access_?)?key["']?\s*[=:]+\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])""",
+     "keywords": ["aws_secret", "awssecret", "aws_secret_access_key"], "entropy": 3.5},
+    {"id": "password-in-url",  # postgres://app:hunter2@db/..., https://me:ghp_...@github.com (.git-credentials)
+     "regex": r"""\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>()\[\]{}]{0,64}:([^\s/@"'<>()\[\]{}]{3,200})@[\w.-]+""",
+     "keywords": ["://"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},  # redis://:pw@host: no user name
+    {"id": "oauth-token-json",  # gcloud's application_default_credentials.json, Azure's token caches
+     "regex": r'(?i)"(?:refresh_?token|access_?token|client_?secret|id_?token|private_key_id|secret)"\s*:\s*"([^"\s]{16,})"',
+     "keywords": ["token", "secret", "private_key_id"], "entropy": 3.0},
+    {"id": "password-hash",  # Jupyter's c.ServerApp.password / hashed_password, a crypt or argon2 hash as a password
+     "regex": r"""(?i)(?:passw(?:or)?d|passwd|pwd)["']?\s*[:=]\s*[rbu]?["']((?:sha1|sha256|sha512):[0-9a-f]{8,}:[0-9a-f]{32,}"""
+              r"""|(?:argon2:)?\$argon2(?:id|i|d)\$[^\s"']{30,}|\$(?:2[aby]|5|6|apr1)\$[./A-Za-z0-9$]{20,})""",
+     "keywords": ["sha1:", "sha256:", "sha512:", "$argon2", "$2a$", "$2b$", "$2y$", "$5$", "$6$", "$apr1$"]},
+    {"id": "htpasswd-hash",  # .htpasswd lines: a crackable password hash
+     "regex": r"""(?m)^[\w.@-]+:(\$(?:apr1|2[aby]|5|6)\$[./A-Za-z0-9$]{8,}|\{SHA\}[A-Za-z0-9+/=]{27,28})""",
+     "keywords": ["$apr1$", "$2y$", "$2a$", "$2b$", "$5$", "$6$", "{sha}"]},
+    {"id": "pgpass-line",  # host:port:database:user:password
+     "regex": r"""(?m)^[^\s:#][^:\n]*:(?:\d{1,5}|\*):[^:\n]+:[^:\n]+:([^:\n]{3,})$""",
+     "path": r"(?i)pgpass", "keywords": []},
+    {"id": "service-token",  # formats gitleaks lacks or finds only by a service's name: Stripe webhook, Google OAuth,
+     # OpenAI project, Groq, Tailscale, Supabase, Doppler, New Relic keys, Telegram bots, Discord webhooks, Azure SAS,
+     # Atlassian API tokens (ATATT3..., ~190 characters since 2022), Mailgun's private keys (key- and 32 hex digits)
+     "regex": r"""\b(ATATT3[\w=-]{150,}|key-[0-9a-f]{32}|whsec_[A-Za-z0-9+/]{32,}|ya29\.[\w-]{30,}|GOCSPX-[\w-]{24,}|sk-(?:proj|svcacct|admin)-[\w-]{40,}|gsk_\w{48,}"""
+              r"""|r8_[A-Za-z0-9]{37}|tskey-(?:auth|api|client|scim|webhook)-[\w-]{20,}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27}"""
+              r"""|dp\.(?:st|sa|ct|scim|audit)\.[\w.-]{40,}|\d{8,10}:AA[\w-]{33}|discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w-]{60,}"""
+              r"""|sv=\d{4}-\d\d-\d\d&[^\s"'<>]{0,300}?\bsig=[\w%+/]{30,})(?![\w-])""",
+     "keywords": ["atatt3", "key-", "whsec_", "ya29.", "gocspx-", "sk-proj-", "sk-svcacct-", "sk-admin-", "gsk_", "r8_", "tskey-",
+                  "sbp_", "dp.", "nrak-", ":aa", "/api/webhooks/", "sig="], "entropy": 3.0},
+    {"id": "authorization-header",  # "Authorization": "Bearer <token>" in code, an .http file, a client config
+     "regex": r"""(?i)\bauthorization["']?\]?\s*[:=,]\s*[fbr]?["']?(?:bearer|token|basic|bot)\s+([\w.~+/=-]{20,})""",
+     "keywords": ["authorization"], "entropy": 3.5, "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)your|here|x{6}|\.{3}"]}]},
+    {"id": "command-line-password",  # docker login -p pw, sshpass -p pw, mysql -ppw, curl -u me:pw, wget --password=pw;
+     # options within 200 characters
+     "regex": r"""(?i)\b(?:(?:docker|podman|buildah|skopeo|helm\s+registry)\s+login\b[^\n;&|]{0,200}?\s(?:-p|--password)[ \t=]+"""
+              r"""|sshpass\s+-p[ \t]*|mysql(?:dump|admin)?\b[^\n;&|]{0,200}?\s(?:-p|--password=)"""
+              r"""|curl\b(?:(?!curl)[^\n;&|]){0,200}?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]{1,64}:"""  # (?!curl): a window ends
+              r"""|wget\b(?:(?!wget)[^\n;&|]){0,200}?\s--(?:http-|ftp-)?password[ \t=]+)"""  # at the next command: linear
+              r"""["']?([^\s"'$<{]{4,})""",
+     "keywords": ["login", "sshpass", "mysql", "curl", "wget"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "private-key-block",  # a key's BEGIN line and body without its END line (cut, pasted), or SSH2's "---- BEGIN";
+     # a body holds no "-", so the next "-" after it starts its END line or there is none; it is taken whole ({60,}+:
+     # a shorter one meets the same "-"; trying each took 50 s on a 100 kB one-line body): linear on any text
+     "regex": r"""-{4,5} ?BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]{0,300}?(?:^|\\n|[\s"'])"""
+              r"""([A-Za-z0-9+/]{60,}+)(?![^-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY)""", "keywords": ["private key"],
+     "entropy": 4.0},  # not 4.5: a PKCS #8 key's first body line holds ~4.4 bits a character (its header)
+    {"id": "secret-assignment",  # a quoted literal assigned to a secret's name, in any language: DB_PASSWORD = "Tr0ub4dor&3",
+     # "password": 'x!9...', password="...", $password = '...', jwtKey := []byte("..."), define('DB_PASSWORD', '...').
+     # From detect-secrets' KeywordDetector; gitleaks' generic-api-key takes [\w.=-] values only. A "," is taken
+     # as the operator only after define( or setenv( and the like: elsewhere it separates the items of a list.
+     "regex": r"""(?i)(?:\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable)[ \t]*\([ \t]*["'][\w.-]{0,60}?"""
+              + _SECRET_NAME + r"""["'][ \t]*,|""" + _SECRET_NAME + r"""["'`]?\]?""" + _TYPE + r"""[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=))[ \t]*"""
+              r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?["'`]([^"'`\s\\]{8,200})["'`]""",
+     "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+    {"id": "env-secret",  # an unquoted NAME=value whose name ends in a secret's word: .env lines, export, ENV and ARG
+     # in a Dockerfile (also its "ENV NAME value" form), docker run -e, a compose or CI file's "NAME: value", and in
+     # any case with "=" and no blank (an inventory's ansible_ssh_pass=..., a shell's db_password=...). The value stops
+     # at a blank or at what a shell reads apart (; | & < > ( ) [ ] ,): "X: Final[int]" is a type, f(password=pw) code.
+     "regex": r"""(?:(?m:^)ENV[ \t]+\w{0,60}?(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN|_KEY)[ \t]+|(?:PASSWORD|PASSWD|PASSPHRASE|PWD"""
+              r"""|_PASS|SECRET|TOKEN|APIKEY|_KEY|CREDENTIALS?)[ \t]*(?:[:?]?=|:)[ \t]*|(?i:passw(?:or)?d|passwd|pwd|_pass|secret"""
+              r"""|token|api_?key)=)([^\s"'`$\\{}()\[\];|&<>,=]{8,200}={0,3})(?![^\s])""",  # "=" only as padding: a=b=c is code
+     "keywords": ["password", "passwd", "passphrase", "pwd", "_pass", "secret", "token", "key", "credential"],
+     "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "connection-string-password",  # ADO.NET, ODBC, JDBC, libpq: "Server=db;User Id=app;Password=x;",
+     # "Pwd=x;", "jdbc:...?user=app&password=x", "host=db password=x dbname=y" (libpq's key=value, before another key)
+     "regex": r"""(?i)(?:[;?&"'][ \t]*(?:password|pwd)[ \t]*=[ \t]*([^;&"'\s<>{}()\[\],]{4,128})(?![^;&"'\s])"""
+              r"""|\s(?:password|pwd)=([^;&"'\s<>{}()\[\],]{4,128})(?=["']|[ \t]+\w{1,30}=))""",
+     "keywords": ["password", "pwd"], "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, r"(?i)^my"]}, {"stopwords": ["your"]}]},
+    {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."),
+     # bytes.fromhex('...'); 32 hex digits (16 bytes) or more. A lowercase hex digest has too little entropy for
+     # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here).
+     "regex": r"""(?i)(?:""" + _SECRET_NAME + r"""|pepper)["'`]?\]?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=)[ \t]*"""
+              r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?["'`]?(?:0x)?((?-i:[0-9a-f]{32,512}|[0-9A-F]{32,512}))(?![\w-])""",
+     "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "pepper"], "entropy": 3.0,
+     "allowlists": [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+    {"id": "pgpass-format",  # a .pgpass line under any name: host:port:database:user:password, the host a name
+     # (letter first), an IPv4 address or "*", the port a number or "*" (PostgreSQL's documentation, "The Password
+     # File"); the line holds nothing else, or an echo of it. Anchored at a line's start, possessive: ~0.4 s over the
+     # standard library's 37 MB (a quote anywhere as a start, (?<=["']), took 1.7 s).
+     "regex": r"""(?m)^[ \t]*+(?:(?:echo|printf)[ \t]++)?["']?(?:\*|[A-Za-z][\w-]*+(?:\.[\w-]++)*+|\d{1,3}(?:\.\d{1,3}){3}):(?:\d{1,5}|\*)"""
+              r""":(?:\*|[\d.$-]*+[A-Za-z_][\w.$-]*+):(?:\*|[\d.@$-]*+[A-Za-z_][\w.@$-]*+)"""
+              r""":((?:[^:\s\\"']|\\[:\\]){4,128})(?:[ \t]*$|["'])""",  # echo '...' >> ~/.pgpass
+     "keywords": [], "allowlists": _VALUE_ALLOWLISTS},  # a mixed password: "ERROR:404:main:handler:timeout" is a log line
+    {"id": "prefixed-token",  # a token in the shape vendors now give them (GitHub's 2021 format, then npm, PyPI, Stripe,
+     # DigitalOcean...): a short prefix, maybe a second part (live, v1), a separator, then 30 or more random
+     # letters and digits of both cases. For a vendor no rule knows yet; a body of one case (hex, ULIDs) is not taken.
+     "regex": r"""(?<![\w+/=.-])([a-z][a-z0-9]{1,9}|[A-Z][A-Z0-9]{1,9})(?:[_.-](?:[a-z]{1,8}|[A-Z]{1,8}|v\d{1,2}|\d{1,2}))?"""
+              r"""[_.-]([A-Za-z0-9]{30,200}+)(?![\w+/=-]|\.\w)""",
+     "keywords": [], "secretGroup": 2, "entropy": 4.0, "runs": [_TOKEN_CHARS, 33, 2],  # regexscan.run_finditer
+     "allowlists": [{"regexes": [r"^(?:[^0-9]*|[^a-z]*|[^A-Z]*)$",  # a body without digits or of one case
+                                 r"^(?:[A-Z]*+[a-z]{2,}+|[A-Z]++|\d++)++$"]},  # or words: tbl_CustomerOrderHistory2024
+                    {"regexTarget": "match", "regexes": [r"(?i)^(?:sha\d*|md5|pk|integrity|data)[_.-]"]}]},  # digests;
+     # publishable keys (pk_live_...) are public by design
+    {"id": "maven-server-password",  # ~/.m2/settings.xml
+     "regex": r"""<(?:password|passphrase|privateKey)>([^<$]{4,})</""",
+     "keywords": ["<password>", "<passphrase>"], "allowlists": [{"regexes": [r"^\{.*\}$", _PLACEHOLDER]}]},
+]
+
+

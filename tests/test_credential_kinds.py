@@ -1,0 +1,162 @@
+"""Kinds of credential that gitleaks' rules let through, and their look-alikes (ctxlib/secretrules.py, base64scan.py).
+
+A red-team round wrote ~180 fake credentials in many formats and ~95 look-alikes. Each case here stands
+for a kind, not for one vendor: a password with punctuation in a quoted assignment (gitleaks'
+generic-api-key takes [\\w.=-] values only), an unquoted NAME_PASSWORD=... in a shell, Dockerfile or
+inventory, a connection string's Password=, a hex key named by its variable, a .pgpass line under
+another name, a token with a prefix no vendor rule knows, base64 wrapped over lines, a private key's
+DER without its BEGIN line. Every true positive below is packed (no finding) before the rules that
+catch it; every look-alike is packed before and after. Values are assembled at run time from a seeded
+generator, so this file holds no string a scanner would take for a real credential.
+"""
+import base64
+import random
+import string
+
+import pytest
+
+from ctxlib.base64scan import private_key_der
+from ctxlib.credentials import find_secrets, shannon_entropy
+from ctxlib.repo import credential_file_reason, credential_in_text
+
+_rnd = random.Random(31)
+ALNUM = string.ascii_letters + string.digits
+HEX = "0123456789abcdef"
+
+
+def fake(n, alphabet=ALNUM):
+    return "".join(_rnd.choice(alphabet) for _ in range(n))
+
+
+def password():
+    """A chosen-looking password: letters of both cases, a digit, a symbol."""
+    return fake(6, string.ascii_uppercase) + fake(6, string.ascii_lowercase) + "#!" + fake(3, string.digits)
+
+
+def wrap(text, width=64, indent=""):
+    return "\n".join(indent + text[i:i + width] for i in range(0, len(text), width))
+
+
+def der(*parts: bytes) -> bytes:
+    """An ASN.1 SEQUENCE of ``parts`` in DER (long-form length)."""
+    body = b"".join(parts)
+    return b"\x30\x82" + len(body).to_bytes(2, "big") + body
+
+
+def octets(n):
+    return bytes(_rnd.getrandbits(8) for _ in range(n))
+
+
+RSA_ALGORITHM = bytes.fromhex("300d06092a864886f70d0101010500")  # AlgorithmIdentifier rsaEncryption, NULL
+RSA_KEY = der(b"\x02\x01\x00", b"\x02\x82\x01\x01\x00" + octets(256), b"\x02\x03\x01\x00\x01",
+              b"\x02\x82\x01\x00" + octets(256), *(b"\x02\x81\x81\x00" + octets(128) for _ in range(5)))  # RSA-2048's sizes
+PKCS8_KEY = der(b"\x02\x01\x00", RSA_ALGORITHM, b"\x04\x82" + len(RSA_KEY).to_bytes(2, "big") + RSA_KEY)  # RFC 5208
+EC_KEY = bytes([0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20]) + octets(32) + bytes([0xA0, 0x0A]) + octets(10) + \
+    bytes([0xA1, 0x44]) + octets(68)  # SEC 1 ECPrivateKey (RFC 5915), P-256's sizes
+PUBLIC_KEY = der(RSA_ALGORITHM, b"\x03\x82\x01\x0f\x00" + octets(270))  # SubjectPublicKeyInfo
+CERTIFICATE = der(der(b"\xa0\x03\x02\x01\x02\x02\x01\x01", RSA_ALGORITHM, octets(600)), RSA_ALGORITHM, octets(260))
+PEM = "-----BEGIN PRIVATE" + " KEY-----\n" + wrap(base64.b64encode(PKCS8_KEY).decode()) + "\n-----END PRIVATE KEY-----\n"
+PW = password()
+
+NEW_KINDS = [  # (label, path, text, rule)
+    ("password with symbols, Python", "app/config.py", f'DB_PASSWORD = "{PW}"\n', "secret-assignment"),
+    ("password, JS object", "src/conf.ts", f"export const conf = {{ clientSecret: '{PW}' }};\n", "secret-assignment"),
+    ("typed constant, Rust", "src/main.rs", f'const API_TOKEN: &str = "{PW}";\n', "secret-assignment"),
+    ("PHP define", "config/site.php", f"<?php\ndefine('DB_PASSWORD', '{PW}');\n", "secret-assignment"),
+    ("Dockerfile ENV", "Dockerfile", f"FROM postgres:16\nENV POSTGRES_PASSWORD={PW}\n", "env-secret"),
+    ("Dockerfile ENV, space form", "docker/Dockerfile.dev", f"ENV API_TOKEN {fake(24)}\n", "env-secret"),
+    ("docker run -e", "scripts/run.sh", f"docker run -e MYSQL_ROOT_PASSWORD={PW} mysql:8\n", "env-secret"),
+    ("Ansible inventory", "inventory.txt", f"web1 ansible_host=10.0.0.2 ansible_ssh_pass={PW}\n", "env-secret"),
+    ("ADO.NET connection string", "src/Db.cs", f'var cs = "Server=db;Database=shop;User Id=app;Password={PW};";\n',
+     "connection-string-password"),
+    ("JDBC URL", "src/Db.java", f'String url = "jdbc:postgresql://db/shop?user=app&password={PW}";\n',
+     "connection-string-password"),
+    ("libpq conninfo", "src/db.c", f'PQconnectdb("host=db dbname=shop user=app password={PW}");\n',
+     "connection-string-password"),
+    ("hex key, YAML", "config/app.yaml", f"api_secret: {fake(32, HEX)}\n", "hex-secret"),
+    ("hex key in a call, Go", "main.go", f'var signingKey = []byte("{fake(64, HEX)}")\n', "hex-secret"),
+    (".pgpass line under another name", "notes/db.txt", f"db.internal:5432:shop:app:{PW}\n", "pgpass-format"),
+    (".pgpass line echoed", "scripts/pg.sh", f"echo '*:*:*:postgres:{PW}' >> ~/.pgpass\n", "pgpass-format"),
+    ("a vendor prefix no rule knows", "src/acme.py", f"client = Acme('acme_live_{fake(40)}')\n", "prefixed-token"),
+    ("Atlassian API token", "src/jira.py", f"jira = Jira(token='ATATT3xFfGF0{fake(170, ALNUM + '_-')}={fake(8, HEX.upper())}')\n",
+     "service-token"),
+    ("Mailgun private key", "src/mail.py", f"mg = Mailgun('key-{fake(32, HEX)}')\n", "service-token"),
+    ("curl -u", "scripts/api.sh", f"curl -u admin:{PW} https://api.example.com/v1/x\n", "command-line-password"),
+    ("wget --password", "scripts/get.sh", f"wget --user=me --password={PW} https://files.example.com/a\n",
+     "command-line-password"),
+    ("a client config value with '#'", "setup.cfg", f"[upload]\npassword = {PW}\n", "config-password"),
+    ("a PKCS #8 key cut before its END line", "docs/key.md",
+     "```\n" + "\n".join(PEM.splitlines()[:6]) + "\n```\n", "private-key-block"),
+    ("base64 of a PEM key, wrapped at 76", "notes/key.txt", wrap(base64.b64encode(PEM.encode()).decode(), 76) + "\n",
+     "private-key (base64)"),
+    ("a Kubernetes Secret's tls.key, wrapped", "notes/tls.txt", "kind: Secret\ndata:\n  tls.key: >-\n"
+     + wrap(base64.b64encode(PEM.encode()).decode(), 76, "    ") + "\n", "private-key (base64)"),
+    ("a key's body without BEGIN, YAML block", "deploy/values.yaml", "signing:\n  key: |\n"
+     + wrap(base64.b64encode(PKCS8_KEY).decode(), 64, "    ") + "\n", "private-key-der (base64)"),
+    ("a key's body without BEGIN, one line", "deploy/app.txt", f"JWT_KEY={base64.b64encode(EC_KEY).decode()}\n",
+     "private-key-der (base64)"),
+]
+
+
+@pytest.mark.parametrize("label, path, text, rule", NEW_KINDS, ids=[k[0] for k in NEW_KINDS])
+def test_each_kind_is_refused(label, path, text, rule):
+    assert credential_in_text(text, path) is not None, label
+    assert rule in [f.rule for f in find_secrets(text, path)], label
+
+
+@pytest.mark.parametrize("path", ["home/.gnupg/secring.gpg", "secring.kbx", "home/.gnupg/openpgp-revocs.d/A1B2.rev",
+                                  "home/.config/sops/age/keys.txt", "krb5/service.keytab"])
+def test_key_stores_are_refused_by_name(path):
+    assert credential_file_reason(path) is not None, path
+
+
+def test_a_pkcs8_keys_first_line_is_less_random_than_its_body():
+    # Its first 48 bytes are mostly structure (lengths, version, the algorithm): ~4.4 bits a character,
+    # under private-key-block's old threshold of 4.5, so a key cut before its END line was packed.
+    first = PEM.splitlines()[1]
+    assert first.startswith("MIIE") and 4.0 < shannon_entropy(first) < 4.5
+
+
+def test_a_private_keys_der_is_told_from_public_keys_and_certificates():
+    assert private_key_der(PKCS8_KEY) and private_key_der(EC_KEY) and private_key_der(b"openssh-key-v1\0" + octets(64))
+    assert not private_key_der(PUBLIC_KEY) and not private_key_der(CERTIFICATE)
+    assert not private_key_der(PKCS8_KEY[:-1])  # a DER's length covers it exactly
+    assert not private_key_der(b"\x89PNG\r\n\x1a\n" + octets(200))
+
+
+LOOK_ALIKES = {  # path -> text: ordinary files the rules above must still pack
+    "certs/ca.txt": wrap(base64.b64encode(CERTIFICATE).decode()) + "\n",
+    "keys/pub.txt": "PUBLIC_KEY=" + base64.b64encode(PUBLIC_KEY).decode() + "\n",
+    "tests/data/image.txt": wrap(base64.b64encode(b"\x89PNG\r\n\x1a\n" + octets(900)).decode(), 76) + "\n",
+    "tests/data/message.txt": wrap(base64.b64encode(b"Quarterly report, as discussed. " * 20).decode(), 76) + "\n",
+    "docs/pgpass.md": "Each line reads hostname:port:database:username:password, for example\n\n"
+                      "    localhost:5432:mydb:myuser:mypassword\n",
+    "logs/sample.txt": "ERROR:404:main:handler:timeout\nfe80:0:0:0:abcd\n12:30:45:123:4567\n",
+    "src/tables.py": 'TABLE = "tbl_CustomerOrderHistoryArchiveRecords2024"\n',
+    "package-lock.json": '{"integrity": "sha512-' + fake(86) + '=="}\n',
+    "src/checkout.js": "const stripe = Stripe('pk_live_" + fake(99) + "');\n",  # a publishable key: public by design
+    "tests/ids.txt": "user_01ARZ3NDEKTSV4RRFFQ69G5FAVXY\n",
+    "deploy/release.yaml": f"commit_sha: {fake(40, HEX)}\nchecksum: {fake(64, HEX)}\n",
+    "tests/test_forms.py": f'csrf_token = "{fake(40, HEX)}"\n',
+    "src/Conn.cs": 'var cs = $"Server={host};Database=shop;User Id={user};Password={password};";\n',
+    "docs/connection.md": "Server=myServerAddress;Database=myDataBase;User Id=myUsername;Password=myPassword;\n",
+    "src/tokenizer.py": 'bos_token = "<s>"\neos_token = "</s>"\npad_token = "[PAD]"\nunk_token = "<|endoftext|>"\n',
+    "src/db.py": "conn = connect(host=host,\n               password=password)\n"
+                 'url = f"postgres://{user}:{password}@{host}/db"\npwd = "/home/runner/work1"\n',
+    "src/lexer.py": 'TOKEN_RE = r"[A-Za-z_][A-Za-z0-9_]*"\nSTRING_TOKEN = "STRING_1"\n',
+    "src/theme.ts": 'export const colorToken = "primary-700";\nexport const versionToken = "v1.2.3-beta";\n',
+    "docker-compose.yml": "environment:\n  - POSTGRES_PASSWORD=${POSTGRES_PASSWORD:?err}\n  - API_TOKEN=$API_TOKEN\n",
+    "docker/Dockerfile": "ARG NPM_TOKEN\nENV NODE_ENV=production\nRUN --mount=type=secret,id=npm_token cat /run/secrets/npm_token\n",
+    "static/chunk.js": "e.rewriteBoldTokens=e.createBoldToken=e.BoldsymbolMethods=void 0;\n",
+    "src/magics.py": '    "pwd": "IPython.core.magics.osm:OSMagics",\n',
+    "tests/test_urls.py": "CASES = [('http', 'user/name', 'password', 'localhost:22')]\n",
+    "stubs/_socket.pyi": "SCM_CREDENTIALS: Final[int]\nTOKEN_TYPE: Token.Error\n",
+    "src/login.py": "def login(user):\n    return auth(user, password=getpass.getpass())\n",
+    "tests/test_login.py": 'client.login(username="alice", password="Test-Passw0rd!")\n',  # a fixture's word
+}
+
+
+@pytest.mark.parametrize("path", sorted(LOOK_ALIKES))
+def test_a_look_alike_is_packed(path):
+    assert credential_file_reason(path) is None, path
+    assert find_secrets(LOOK_ALIKES[path], path) == [], path
