@@ -51,7 +51,7 @@ from pathlib import Path
 
 from . import base64scan, goregex, ignore, regexscan
 from .literalset import LiteralSet, holds_any
-from .secretrules import CREDENTIAL_FILE_PATTERNS, EXTRA_RULES  # ctxlib's own: names, rules
+from .secretrules import CREDENTIAL_FILE_PATTERNS, EXTRA_RULES, linear_gitleaks_regex  # ctxlib's own: names, rules
 
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"
@@ -136,7 +136,7 @@ def rules() -> tuple[tuple[_Rule, ...], tuple[_Allowlist, ...]]:
     """gitleaks' rules that have a regular expression, then ``EXTRA_RULES``, and the global allowlists."""
     config = _config()
     found = tuple(
-        _Rule(r["id"], r["regex"], tuple(k.lower() for k in r.get("keywords", [])), float(r.get("entropy", 0.0)),
+        _Rule(r["id"], linear_gitleaks_regex(r["id"], r["regex"]), tuple(k.lower() for k in r.get("keywords", [])), float(r.get("entropy", 0.0)),
               int(r.get("secretGroup", 0)), r.get("path", ""), _allowlists(r.get("allowlists", [])), tuple(r.get("runs", ())))
         for r in config["rules"] + EXTRA_RULES if "regex" in r)
     return found, _allowlists([config.get("allowlist", {})])

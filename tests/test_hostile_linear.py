@@ -233,3 +233,25 @@ def test_a_command_window_ends_at_the_next_command():
     pattern = credentials._compiled(source)
     assert list(pattern.finditer("curl -x " * 12_000)) == []
     assert [m.group(1) for m in pattern.finditer("curl -x a curl -u me:Hunter2Pw https://x")] == ["Hunter2Pw"]
+
+
+def test_gitleaks_curl_rules_stop_their_run_at_the_next_curl_with_the_same_verdicts():
+    # gitleaks' curl-auth-header and curl-auth-user ran ".*" from every "curl" to the end of its line:
+    # 40 kB of "curl " took 17 s (Python's engine backtracks where Go's does not). Now no run passes a "curl".
+    import random
+
+    from ctxlib.secretrules import linear_gitleaks_regex
+
+    config_rules = {r["id"]: r["regex"] for r in credentials._config()["rules"] if "regex" in r}
+    rng = random.Random(25)
+    pieces = ["curl", "curl ", "xcurl", " ", "-H", "--header ", "-u ", "--user=", "\n", "\r\n", "x", "https://h.io ",
+              '"Authorization: Bearer abcdefgh12"', "'X-Api-Key: zq8Kx2LmP9'", "admin:s3cretpw", '"me:pw12345"']
+    texts = ["curl " + "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14))) for _ in range(6_000)]
+    for rule_id in ("curl-auth-header", "curl-auth-user"):
+        original = config_rules[rule_id]
+        rewritten = linear_gitleaks_regex(rule_id, original)
+        assert ".*" not in rewritten.replace(r"(?:(?!\bcurl\b).)*", "")  # every run stops at the next curl
+        before, after = credentials._compiled(original), credentials._compiled(rewritten)
+        assert [bool(before.search(t)) for t in texts] == [bool(after.search(t)) for t in texts]
+        assert sum(bool(after.search(t)) for t in texts) > 100  # the cases hold matches, not only misses
+    assert linear_gitleaks_regex("aws-access-token", "x.*y") == "x.*y"
