@@ -202,7 +202,8 @@ EXTRA_RULES = [
     {"id": "prefixed-token",  # a token in the shape vendors now give them (GitHub's 2021 format, then npm, PyPI, Stripe,
      # DigitalOcean...): a short prefix, maybe a second part (live, v1), a separator, then 30 or more random
      # letters and digits of both cases. For a vendor no rule knows yet; a body of one case (hex, ULIDs) is not taken.
-     "regex": r"""(?<![\w+/=.-])([a-z][a-z0-9]{1,9}|[A-Z][A-Z0-9]{1,9})(?:[_.-](?:[a-z]{1,8}|[A-Z]{1,8}|v\d{1,2}|\d{1,2}))?"""
+     # ASCII only, as its runs are ([0-9], not \d, which takes "٠"): a match outside a run would be missed.
+     "regex": r"""(?<![\w+/=.-])([a-z][a-z0-9]{1,9}|[A-Z][A-Z0-9]{1,9})(?:[_.-](?:[a-z]{1,8}|[A-Z]{1,8}|v[0-9]{1,2}|[0-9]{1,2}))?"""
               r"""[_.-]([A-Za-z0-9]{30,200}+)(?![\w+/=-]|\.\w)""",
      "keywords": [], "secretGroup": 2, "entropy": 4.0, "runs": [_TOKEN_CHARS, 33, 2],  # regexscan.run_finditer
      "allowlists": [{"regexes": [r"^(?:[^0-9]*|[^a-z]*|[^A-Z]*)$",  # a body without digits or of one case

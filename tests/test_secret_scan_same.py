@@ -79,3 +79,12 @@ def test_findings_here_are_the_old_findings_exactly():
     text = 'headers = {}\nAPI_KEY = "' + "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI" + '"\n'
     assert check.full(find_secrets(text, "a.py")) == check.full(check.old_find_secrets(text, "a.py"))
     assert [f.rule for f in find_secrets(text, "a.py")] == ["generic-api-key", "secret-assignment"]
+
+
+def test_a_non_ascii_digit_is_no_part_of_a_prefixed_token_in_either_scan():
+    # Found by hypothesis in CI: "v\d" took U+0660 (ARABIC-INDIC DIGIT ZERO), which the ASCII runs the new
+    # scan searches do not hold, so the old scan found a prefixed-token the new one missed.
+    text = "blob = 'a2V5ID0gImEwX3bZoF8wMDAwMDAwMDExMjM0NTY3ODlBQkNERUZHSElKS2EiCg=='\n"
+    assert check.differences(text, "a.py") == []
+    inner = 'key = "a0_v\u0660_000000001123456789ABCDEFGHIJKa"\n'
+    assert check.full(find_secrets(inner, "a.py")) == check.full(check.old_find_secrets(inner, "a.py"))
