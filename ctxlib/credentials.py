@@ -324,4 +324,3 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
                 if first_only:
                     return found
     return found
-    return found

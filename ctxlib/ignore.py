@@ -10,6 +10,7 @@ so that no star can be tried twice:
   ``[ab]``). Taking each piece at its leftmost place is never worse than a later one (the rest
   of the name only gets longer), so each piece is an atomic group: ``(?>[^/]*?a)``. Only the
   last star of a name may still backtrack, over at most that name.
+- Stars in a row within a name (``a***``, which pathspec writes as three loops) are one star.
 - ``**`` between folder names is the same idea one level up: the folder names between two
   ``**`` are taken at their first place, atomically, and must end where a folder does.
 
@@ -28,6 +29,7 @@ _STAR = r"\[\^/\]\*"  # pathspec's "*": any run of characters within one folder 
 # One fixed-length piece of a name: an escaped character, a class ([ab], or [^/] for "?"), a plain character.
 _PIECE = r"(?:\\.|\[(?!\^/\]\*)(?:\\.|[^\]\\])+\]|\[\^/\](?!\*)|[^\\\[\]()*+?{}|^$./])"
 _BETWEEN_STARS = re.compile(_STAR + "(" + _PIECE + "+)(?=" + _STAR + ")")
+_STARS_IN_A_ROW = re.compile(r"(?<!\\)((?:\\\\)*)(?:" + _STAR + "){2,}")  # not after an escaping backslash
 _LEADING_DIRS, _MIDDLE_DIRS = "(?:.+/)?", "(?:/.+)?/"  # pathspec's "**/" at the start, "/**/" inside
 
 
@@ -37,6 +39,7 @@ def linear_regex(source: str) -> str:
     ``linear_regex("^(?:.+/)?[^/]*a[^/]*b[^/]*(?:(?P<ps_d>/)|$)")`` ->
     ``"^(?:.+/)?(?>[^/]*?a)(?>[^/]*?b)[^/]*(?:(?P<ps_d>/)|$)"``. Matches the same names.
     """
+    source = _STARS_IN_A_ROW.sub(r"\1[^/]*", source)  # "a***" is "a*": 30 stars in a row were 30 nested loops
     source = _BETWEEN_STARS.sub(lambda m: "(?>[^/]*?" + m.group(1) + ")", source)
     if not source.startswith("^"):
         return source

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import pathspec
 
-from . import credentials, ignore, safefile
+from . import credentials, identical, ignore, safefile
 from .ceiling import is_whole_number
 from .i18n import N_, message
 from .reasons import Reason, Skipped
@@ -73,12 +73,14 @@ class RepoFile:
 
 @dataclass
 class Repo:
-    """What ``read_repo`` found: readable files, skipped paths, and notes (e.g. replaced bytes)."""
+    """What ``read_repo`` found: readable files, skipped paths, and notes (e.g. replaced bytes); ``texts``
+    makes files with the same text share one string (``identical.SharedTexts``)."""
 
     root: Path
     files: list[RepoFile] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[Skipped] = field(default_factory=list)
+    texts: identical.SharedTexts = field(default_factory=identical.SharedTexts, repr=False, compare=False)
 
 
 def credential_file_reason(path: str) -> Skipped | None:
@@ -384,7 +386,8 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, max_f
             if remark is not None and dict(remark.params).get("kind") == safefile.LINK:
                 remark = Skipped.of(shown, _link_reason(where, rel))  # swapped for a link meanwhile
             if found:
-                repo.files.append(found)
+                text = repo.texts.share(found.text)  # copies of one file share one string
+                repo.files.append(found if text is found.text else RepoFile(found.path, text, found.size_bytes))
             if remark:
                 (repo.notes if found else repo.skipped).append(remark)
             if progress:

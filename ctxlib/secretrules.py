@@ -57,6 +57,15 @@ _PLACEHOLDER = r"""(?i)^(?:\$|%|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off
 # Where a bare "password = hunter2" is a credential: client and tool configs, not source code.
 _CONFIG_FILES = (r"(?i)(?:^|/)(?:\.[^/]+rc|\.[^/.]+|[^/.]+|[^/]+\.(?:ini|cfg|conf|cnf|config|toml|ya?ml"
                  r"|properties|env|json|xml|txt|tfvars|hcl))$")
+# A config file's "name = value" or "name: value" line whose name is a secret's, the value alone on its line.
+_CONFIG_LINE = (r"""(?im)^[ \t]*(?:[\w.-]*?(?:password|passwd|pwd|secret_key|secret_access_key|client_secret|api_key"""
+                r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|[_.-]pass)|pass|secret|psk)[ \t]*[=:][ \t]*"""
+                r"""["']?([^\s"'#;][^\s"']{3,})["']?(?:[ \t]+[#;][^\n]*)?[ \t]*$""")  # "#" or ";" after blanks: a comment
+_CONFIG_KEYWORDS = ["pass", "pwd", "secret", "key", "token", "psk"]
+# Documentation, where config lines are quoted in code blocks, and code too: there a value with brackets or a comma
+# is an expression ("token = q.get(block=True)", "password = fields.Str(load_only=True)"), not a config's value.
+_DOC_VALUE = r"""[^\s"'#;()\[\]{}<>,][^\s"'()\[\]{}<>,]{3,}"""
+_DOC_FILES = r"(?i)\.(?:md|markdown|mdx|rst|adoc|asciidoc|org|textile|rdoc)$"
 # Allowlists for values that are not a secret, shared by the rules of assignments below.
 # A template or a lookup: ${X}, $(cmd), {{ x }}, {name}, %s, %(name)s.
 _TEMPLATE = r"""\$[{(]|\{\{|\{[\w.]*\}|%\(?\w*\)?[sd]"""
@@ -105,11 +114,14 @@ EXTRA_RULES = [
      "keywords": ["_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident"], "path": _CONFIG_FILES,
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, application.properties
-     "regex": r"""(?im)^[ \t]*(?:[\w.-]*?(?:password|passwd|pwd|secret_key|secret_access_key|client_secret|api_key"""
-              r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|[_.-]pass)|pass|secret|psk)[ \t]*[=:][ \t]*"""
-              r"""["']?([^\s"'#;][^\s"']{3,})["']?(?:[ \t]+[#;][^\n]*)?[ \t]*$""",  # "#" or ";" after blanks: a comment
-     "keywords": ["pass", "pwd", "secret", "key", "token", "psk"], "path": _CONFIG_FILES,
+     "regex": _CONFIG_LINE, "keywords": _CONFIG_KEYWORDS, "path": _CONFIG_FILES,
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "config-password-in-docs",  # the same line quoted in documentation: a README's ```yaml block with
+     # "password: ...", an .rst's ".. code-block:: ini". Prose says "token: string" or "password: required", so
+     # here the value must be mixed as a generated key or chosen password is (the assignment rules' allowlists).
+     "regex": _CONFIG_LINE.replace(r"""[^\s"'#;][^\s"']{3,}""", _DOC_VALUE), "keywords": _CONFIG_KEYWORDS,
+     "path": _DOC_FILES, "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS},
     {"id": "redis-password",  # redis.conf: "requirepass foobared"
      "regex": r"""(?im)^[ \t]*(?:requirepass|masterauth)[ \t]+["']?([^\s"'#]{4,})""",
      "keywords": ["requirepass", "masterauth"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
@@ -165,9 +177,13 @@ EXTRA_RULES = [
      # "password": 'x!9...', password="...", $password = '...', jwtKey := []byte("..."), define('DB_PASSWORD', '...').
      # From detect-secrets' KeywordDetector; gitleaks' generic-api-key takes [\w.=-] values only. A "," is taken
      # as the operator only after define( or setenv( and the like: elsewhere it separates the items of a list.
-     "regex": r"""(?i)(?:\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable)[ \t]*\([ \t]*["'][\w.-]{0,60}?"""
-              + _SECRET_NAME + r"""["'][ \t]*,|""" + _SECRET_NAME + r"""["'`]?\]?""" + _TYPE + r"""[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=))[ \t]*"""
-              r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?["'`]([^"'`\s\\]{8,200})["'`]""",
+     # A default is a literal too: os.getenv("DB_PASSWORD", "..."), config("SECRET_KEY", default="..."),
+     # process.env.API_KEY || "...", ?? "...". A quote may be escaped (\"), as in a notebook's JSON or a string in a string.
+     "regex": r"""(?i)(?:\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable|getenv|get|env|config)[ \t]*\([ \t]*"""
+              r"""\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*,(?:[ \t]*default[ \t]*=)?|""" + _SECRET_NAME
+              + r"""\\?["'`]?\]?""" + _TYPE + r"""[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=|\|\||\?\?))[ \t]*"""
+              r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?\\?["'`]([^"'`\s\\]{8,200})\\?["'`]"""
+              r"""(?![ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?\\?["'`])""",  # X = getenv("X_KEY", "..."): the name is no value
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "env-secret",  # an unquoted NAME=value whose name ends in a secret's word: .env lines, export, ENV and ARG
@@ -184,6 +200,20 @@ EXTRA_RULES = [
      "regex": r"""(?i)(?:[;?&"'][ \t]*(?:password|pwd)[ \t]*=[ \t]*([^;&"'\s<>{}()\[\],]{4,128})(?![^;&"'\s])"""
               r"""|\s(?:password|pwd)=([^;&"'\s<>{}()\[\],]{4,128})(?=["']|[ \t]+\w{1,30}=))""",
      "keywords": ["password", "pwd"], "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, r"(?i)^my"]}, {"stopwords": ["your"]}]},
+    {"id": "sql-password",  # a password set in SQL: CREATE USER app WITH PASSWORD '...' (PostgreSQL), IDENTIFIED BY '...'
+     # (MySQL, Oracle), CREATE LOGIN x WITH PASSWORD = '...' (SQL Server), ALTER ROLE ... PASSWORD '...'
+     "regex": r"""(?i)\b(?:identified[ \t]+by(?:[ \t]+password)?|password)[ \t]*=?[ \t]*N?'([^'\s\\]{4,200})'""",
+     "keywords": ["identified", "password"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "plaintext-securestring",  # PowerShell: ConvertTo-SecureString "..." -AsPlainText (Microsoft's docs warn of it)
+     "regex": r"""(?i)ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?["']([^"'\s]{4,200})["'][ \t]+-AsPlainText""",
+     "keywords": ["convertto-securestring"], "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE]}]},
+    {"id": "config-secret-value",  # an unquoted value under a secret's name in any case, in a config file: a Helm
+     # values.yaml's "clientSecret: ...", "apiKey = ..." (config-password knows snake_case names only). The value must
+     # be mixed, as the assignment rules want: "existingSecret: postgres-credentials" names a secret, it is not one.
+     "regex": r"""(?im)^[ \t]*(?:-[ \t]+)?[\w.-]{0,60}?""" + _SECRET_NAME + r"""[ \t]*[:=][ \t]*"""
+              r"""([^\s"'#;&|`$<>{}()\[\],][^\s"'`]{7,199})[ \t]*$""",
+     "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "path": _CONFIG_FILES, "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."),
      # bytes.fromhex('...'); 32 hex digits (16 bytes) or more. A lowercase hex digest has too little entropy for
      # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here).

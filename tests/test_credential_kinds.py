@@ -85,6 +85,24 @@ NEW_KINDS = [  # (label, path, text, rule)
     ("wget --password", "scripts/get.sh", f"wget --user=me --password={PW} https://files.example.com/a\n",
      "command-line-password"),
     ("a client config value with '#'", "setup.cfg", f"[upload]\npassword = {PW}\n", "config-password"),
+    ("a password in a notebook's JSON", "nb/setup.ipynb",
+     '{"cells": [{"cell_type": "code", "source": ["password = \\"' + PW + '\\"\\n"]}]}\n', "secret-assignment"),
+    ("a secret env var's default, Python", "app/settings.py", f'SECRET_KEY = os.getenv("SECRET_KEY", "{PW}")\n',
+     "secret-assignment"),
+    ("a setting's default, python-decouple", "app/settings2.py", f'DB_PASSWORD = config("DB_PASSWORD", default="{PW}")\n',
+     "secret-assignment"),
+    ("a secret env var's fallback, JS", "src/env.js", f'const key = process.env.API_KEY || "{fake(32)}";\n',
+     "secret-assignment"),
+    ("camelCase name in a Helm values file", "chart/values.yaml", f"oidc:\n  clientSecret: {PW}\n", "config-secret-value"),
+    ("SQL, PostgreSQL", "db/init.sql", f"CREATE USER app WITH PASSWORD '{PW}';\n", "sql-password"),
+    ("SQL, MySQL", "db/users.sql", f"CREATE USER 'app'@'%' IDENTIFIED BY '{PW}';\n", "sql-password"),
+    ("SQL, SQL Server", "db/login.sql", f"CREATE LOGIN app WITH PASSWORD = N'{PW}';\n", "sql-password"),
+    ("PowerShell plain-text SecureString", "deploy/run.ps1",
+     f'$pw = ConvertTo-SecureString "{PW}" -AsPlainText -Force\n', "plaintext-securestring"),
+    ("a config block in a README", "README.md", f"## Setup\n\n```yaml\ndatabase:\n  user: app\n  password: {PW}\n```\n",
+     "config-password-in-docs"),
+    ("an ini block in reStructuredText", "docs/deploy.rst", f".. code-block:: ini\n\n   [smtp]\n   password = {PW}\n",
+     "config-password-in-docs"),
     ("a PKCS #8 key cut before its END line", "docs/key.md",
      "```\n" + "\n".join(PEM.splitlines()[:6]) + "\n```\n", "private-key-block"),
     ("base64 of a PEM key, wrapped at 76", "notes/key.txt", wrap(base64.b64encode(PEM.encode()).decode(), 76) + "\n",
@@ -153,6 +171,17 @@ LOOK_ALIKES = {  # path -> text: ordinary files the rules above must still pack
     "stubs/_socket.pyi": "SCM_CREDENTIALS: Final[int]\nTOKEN_TYPE: Token.Error\n",
     "src/login.py": "def login(user):\n    return auth(user, password=getpass.getpass())\n",
     "tests/test_login.py": 'client.login(username="alice", password="Test-Passw0rd!")\n',  # a fixture's word
+    "chart/values.yaml": "postgresql:\n  existingSecret: postgres-credentials\n  secretName: tls-secret\n"
+                         "apiKey: ${API_KEY}\ntoken: \"\"\n  - password: changeme\n",
+    "db/docs.sql": "ALTER USER postgres PASSWORD 'postgres';\nCREATE USER app IDENTIFIED BY 'password';\n"
+                   "-- set password = NULL to disable\nSELECT password FROM users WHERE id = 1;\n",
+    "app/env.py": 'SECRET_KEY = os.getenv("SECRET_KEY", "")\nTOKEN = os.environ.get("API_TOKEN", None)\n'
+                  'pw = settings.get("password", "default")\n',
+    "src/env2.js": 'const token = process.env.TOKEN || "";\nconst key = opts.apiKey ?? defaultKey;\n',
+    "deploy/login.ps1": "$pw = ConvertTo-SecureString $env:DEPLOY_PW -AsPlainText -Force\n",
+    "docs/api.md": "## Fields\n\ntoken: string\npassword: required\napi_key: <your key>\nsecret: ********\n"
+                   "access_token: ${ACCESS_TOKEN}\npassword: MyPassword123\nclient_secret: your-client-secret\n"
+                   "```python\ntoken = q.get(block=True)\npassword = fields.Str(load_only=True)\n```\n",
 }
 
 

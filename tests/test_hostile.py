@@ -204,6 +204,19 @@ def test_a_star_heavy_gitignore_line_is_matched_in_linear_steps():
     assert spec.check_file("a" * 10 + "c").include is True
 
 
+def test_stars_in_a_row_are_one_star():
+    # "**/a*" 15 times then "q" (a***/a***/...) made a pack of a tree with one 200-letter folder hang (over a minute).
+    line = "**/a*" * 15 + "q"
+    source = ignore.LinearPattern(line).regex.pattern
+    assert "[^/]*[^/]*" not in source and source.count("[^/]*") == 15
+    assert ignore.LinearPattern("\\\\**x").regex.pattern.count("[^/]*") == 1  # after an escaped backslash, too
+    assert ignore.LinearPattern("\\**x").regex.pattern.count("[^/]*") == 1  # "\*" is a star character, then a star
+    spec = ignore.compile_patterns([line, "*" * 30 + "q"])
+    assert spec.check_file("a" * 200 + "/" + "a" * 200 + "/x.txt").include is None  # instant
+    assert spec.check_file("/".join(["ab"] * 15) + "q").include is True
+    assert spec.check_file("x" * 40 + "q").include is True
+
+
 def test_star_heavy_patterns_ignore_in_the_walk(tmp_path):
     (tmp_path / ".gitignore").write_text("*a*a*a*a*a*a*a*a*ac\n**/x/**/y/**/z\n")
     (tmp_path / ("a" * 60 + ".py")).write_text("x = 1\n")

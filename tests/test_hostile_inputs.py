@@ -133,3 +133,41 @@ def test_a_query_that_is_not_text_is_named(query):
     with pytest.raises(TypeError, match=re.escape(f"the query must be text or a list of texts, got {query!r}")):
         fit.pack_files({"vat.py": "vat = 1\n"}, query, 100)
     assert fit.pack_files({"vat.py": "vat = 1\n"}, ("vat", "rate"), 100).chosen[0].path == "vat.py"
+
+
+def test_tokens_at_most_counts_words_marks_and_line_ends():
+    from ctxlib.views import tokens_at_most
+
+    assert tokens_at_most("x = f(a, b)\n") == 9  # x = f ( a , b ) and the line end
+    assert tokens_at_most("") == 0
+    assert tokens_at_most("déjà_vu = 1") == 3  # a non-ASCII identifier is one word
+    assert tokens_at_most('"a b c"') == 3  # a string's words count: an over-estimate, never under
+    assert tokens_at_most("a\n" * 1000) == 2000
+
+
+def test_a_file_too_dense_to_parse_cheaply_gets_ranges_not_signatures(monkeypatch):
+    # 1 MiB of one-letter lines made ast.parse take ~9 s and 874 MB; it is not parsed now.
+    from ctxlib import views
+
+    parsed = []
+    monkeypatch.setattr(views.ast, "parse", lambda text: parsed.append(len(text)))
+    dense = "def f():\n    pass\n" + "a\n" * 500_000
+    assert views.signatures_view(dense) is None and views.symbol_view(dense, "f") is None
+    assert parsed == []  # refused before the parser, not by it
+    assert views.signatures_view("def f():\n    pass\n" + "a\n" * 1_000) is None  # the stub parsed it, returned None
+    assert len(parsed) == 1
+    pack = fit.pack_files({"dense.py": dense + "vat = 1\n"}, "vat", 200)
+    assert [(c.path, c.view) for c in pack.chosen] == [("dense.py", "ranges")]
+
+
+def test_real_modules_stay_under_the_parse_limit():
+    # The densest module of the standard library and site-packages measured here (sympy's test_spin.py) was
+    # 152,462 by tokens_at_most; the limit leaves room above every ordinary module this test can find.
+    import sysconfig
+    from pathlib import Path
+
+    from ctxlib.views import MAX_PARSE_TOKENS, tokens_at_most
+
+    root = Path(sysconfig.get_paths()["stdlib"])
+    densest = max(tokens_at_most(p.read_text("utf-8", "replace")) for p in root.glob("*.py"))
+    assert 20_000 < densest < MAX_PARSE_TOKENS

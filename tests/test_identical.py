@@ -30,3 +30,25 @@ def test_a_text_is_compared_with_at_most_COMPARED_others_of_its_length(monkeypat
     assert first_copies(texts) == list(range(200))
     assert len(compared) <= COMPARED * (COMPARED + 1) // 2 + 200  # not 200 x 199 / 2
     assert identical.COMPARED == COMPARED
+
+
+def test_shared_texts_gives_back_the_first_equal_text():
+    pool = identical.SharedTexts()
+    first = pool.share("x = " + str(1))
+    assert pool.share("x = 1") is first
+    assert pool.share("x = 2") == "x = 2" and pool.share("x = 2") is not first
+    many = [pool.share(f"{k:05}") for k in range(identical.COMPARED + 5)]  # past COMPARED: a dictionary
+    assert [pool.share(f"{k:05}") for k in range(identical.COMPARED + 5)] == many
+    assert all(a is b for a, b in zip(many, [pool.share(f"{k:05}") for k in range(identical.COMPARED + 5)]))
+
+
+def test_read_repo_holds_one_string_for_copies_of_a_file(tmp_path):
+    from ctxlib.repo import read_repo
+
+    for name in ("a.py", "b/a.py", "c/d/a.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("def f():\n    return 1\n")
+    (tmp_path / "e.py").write_text("def f():\n    return 2\n")  # same length, other bytes
+    texts = {f.path: f.text for f in read_repo(tmp_path).files}
+    assert texts["a.py"] is texts["b/a.py"] is texts["c/d/a.py"]
+    assert texts["e.py"] is not texts["a.py"] and texts["e.py"].endswith("2\n")
