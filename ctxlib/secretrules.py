@@ -214,6 +214,14 @@ EXTRA_RULES = [
               r"""([^\s"'#;&|`$<>{}()\[\],][^\s"'`]{7,199})[ \t]*$""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "path": _CONFIG_FILES, "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+    {"id": "csv-password-column",  # a table's password column: a header names it, the first rows fill it (an export of
+     # users, a seed file). Columns 1 to 8, comma, semicolon or tab; the value must be mixed, as the assignment rules want.
+     "regex": "(?im)" + "|".join(
+         rf"""^(?:[^,;\t\n]{{0,60}}[,;\t]){{{k}}}"?(?:passw(?:or)?d|passwd|pwd|secret|token|api_?key)"?(?:[,;\t][^\n]{{0,500}})?\n"""
+         rf"""(?:[^\n]{{0,500}}\n){{0,2}}(?:[^,;\t\n]{{0,60}}[,;\t]){{{k}}}"?([^,;\t\n"\s]{{8,200}})"?(?:[,;\t]|$)"""
+         for k in range(8)),
+     "keywords": ["pass", "pwd", "secret", "token", "key"], "path": r"(?i)\.(?:csv|tsv|psv)$", "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS},
     {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."),
      # bytes.fromhex('...'); 32 hex digits (16 bytes) or more. A lowercase hex digest has too little entropy for
      # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here).

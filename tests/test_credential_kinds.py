@@ -99,6 +99,9 @@ NEW_KINDS = [  # (label, path, text, rule)
     ("SQL, SQL Server", "db/login.sql", f"CREATE LOGIN app WITH PASSWORD = N'{PW}';\n", "sql-password"),
     ("PowerShell plain-text SecureString", "deploy/run.ps1",
      f'$pw = ConvertTo-SecureString "{PW}" -AsPlainText -Force\n', "plaintext-securestring"),
+    ("a password column in a CSV export", "data/users.csv", f"id,name,password,email\n1,bob,{PW},bob@example.com\n",
+     "csv-password-column"),
+    ("a token column in a TSV", "seed/keys.tsv", f"email\tapi_key\nann@example.com\t{fake(32)}\n", "csv-password-column"),
     ("a config block in a README", "README.md", f"## Setup\n\n```yaml\ndatabase:\n  user: app\n  password: {PW}\n```\n",
      "config-password-in-docs"),
     ("an ini block in reStructuredText", "docs/deploy.rst", f".. code-block:: ini\n\n   [smtp]\n   password = {PW}\n",
@@ -179,6 +182,9 @@ LOOK_ALIKES = {  # path -> text: ordinary files the rules above must still pack
                   'pw = settings.get("password", "default")\n',
     "src/env2.js": 'const token = process.env.TOKEN || "";\nconst key = opts.apiKey ?? defaultKey;\n',
     "deploy/login.ps1": "$pw = ConvertTo-SecureString $env:DEPLOY_PW -AsPlainText -Force\n",
+    "data/accounts.csv": "id,name,password_hash,token_count\n1,bob,$2b$12$" + fake(53, ALNUM + "./") + ",12345678\n"
+                         "2,ann,,0\n",
+    "data/empty_password.csv": "id,name,password\n1,bob,\n2,ann,hunter2\n3,joe,changeme\n",
     "docs/api.md": "## Fields\n\ntoken: string\npassword: required\napi_key: <your key>\nsecret: ********\n"
                    "access_token: ${ACCESS_TOKEN}\npassword: MyPassword123\nclient_secret: your-client-secret\n"
                    "```python\ntoken = q.get(block=True)\npassword = fields.Str(load_only=True)\n```\n",
