@@ -59,9 +59,9 @@ _CONFIG_FILES = (r"(?i)(?:^|/)(?:\.[^/]+rc|\.[^/.]+|[^/.]+|[^/]+\.(?:ini|cfg|con
                  r"|properties|env|json|xml|txt|tfvars|hcl))$")
 # A config file's "name = value" or "name: value" line whose name is a secret's, the value alone on its line.
 _CONFIG_LINE = (r"""(?im)^[ \t]*(?:[\w.-]*?(?:password|passwd|pwd|secret_key|secret_access_key|client_secret|api_key"""
-                r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|[_.-]pass)|pass|secret|psk)[ \t]*[=:][ \t]*"""
+                r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|[_.-]pass|[_.-]pw)|pass|secret|psk)[ \t]*[=:][ \t]*"""
                 r"""["']?([^\s"'#;][^\s"']{3,})["']?(?:[ \t]+[#;][^\n]*)?[ \t]*$""")  # "#" or ";" after blanks: a comment
-_CONFIG_KEYWORDS = ["pass", "pwd", "secret", "key", "token", "psk"]
+_CONFIG_KEYWORDS = ["pass", "pwd", "_pw", "-pw", ".pw", "secret", "key", "token", "psk"]
 # Documentation, where config lines are quoted in code blocks, and code too: there a value with brackets or a comma
 # is an expression ("token = q.get(block=True)", "password = fields.Str(load_only=True)"), not a config's value.
 _DOC_VALUE = r"""[^\s"'#;()\[\]{}<>,][^\s"'()\[\]{}<>,]{3,}"""
@@ -128,8 +128,9 @@ EXTRA_RULES = [
     {"id": "putty-private-key",  # a .ppk file under any name
      "regex": r"""PuTTY-User-Key-File-\d+:[^\n]*\n(?s:.){0,400}?Private-Lines:\s*\d+\s*\n([A-Za-z0-9+/=\n]{20,})""",
      "keywords": ["putty-user-key-file"]},
-    {"id": "aws-secret-access-key",  # the 40-character secret beside an AKIA id, in any file
-     "regex": r"""(?i)aws_?secret_?(?:access_?)?key["']?\s*[=:]+\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])""",
+    {"id": "aws-secret-access-key",  # the 40-character secret beside an AKIA id, in any file; after blanks in
+     # "aws configure set aws_secret_access_key ..."
+     "regex": r"""(?i)aws_?secret_?(?:access_?)?key["']?(?:\s*[=:]+\s*|[ \t]+)["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])""",
      "keywords": ["aws_secret", "awssecret", "aws_secret_access_key"], "entropy": 3.5},
     {"id": "password-in-url",  # postgres://app:hunter2@db/..., https://me:ghp_...@github.com (.git-credentials)
      "regex": r"""\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>()\[\]{}]{0,64}:([^\s/@"'<>()\[\]{}]{3,200})@[\w.-]+""",
@@ -178,10 +179,14 @@ EXTRA_RULES = [
      # From detect-secrets' KeywordDetector; gitleaks' generic-api-key takes [\w.=-] values only. A "," is taken
      # as the operator only after define( or setenv( and the like: elsewhere it separates the items of a list.
      # A default is a literal too: os.getenv("DB_PASSWORD", "..."), config("SECRET_KEY", default="..."),
-     # process.env.API_KEY || "...", ?? "...". A quote may be escaped (\"), as in a notebook's JSON or a string in a string.
-     "regex": r"""(?i)(?:\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable|getenv|get|env|config)[ \t]*\([ \t]*"""
+     # process.env.API_KEY || "...", ?? "...", ENV.fetch("API_KEY", "..."). A quote may be escaped (\"), as in a notebook's
+     # JSON or a string in a string. Also C's #define API_KEY "...", .NET's <add key="ApiKey" value="..."/> and a C#
+     # property's initial value (string Password { get; set; } = "...").
+     "regex": r"""(?i)(?:(?m:^)[ \t]*\#[ \t]*define[ \t]+\w{0,60}?""" + _SECRET_NAME + r"""[ \t]+|\bkey[ \t]*=[ \t]*["'][\w.:-]{0,60}?"""
+              + _SECRET_NAME + r"""["'][ \t]+value[ \t]*=|"""
+              r"""\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable|getenv|get|env|config|fetch)[ \t]*\([ \t]*"""
               r"""\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*,(?:[ \t]*default[ \t]*=)?|""" + _SECRET_NAME
-              + r"""\\?["'`]?\]?""" + _TYPE + r"""[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=|\|\||\?\?))[ \t]*"""
+              + r"""\\?["'`]?\]?""" + _TYPE + r"""(?:[ \t]*\{[ \t]*get;[^{}\n]{0,30}\})?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=|\|\||\?\?))[ \t]*"""
               r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?\\?["'`]([^"'`\s\\]{8,200})\\?["'`]"""
               r"""(?![ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?\\?["'`])""",  # X = getenv("X_KEY", "..."): the name is no value
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
@@ -191,9 +196,9 @@ EXTRA_RULES = [
      # any case with "=" and no blank (an inventory's ansible_ssh_pass=..., a shell's db_password=...). The value stops
      # at a blank or at what a shell reads apart (; | & < > ( ) [ ] ,): "X: Final[int]" is a type, f(password=pw) code.
      "regex": r"""(?:(?m:^)ENV[ \t]+\w{0,60}?(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN|_KEY)[ \t]+|(?:PASSWORD|PASSWD|PASSPHRASE|PWD"""
-              r"""|_PASS|SECRET|TOKEN|APIKEY|_KEY|CREDENTIALS?)[ \t]*(?:[:?]?=|:)[ \t]*|(?i:passw(?:or)?d|passwd|pwd|_pass|secret"""
+              r"""|_PASS|_PW|SECRET|TOKEN|APIKEY|_KEY|CREDENTIALS?)[ \t]*(?:[:?]?=|:)[ \t]*|(?i:passw(?:or)?d|passwd|pwd|_pass|secret"""
               r"""|token|api_?key)=)([^\s"'`$\\{}()\[\];|&<>,=]{8,200}={0,3})(?![^\s])""",  # "=" only as padding: a=b=c is code
-     "keywords": ["password", "passwd", "passphrase", "pwd", "_pass", "secret", "token", "key", "credential"],
+     "keywords": ["password", "passwd", "passphrase", "pwd", "_pass", "_pw", "secret", "token", "key", "credential"],
      "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "connection-string-password",  # ADO.NET, ODBC, JDBC, libpq: "Server=db;User Id=app;Password=x;",
      # "Pwd=x;", "jdbc:...?user=app&password=x", "host=db password=x dbname=y" (libpq's key=value, before another key)
@@ -222,6 +227,16 @@ EXTRA_RULES = [
          for k in range(8)),
      "keywords": ["pass", "pwd", "secret", "token", "key"], "path": r"(?i)\.(?:csv|tsv|psv)$", "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "env-list-secret",  # a container's environment as a list: "- name: DB_PASSWORD" then "value: ..." (Kubernetes,
+     # ECS task definitions, GitHub Actions' inputs); the name ends in a secret's word, the value is a literal
+     "regex": r"""(?i)\bname["']?[ \t]*:[ \t]*["']?\w{0,60}?""" + _SECRET_NAME + r"""["']?[ \t]*,?[ \t]*\r?\n?[ \t]*"""
+              r"""["']?value["']?[ \t]*:[ \t]*["']?([^\s"'#$<>{}()\[\],][^\s"'<>]{7,199})["']?""",
+     "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+    {"id": "basic-auth-pair",  # a user and password given as a pair: requests' auth=("me", "..."), HTTPBasicAuth("me", "..."),
+     # aiohttp's BasicAuth("me", "...")
+     "regex": r"""(?:\bauth[ \t]*=[ \t]*[(\[]|BasicAuth[ \t]*\()[ \t]*[rbu]?["'][^"'\n]{1,64}["'][ \t]*,[ \t]*[rbu]?["']([^"'\s]{4,200})["']""",
+     "keywords": ["auth"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."),
      # bytes.fromhex('...'); 32 hex digits (16 bytes) or more. A lowercase hex digest has too little entropy for
      # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here).
@@ -251,6 +266,11 @@ EXTRA_RULES = [
     {"id": "maven-server-password",  # ~/.m2/settings.xml
      "regex": r"""<(?:password|passphrase|privateKey)>([^<$]{4,})</""",
      "keywords": ["<password>", "<passphrase>"], "allowlists": [{"regexes": [r"^\{.*\}$", _PLACEHOLDER]}]},
+    {"id": "xml-secret-element",  # an element named as a secret: <keystorePassword>, <db.password>, <apiToken>; the
+     # value mixed, as the assignment rules want (Maven's {encrypted} form and ${property} are lookups)
+     "regex": r"""(?i)<[\w.:-]{0,60}?""" + _SECRET_NAME + r""">[ \t]*([^<>\s]{8,200})[ \t]*</""",
+     "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS + [{"regexes": [r"^\{.*\}$"]}, {"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
 ]
 
 

@@ -102,6 +102,19 @@ NEW_KINDS = [  # (label, path, text, rule)
     ("a password column in a CSV export", "data/users.csv", f"id,name,password,email\n1,bob,{PW},bob@example.com\n",
      "csv-password-column"),
     ("a token column in a TSV", "seed/keys.tsv", f"email\tapi_key\nann@example.com\t{fake(32)}\n", "csv-password-column"),
+    ("C's #define", "src/config.h", f'#define WIFI_PASSWORD "{PW}"\n', "secret-assignment"),
+    (".NET appSettings", "web.config", f'<appSettings>\n  <add key="SmtpPassword" value="{PW}" />\n</appSettings>\n',
+     "secret-assignment"),
+    ("a C# property's initial value", "src/Conf.cs", f'public string Password {{ get; set; }} = "{PW}";\n',
+     "secret-assignment"),
+    ("Ruby's ENV.fetch default", "config/keys.rb", f'KEY = ENV.fetch("API_KEY", "{fake(32)}")\n', "secret-assignment"),
+    ("a name ending in _pw", "conf/ldap.conf", f"ldap_bind_pw = {PW}\n", "config-password"),
+    ("an XML element named as a secret", "pom.xml", f"<keystorePassword>{PW}</keystorePassword>\n", "xml-secret-element"),
+    ("aws configure set", "setup.sh", f"aws configure set aws_secret_access_key {fake(40)}\n", "aws-secret-access-key"),
+    ("a container's env list", "k8s/deploy.yaml", f"env:\n  - name: DB_PASSWORD\n    value: {PW}\n", "env-list-secret"),
+    ("an ECS task's env list", "ecs/task.json", f'"environment": [{{"name": "API_TOKEN", "value": "{fake(32)}"}}]\n',
+     "env-list-secret"),
+    ("requests' auth pair", "src/client.py", f'requests.get(url, auth=("admin", "{PW}"))\n', "basic-auth-pair"),
     ("a config block in a README", "README.md", f"## Setup\n\n```yaml\ndatabase:\n  user: app\n  password: {PW}\n```\n",
      "config-password-in-docs"),
     ("an ini block in reStructuredText", "docs/deploy.rst", f".. code-block:: ini\n\n   [smtp]\n   password = {PW}\n",
@@ -185,6 +198,15 @@ LOOK_ALIKES = {  # path -> text: ordinary files the rules above must still pack
     "data/accounts.csv": "id,name,password_hash,token_count\n1,bob,$2b$12$" + fake(53, ALNUM + "./") + ",12345678\n"
                          "2,ann,,0\n",
     "data/empty_password.csv": "id,name,password\n1,bob,\n2,ann,hunter2\n3,joe,changeme\n",
+    "src/keys.h": '#define TOKEN_MAX 32\n#define PASSWORD_PROMPT "Password: "\n#define KEY_ESC "\\x1b"\n',
+    "web.config": '<add key="ApiKeyHeader" value="X-Api-Key-Header"/>\n<add key="Password" value="{0}"/>\n',
+    "pom.xml": "<passwordEncoder>bcrypt</passwordEncoder>\n<apiToken>${env.API_TOKEN}</apiToken>\n<token>EOF</token>\n"
+               "<serverPassword>{COQLCE6DU6GtcS5P=}</serverPassword>\n",
+    "k8s/deploy.yaml": "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n"
+                       '  - name: API_TOKEN\n    value: ""\n  - name: TOKEN_TTL\n    value: "3600"\n',
+    "src/session.py": 'requests.get(url, auth=("user", password))\ns.auth = (user, "")\nHTTPBasicAuth("user", "pass")\n',
+    "src/Settings.cs": "public string Password { get; set; }\npublic string Token { get; init; } = string.Empty;\n",
+    "scripts/aws.sh": "aws configure set aws_secret_access_key $AWS_SECRET_ACCESS_KEY\n",
     "docs/api.md": "## Fields\n\ntoken: string\npassword: required\napi_key: <your key>\nsecret: ********\n"
                    "access_token: ${ACCESS_TOKEN}\npassword: MyPassword123\nclient_secret: your-client-secret\n"
                    "```python\ntoken = q.get(block=True)\npassword = fields.Str(load_only=True)\n```\n",
