@@ -182,7 +182,7 @@ EXTRA_RULES = [
      # process.env.API_KEY || "...", ?? "...", ENV.fetch("API_KEY", "..."). A quote may be escaped (\"), as in a notebook's
      # JSON or a string in a string. Also C's #define API_KEY "...", .NET's <add key="ApiKey" value="..."/> and a C#
      # property's initial value (string Password { get; set; } = "...").
-     "regex": r"""(?i)(?:(?m:^)[ \t]*\#[ \t]*define[ \t]+\w{0,60}?""" + _SECRET_NAME + r"""[ \t]+|\bkey[ \t]*=[ \t]*["'][\w.:-]{0,60}?"""
+     "regex": r"""(?i)(?:\#[ \t]{0,8}define[ \t]+\w{0,60}?""" + _SECRET_NAME + r"""[ \t]+|\bkey[ \t]*=[ \t]*["'][\w.:-]{0,60}?"""
               + _SECRET_NAME + r"""["'][ \t]+value[ \t]*=|"""
               r"""\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable|getenv|get|env|config|fetch)[ \t]*\([ \t]*"""
               r"""\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*,(?:[ \t]*default[ \t]*=)?|""" + _SECRET_NAME
@@ -215,7 +215,7 @@ EXTRA_RULES = [
     {"id": "config-secret-value",  # an unquoted value under a secret's name in any case, in a config file: a Helm
      # values.yaml's "clientSecret: ...", "apiKey = ..." (config-password knows snake_case names only). The value must
      # be mixed, as the assignment rules want: "existingSecret: postgres-credentials" names a secret, it is not one.
-     "regex": r"""(?im)^[ \t]*(?:-[ \t]+)?[\w.-]{0,60}?""" + _SECRET_NAME + r"""[ \t]*[:=][ \t]*"""
+     "regex": r"""(?im)^[ \t]{0,40}(?:-[ \t]{1,8})?[\w.-]{0,60}?""" + _SECRET_NAME + r"""[ \t]*[:=][ \t]*"""
               r"""([^\s"'#;&|`$<>{}()\[\],][^\s"'`]{7,199})[ \t]*$""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "path": _CONFIG_FILES, "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
