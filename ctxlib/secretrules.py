@@ -243,7 +243,8 @@ EXTRA_RULES = [
      "regex": r"""(?i)(?:""" + _SECRET_NAME + r"""|pepper)["'`]?\]?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=)[ \t]*"""
               r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?["'`]?(?:0x)?((?-i:[0-9a-f]{32,512}|[0-9A-F]{32,512}))(?![\w-])""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "pepper"], "entropy": 3.0,
-     "allowlists": [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+     # CircleCI's badge URL for a private project carries a status-only token, meant to be shown in a README
+     "allowlists": [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES, r"(?i)[?&]circle-token=[0-9a-f]{40}\b"]}]},
     {"id": "pgpass-format",  # a .pgpass line under any name: host:port:database:user:password, the host a name
      # (letter first), an IPv4 address or "*", the port a number or "*" (PostgreSQL's documentation, "The Password
      # File"); the line holds nothing else, or an echo of it. Anchored at a line's start, possessive: ~0.4 s over the

@@ -207,6 +207,8 @@ LOOK_ALIKES = {  # path -> text: ordinary files the rules above must still pack
     "src/session.py": 'requests.get(url, auth=("user", password))\ns.auth = (user, "")\nHTTPBasicAuth("user", "pass")\n',
     "src/Settings.cs": "public string Password { get; set; }\npublic string Token { get; init; } = string.Empty;\n",
     "scripts/aws.sh": "aws configure set aws_secret_access_key $AWS_SECRET_ACCESS_KEY\n",
+    "README.md": "# app [![CircleCI](https://circleci.com/gh/me/app.svg?style=svg&circle-token=" + fake(40, HEX)
+                 + ")](https://circleci.com/gh/me/app)\n",  # a status-only token, made to be shown
     "docs/api.md": "## Fields\n\ntoken: string\npassword: required\napi_key: <your key>\nsecret: ********\n"
                    "access_token: ${ACCESS_TOKEN}\npassword: MyPassword123\nclient_secret: your-client-secret\n"
                    "```python\ntoken = q.get(block=True)\npassword = fields.Str(load_only=True)\n```\n",
