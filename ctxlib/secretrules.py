@@ -182,7 +182,7 @@ EXTRA_RULES = [
      # process.env.API_KEY || "...", ?? "...", ENV.fetch("API_KEY", "..."). A quote may be escaped (\"), as in a notebook's
      # JSON or a string in a string. Also C's #define API_KEY "...", .NET's <add key="ApiKey" value="..."/> and a C#
      # property's initial value (string Password { get; set; } = "...").
-     "regex": r"""(?i)(?:\#[ \t]{0,8}define[ \t]+\w{0,60}?""" + _SECRET_NAME + r"""[ \t]+|\bkey[ \t]*=[ \t]*["'][\w.:-]{0,60}?"""
+     "regex": r"""(?i)(?:\#[ \t]{0,8}define[ \t]++\w{0,60}?""" + _SECRET_NAME + r"""[ \t]++|\bkey[ \t]*=[ \t]*["'][\w.:-]{0,60}?"""
               + _SECRET_NAME + r"""["'][ \t]+value[ \t]*=|"""
               r"""\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable|getenv|get|env|config|fetch)[ \t]*\([ \t]*"""
               r"""\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*,(?:[ \t]*default[ \t]*=)?|""" + _SECRET_NAME
@@ -207,16 +207,16 @@ EXTRA_RULES = [
      "keywords": ["password", "pwd"], "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, r"(?i)^my"]}, {"stopwords": ["your"]}]},
     {"id": "sql-password",  # a password set in SQL: CREATE USER app WITH PASSWORD '...' (PostgreSQL), IDENTIFIED BY '...'
      # (MySQL, Oracle), CREATE LOGIN x WITH PASSWORD = '...' (SQL Server), ALTER ROLE ... PASSWORD '...'
-     "regex": r"""(?i)\b(?:identified[ \t]+by(?:[ \t]+password)?|password)[ \t]*=?[ \t]*N?'([^'\s\\]{4,200})'""",
+     "regex": r"""(?i)\b(?:identified[ \t]++by(?:[ \t]++password)?|password)[ \t]*+=?[ \t]*+N?'([^'\s\\]{4,200})'""",
      "keywords": ["identified", "password"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "plaintext-securestring",  # PowerShell: ConvertTo-SecureString "..." -AsPlainText (Microsoft's docs warn of it)
-     "regex": r"""(?i)ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?["']([^"'\s]{4,200})["'][ \t]+-AsPlainText""",
+     "regex": r"""(?i)ConvertTo-SecureString[ \t]++(?:-String[ \t]++)?["']([^"'\s]{4,200})["'][ \t]++-AsPlainText""",
      "keywords": ["convertto-securestring"], "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE]}]},
     {"id": "config-secret-value",  # an unquoted value under a secret's name in any case, in a config file: a Helm
      # values.yaml's "clientSecret: ...", "apiKey = ..." (config-password knows snake_case names only). The value must
      # be mixed, as the assignment rules want: "existingSecret: postgres-credentials" names a secret, it is not one.
-     "regex": r"""(?im)^[ \t]{0,40}(?:-[ \t]{1,8})?[\w.-]{0,60}?""" + _SECRET_NAME + r"""[ \t]*[:=][ \t]*"""
-              r"""([^\s"'#;&|`$<>{}()\[\],][^\s"'`]{7,199})[ \t]*$""",
+     "regex": r"""(?im)^[ \t]{0,40}(?:-[ \t]{1,8})?[\w.-]{0,60}?""" + _SECRET_NAME + r"""[ \t]*+[:=][ \t]*+"""
+              r"""([^\s"'#;&|`$<>{}()\[\],][^\s"'`]{7,199})[ \t]*+$""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "path": _CONFIG_FILES, "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "csv-password-column",  # a table's password column: a header names it, the first rows fill it (an export of
@@ -229,13 +229,14 @@ EXTRA_RULES = [
      "allowlists": _VALUE_ALLOWLISTS},
     {"id": "env-list-secret",  # a container's environment as a list: "- name: DB_PASSWORD" then "value: ..." (Kubernetes,
      # ECS task definitions, GitHub Actions' inputs); the name ends in a secret's word, the value is a literal
-     "regex": r"""(?i)\bname["']?[ \t]*:[ \t]*["']?\w{0,60}?""" + _SECRET_NAME + r"""["']?[ \t]*,?[ \t]*\r?\n?[ \t]*"""
-              r"""["']?value["']?[ \t]*:[ \t]*["']?([^\s"'#$<>{}()\[\],][^\s"'<>]{7,199})["']?""",
+     "regex": r"""(?i)\bname["']?[ \t]*+:[ \t]*+["']?\w{0,60}?""" + _SECRET_NAME + r"""["']?[ \t]*+,?[ \t]*+(?:\r?\n[ \t]*+)?"""
+              r"""["']?value["']?[ \t]*+:[ \t]*+["']?([^\s"'#$<>{}()\[\],][^\s"'<>]{7,199})["']?""",  # blanks possessive: a run
+     # of blanks after "name: DB_PASSWORD" was split three ways, 31 s for 2,000 blanks
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "basic-auth-pair",  # a user and password given as a pair: requests' auth=("me", "..."), HTTPBasicAuth("me", "..."),
      # aiohttp's BasicAuth("me", "...")
-     "regex": r"""(?:\bauth[ \t]*=[ \t]*[(\[]|BasicAuth[ \t]*\()[ \t]*[rbu]?["'][^"'\n]{1,64}["'][ \t]*,[ \t]*[rbu]?["']([^"'\s]{4,200})["']""",
+     "regex": r"""(?:\bauth[ \t]*+=[ \t]*+[(\[]|BasicAuth[ \t]*+\()[ \t]*+[rbu]?["'][^"'\n]{1,64}["'][ \t]*+,[ \t]*+[rbu]?["']([^"'\s]{4,200})["']""",
      "keywords": ["auth"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."),
      # bytes.fromhex('...'); 32 hex digits (16 bytes) or more. A lowercase hex digest has too little entropy for
@@ -269,7 +270,7 @@ EXTRA_RULES = [
      "keywords": ["<password>", "<passphrase>"], "allowlists": [{"regexes": [r"^\{.*\}$", _PLACEHOLDER]}]},
     {"id": "xml-secret-element",  # an element named as a secret: <keystorePassword>, <db.password>, <apiToken>; the
      # value mixed, as the assignment rules want (Maven's {encrypted} form and ${property} are lookups)
-     "regex": r"""(?i)<[\w.:-]{0,60}?""" + _SECRET_NAME + r""">[ \t]*([^<>\s]{8,200})[ \t]*</""",
+     "regex": r"""(?i)<[\w.:-]{0,60}?""" + _SECRET_NAME + r""">[ \t]*+([^<>\s]{8,200})[ \t]*+</""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexes": [r"^\{.*\}$"]}, {"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
 ]
