@@ -56,7 +56,7 @@ CREDENTIAL_FILE_PATTERNS = [
 _PLACEHOLDER = r"""(?i)^(?:\$|%|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
 # Where a bare "password = hunter2" is a credential: client and tool configs, not source code.
 _CONFIG_FILES = (r"(?i)(?:^|/)(?:\.[^/]+rc|\.[^/.]+|[^/.]+|[^/]+\.(?:ini|cfg|conf|cnf|config|toml|ya?ml"
-                 r"|properties|env|json|xml|txt|tfvars|hcl))$")
+                 r"|properties|env|json|xml|txt|tfvars|hcl|nmconnection))$")
 # A config file's "name = value" or "name: value" line whose name is a secret's, the value alone on its line.
 _CONFIG_LINE = (r"""(?im)^[ \t]*(?:[\w.-]*?(?:password|passwd|pwd|secret_key|secret_access_key|client_secret|api_key"""
                 r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|[_.-]pass|[_.-]pw)|pass|secret|psk)[ \t]*[=:][ \t]*"""
@@ -94,7 +94,7 @@ _TYPE = r"""(?:[ \t]*:[ \t]*&?[\w.<>\[\]]{1,30}[ \t]*(?==))?"""
 # db_password, dbPassword, API_SECRET, "client_secret", jwtSigningKey... A name that goes on (password_hint,
 # tokenizer, secret_name) is not one: each rule below starts at the word and wants the operator right after it.
 _SECRET_NAME = (r"""(?:passw(?:or)?d|passwd|pwd|passphrase|secret(?:[_.-]?key)?|token|apikey|credentials?"""
-                r"""|(?:api|auth|access|private|signing|encryption|master|hmac|jwt)[_.-]?key)""")
+                r"""|(?:api|auth|access|private|signing|encryption|master|hmac|jwt)[_.-]?key|[_.-]pass|(?-i:(?<=[a-z])Pass)|salt)""")
 EXTRA_RULES = [
     {"id": "django-secret-key",  # Django's generated keys use !@#$%^&*(-_=+), which generic-api-key refuses
      "regex": r"""\bSECRET_KEY\s*[:=]\s*[rRbBuU]?["']([^"'\s]{20,})["']""",
@@ -110,7 +110,9 @@ EXTRA_RULES = [
      "regex": r"""(?i)\b(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(\S{3,})""",
      "keywords": ["machine", "default"], "path": _CONFIG_FILES, "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "npm-auth-token",  # .npmrc and .yarnrc.yml, under any name
-     "regex": r"""(?im)^\s*(?:\S*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)\s*[=:]\s*["']?([^\s"']{6,})""",
+     # One line: "^\s*" ran over line ends, so each line start read every blank line after it (20,000 lines of " "
+     # after "_auth" took 25 s); blanks and the registry prefix are bounded to the line, possessive.
+     "regex": r"""(?im)^[ \t]*+(?:[^\s:]{0,200}:){0,8}(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)[ \t]*+[=:][ \t]*+["']?([^\s"']{6,})""",
      "keywords": ["_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident"], "path": _CONFIG_FILES,
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, application.properties
@@ -158,16 +160,25 @@ EXTRA_RULES = [
      "keywords": ["atatt3", "key-", "whsec_", "ya29.", "gocspx-", "sk-proj-", "sk-svcacct-", "sk-admin-", "gsk_", "r8_", "tskey-",
                   "sbp_", "dp.", "nrak-", ":aa", "/api/webhooks/", "sig="], "entropy": 3.0},
     {"id": "authorization-header",  # "Authorization": "Bearer <token>" in code, an .http file, a client config
-     "regex": r"""(?i)\bauthorization["']?\]?\s*[:=,]\s*[fbr]?["']?(?:bearer|token|basic|bot)\s+([\w.~+/=-]{20,})""",
+     "regex": r"""(?i)\bauthorization["']?\]?(?:\s*[:=,]\s*(?:["']value["'][ \t]*:[ \t]*)?|[ \t]+)[fbr]?["']?(?:bearer|token|basic|bot)\s+([\w.~+/=-]{20,})""",
      "keywords": ["authorization"], "entropy": 3.5, "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)your|here|x{6}|\.{3}"]}]},
     {"id": "command-line-password",  # docker login -p pw, sshpass -p pw, mysql -ppw, curl -u me:pw, wget --password=pw;
      # options within 200 characters
      "regex": r"""(?i)\b(?:(?:docker|podman|buildah|skopeo|helm\s+registry)\s+login\b[^\n;&|]{0,200}?\s(?:-p|--password)[ \t=]+"""
               r"""|sshpass\s+-p[ \t]*|mysql(?:dump|admin)?\b[^\n;&|]{0,200}?\s(?:-p|--password=)"""
               r"""|curl\b(?:(?!curl)[^\n;&|]){0,200}?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]{1,64}:"""  # (?!curl): a window ends
-              r"""|wget\b(?:(?!wget)[^\n;&|]){0,200}?\s--(?:http-|ftp-)?password[ \t=]+)"""  # at the next command: linear
-              r"""["']?([^\s"'$<{]{4,})""",
-     "keywords": ["login", "sshpass", "mysql", "curl", "wget"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+              r"""|wget\b(?:(?!wget)[^\n;&|]){0,200}?\s--(?:http-|ftp-)?password[ \t=]+"""  # at the next command: linear
+              r"""|\s-pass(?:in|out)[ \t]+["']?pass:|\s-(?:src|dest|new)?(?:store|key)pass[ \t]+"""  # openssl; keytool
+              r"""|\bredis-cli\b[^\n;&|]{0,200}?\s(?-i:-a)[ \t]+|\b(?:sqlcmd|bcp|osql|zip)\b[^\n;&|]{0,200}?\s(?-i:-P)[ \t]+"""
+              r"""|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\b[^\n;&|]{0,200}?\s(?-i:-w)[ \t]+"""
+              r"""|\b(?:mongo(?:sh|dump|restore|export|import)?|az[ \t]+login)\b[^\n;&|]{0,200}?\s(?:-p|--password)[ \t=]+"""
+              r"""|\b7za?\b[^\n;&|]{0,200}?\s-p(?=[^\s-])|\bcmdkey\b[^\n;&|]{0,200}?\s/pass(?:word)?:"""  # 7z -pPW; cmdkey /pass:
+              r"""|\b(?:smbclient|rpcclient)\b[^\n;&|]{0,200}?\s(?:-U|--user)[ \t=]*[^\s%/"']{1,64}%"""  # smbclient -U me%pw
+              r"""|\blftp\b[^\n;&|]{0,200}?\s-u[ \t]+[^\s,"']{1,64},"""  # lftp -u me,pw
+              r"""|\bhtpasswd[ \t]+-[a-zA-Z]{0,3}b[a-zA-Z]{0,3}[ \t]+(?:[^\s-]\S{0,200}[ \t]+){1,2})"""  # htpasswd -b file user pw
+              r"""["']?([^\s"'`$<{]{4,})""",
+     "keywords": ["login", "sshpass", "mysql", "curl", "wget", "pass", "redis-cli", "sqlcmd", "bcp", "osql", "mongo", "ldap",
+                  "zip", "7z", "lftp", "smbclient", "rpcclient", "cmdkey", "htpasswd"], "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE]}]},
     {"id": "private-key-block",  # a key's BEGIN line and body without its END line (cut, pasted), or SSH2's "---- BEGIN";
      # a body holds no "-", so the next "-" after it starts its END line or there is none; it is taken whole ({60,}+:
      # a shorter one meets the same "-"; trying each took 50 s on a 100 kB one-line body): linear on any text
@@ -186,10 +197,10 @@ EXTRA_RULES = [
               + _SECRET_NAME + r"""["'][ \t]+value[ \t]*=|"""
               r"""\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable|getenv|get|env|config|fetch)[ \t]*\([ \t]*"""
               r"""\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*,(?:[ \t]*default[ \t]*=)?|""" + _SECRET_NAME
-              + r"""\\?["'`]?\]?""" + _TYPE + r"""(?:[ \t]*\{[ \t]*get;[^{}\n]{0,30}\})?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=|\|\||\?\?))[ \t]*"""
+              + r"""\\?["'`]?(?:\[\w{0,8}\])?\]?""" + _TYPE + r"""(?:[ \t]*\{[ \t]*get;[^{}\n]{0,30}\})?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=|\|\||\?\?))[ \t]*"""
               r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?\\?["'`]([^"'`\s\\]{8,200})\\?["'`]"""
               r"""(?![ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?\\?["'`])""",  # X = getenv("X_KEY", "..."): the name is no value
-     "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
+     "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "salt"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "env-secret",  # an unquoted NAME=value whose name ends in a secret's word: .env lines, export, ENV and ARG
      # in a Dockerfile (also its "ENV NAME value" form), docker run -e, a compose or CI file's "NAME: value", and in
@@ -197,7 +208,7 @@ EXTRA_RULES = [
      # at a blank or at what a shell reads apart (; | & < > ( ) [ ] ,): "X: Final[int]" is a type, f(password=pw) code.
      "regex": r"""(?:(?m:^)ENV[ \t]+\w{0,60}?(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN|_KEY)[ \t]+|(?:PASSWORD|PASSWD|PASSPHRASE|PWD"""
               r"""|_PASS|_PW|SECRET|TOKEN|APIKEY|_KEY|CREDENTIALS?)[ \t]*(?:[:?]?=|:)[ \t]*|(?i:passw(?:or)?d|passwd|pwd|_pass|secret"""
-              r"""|token|api_?key)=)([^\s"'`$\\{}()\[\];|&<>,=]{8,200}={0,3})(?![^\s])""",  # "=" only as padding: a=b=c is code
+              r"""|token|api_?key)=)([^\s"'`$\\{}()\[\];|&<>,=]{8,200}={0,3})(?![^\s\\]|\\(?![nrt]))""",  # "=" only as padding: a=b=c is code
      "keywords": ["password", "passwd", "passphrase", "pwd", "_pass", "_pw", "secret", "token", "key", "credential"],
      "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "connection-string-password",  # ADO.NET, ODBC, JDBC, libpq: "Server=db;User Id=app;Password=x;",
@@ -207,7 +218,7 @@ EXTRA_RULES = [
      "keywords": ["password", "pwd"], "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, r"(?i)^my"]}, {"stopwords": ["your"]}]},
     {"id": "sql-password",  # a password set in SQL: CREATE USER app WITH PASSWORD '...' (PostgreSQL), IDENTIFIED BY '...'
      # (MySQL, Oracle), CREATE LOGIN x WITH PASSWORD = '...' (SQL Server), ALTER ROLE ... PASSWORD '...'
-     "regex": r"""(?i)\b(?:identified[ \t]++by(?:[ \t]++password)?|password)[ \t]*+=?[ \t]*+N?'([^'\s\\]{4,200})'""",
+     "regex": r"""(?i)\b(?:identified[ \t]++(?:with[ \t]++\w{1,40}[ \t]++(?:by|as)|by(?:[ \t]++password)?)|password)[ \t]*+=?[ \t]*+N?'([^'\s\\]{4,200})'""",
      "keywords": ["identified", "password"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "plaintext-securestring",  # PowerShell: ConvertTo-SecureString "..." -AsPlainText (Microsoft's docs warn of it)
      "regex": r"""(?i)ConvertTo-SecureString[ \t]++(?:-String[ \t]++)?["']([^"'\s]{4,200})["'][ \t]++-AsPlainText""",
@@ -215,7 +226,7 @@ EXTRA_RULES = [
     {"id": "config-secret-value",  # an unquoted value under a secret's name in any case, in a config file: a Helm
      # values.yaml's "clientSecret: ...", "apiKey = ..." (config-password knows snake_case names only). The value must
      # be mixed, as the assignment rules want: "existingSecret: postgres-credentials" names a secret, it is not one.
-     "regex": r"""(?im)^[ \t]{0,40}(?:-[ \t]{1,8})?[\w.-]{0,60}?""" + _SECRET_NAME + r"""[ \t]*+[:=][ \t]*+"""
+     "regex": r"""(?im)^[ \t]{0,40}(?:-[ \t]{1,8})?[\w.:-]{0,60}?""" + _SECRET_NAME + r"""[ \t]*+[:=][ \t]*+"""
               r"""([^\s"'#;&|`$<>{}()\[\],][^\s"'`]{7,199})[ \t]*+$""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "path": _CONFIG_FILES, "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
@@ -229,7 +240,7 @@ EXTRA_RULES = [
      "allowlists": _VALUE_ALLOWLISTS},
     {"id": "env-list-secret",  # a container's environment as a list: "- name: DB_PASSWORD" then "value: ..." (Kubernetes,
      # ECS task definitions, GitHub Actions' inputs); the name ends in a secret's word, the value is a literal
-     "regex": r"""(?i)\bname["']?[ \t]*+:[ \t]*+["']?\w{0,60}?""" + _SECRET_NAME + r"""["']?[ \t]*+,?[ \t]*+(?:\r?\n[ \t]*+)?"""
+     "regex": r"""(?i)\b(?:name|key)["']?[ \t]*+:[ \t]*+["']?[\w.-]{0,60}?""" + _SECRET_NAME + r"""["']?[ \t]*+,?[ \t]*+(?:\r?\n[ \t]*+)?"""
               r"""["']?value["']?[ \t]*+:[ \t]*+["']?([^\s"'#$<>{}()\[\],][^\s"'<>]{7,199})["']?""",  # blanks possessive: a run
      # of blanks after "name: DB_PASSWORD" was split three ways, 31 s for 2,000 blanks
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
@@ -265,6 +276,26 @@ EXTRA_RULES = [
                                  r"^(?:[A-Z]*+[a-z]{2,}+|[A-Z]++|\d++)++$"]},  # or words: tbl_CustomerOrderHistory2024
                     {"regexTarget": "match", "regexes": [r"(?i)^(?:sha\d*|md5|pk|integrity|data)[_.-]"]}]},  # digests;
      # publishable keys (pk_live_...) are public by design
+    {"id": "option-secret",  # a secret given to a command line option by its name, after a blank: vercel --token ...,
+     # dotnet nuget push --api-key ..., Publish-Module -NuGetApiKey ..., --client-secret ... (with "=", env-secret's);
+     # the value mixed, as the assignment rules want: a usage line's "--token TOKEN" is no value
+     "regex": r"""(?i)[ \t]--?[a-z0-9]{0,20}(?:-[a-z0-9]{1,20}){0,3}?(?:password|passwd|passphrase|token|api-?key|secret"""
+              r"""|secret-key|access-key)[ \t]+["']?([^\s"'`$<>{}()\[\]%|;&,=]{8,200})["']?(?=\s|$)""",
+     "keywords": ["password", "passwd", "passphrase", "token", "apikey", "api-key", "secret", "access-key"], "entropy": 3.0,
+     "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "gradle-secret",  # a Gradle build's Groovy DSL, where a property is set by a call without "=": an Android
+     # signingConfig's storePassword '...', and buildConfigField "String", "API_KEY", "\"...\"" (a key built into the app)
+     "regex": r"""(?im)^[ \t]*(?:\w{0,60}?""" + _SECRET_NAME + r"""[ \t]+|buildConfigField[ \t(]{1,8}["']\w{1,30}["'][ \t]*,[ \t]*"""
+              r"""["']\w{0,60}?""" + _SECRET_NAME + r"""["'][ \t]*,[ \t]*)["'](?:\\["'])?([^\s"'\\]{8,200})(?:\\["'])?["']""",
+     "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "path": r"(?i)\.gradle(?:\.kts)?$", "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "named-secret-element",  # an element whose name attribute names a secret, the value its text: Android's
+     # res/values strings (<string name="api_key">...), Hibernate's <property name="connection.password">, Jetty's
+     # <Set name="password">; and a plist's <key>APIClientSecret</key><string>...</string> (an iOS app's Info.plist)
+     "regex": r"""(?i)(?:\bname[ \t]*=[ \t]*["'][\w.:-]{0,60}?""" + _SECRET_NAME + r"""["'][^<>"'\n]{0,100}>|<key>[\w. :-]{0,60}?"""
+              + _SECRET_NAME + r"""</key>\s{0,100}<string>)[ \t]*([^<>\s]{8,200})[ \t]*</""",
+     "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "salt"], "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS + [{"regexes": [r"^@"]}, {"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},  # @string/x
     {"id": "maven-server-password",  # ~/.m2/settings.xml
      "regex": r"""<(?:password|passphrase|privateKey)>([^<$]{4,})</""",
      "keywords": ["<password>", "<passphrase>"], "allowlists": [{"regexes": [r"^\{.*\}$", _PLACEHOLDER]}]},

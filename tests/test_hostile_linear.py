@@ -153,7 +153,8 @@ def test_a_percentile_of_numbers_is_unchanged():
 
 
 # --- The rules of the red-team round on credential kinds (ctxlib/secretrules.py, base64scan.py) -------------
-NEW_RULES = ["secret-assignment", "env-secret", "connection-string-password", "hex-secret", "pgpass-format",
+NEW_RULES = ["secret-assignment", "env-secret", "connection-string-password", "hex-secret", "pgpass-format", "option-secret",
+             "gradle-secret", "named-secret-element",
              "prefixed-token"]
 _BLANKS = {(_parser.LITERAL, 32), (_parser.LITERAL, 9)}  # a space, a tab
 
@@ -219,8 +220,10 @@ HOSTILE = {  # 100 kB each, built against one new rule; none holds a secret
     "prefixed-token": ["ab-" * 33_000, "ab_" + "Ab3" * 33_000 + "_", ("ab_" + "Ab" * 20 + " ") * 2_000],
     "env-list-secret": ["name: DB_PASSWORD" + " " * MiB_TENTH + "x", "- name: API_TOKEN\n" + " " * MiB_TENTH,
                         "name: password " * 6_600],
-    "sql-password": ["password" + " " * MiB_TENTH + "x", "identified by " * 7_000],
+    "sql-password": ["password" + " " * MiB_TENTH + "x", "identified by " * 7_000, "identified with " * 6_000],
     "command-line-password": ["wget " * 20_000],  # "curl ..." runs gitleaks' curl rules: see the test below
+    "option-secret": [" --token " * 11_000, " -" + "a-" * 50_000, " --api-key " + "aB3" * 33_000 + "'"],
+    "named-secret-element": ['name="password"' * 6_000, "<key>token</key>" + " " * MiB_TENTH, 'name="token">' + "a" * MiB_TENTH],
 }
 
 
