@@ -222,6 +222,7 @@ HOSTILE = {  # 100 kB each, built against one new rule; none holds a secret
                         "name: password " * 6_600],
     "sql-password": ["password" + " " * MiB_TENTH + "x", "identified by " * 7_000, "identified with " * 6_000],
     "command-line-password": ["wget " * 20_000],  # "curl ..." runs gitleaks' curl rules: see the test below
+    "npm-auth-token": ["_auth\n" + "\n " * (MiB_TENTH // 2), "a:" * (MiB_TENTH // 2) + "_auth"],  # 20,000 lines: 25 s
     "option-secret": [" --token " * 11_000, " -" + "a-" * 50_000, " --api-key " + "aB3" * 33_000 + "'"],
     "named-secret-element": ['name="password"' * 6_000, "<key>token</key>" + " " * MiB_TENTH, 'name="token">' + "a" * MiB_TENTH],
 }
