@@ -7,7 +7,9 @@ the work done (rank look-ups, paths joined). Before the fixes: a query of 20,000
 took 3.8 s (a one-line 50 kB file in a small repository: minutes); o200k_base's tiktoken raised "Regex error while
 tokenizing" for 999,999 blanks in a row (``ctxlib count`` and ``pack`` stopped); 2,000 copies of an index.ts with
 1,000 imports took 12.8 s to rank; an MCP budget of "²" or of 5,000 digits and a query of ``5`` gave errors that
-named neither.
+named neither; a query of 80,000 capital letters took 43 s to clean (each capital scanned the rest of the run for a
+small letter); a 150 kB ``.gitignore`` of 10,000 lines made reading 1,000 files take 5 s (40,000 lines: 18 s), every
+pattern tried in Python for every name.
 """
 import random
 import re
@@ -15,7 +17,7 @@ from re import _parser
 
 import pytest
 
-from ctxlib import fit, imports, ranking, safefile, tokens
+from ctxlib import fit, ignore, imports, ranking, safefile, tokens
 
 
 def _ops(pattern):
@@ -171,3 +173,67 @@ def test_real_modules_stay_under_the_parse_limit():
     root = Path(sysconfig.get_paths()["stdlib"])
     densest = max(tokens_at_most(p.read_text("utf-8", "replace")) for p in root.glob("*.py"))
     assert 20_000 < densest < MAX_PARSE_TOKENS
+
+
+def test_a_run_of_capitals_is_looked_at_once_for_an_identifier():
+    def repeats(ops):
+        for op, arg in ops:
+            if op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT):
+                yield arg[1]
+            for sub in (arg[1] if op is _parser.BRANCH else ()):
+                yield from repeats(sub)
+
+    assert list(repeats(_ops(ranking._IDENT))) == [2]  # [A-Z]{2,} was entered at every capital of a run
+    old = re.compile(r"_|[a-z][A-Z]|[A-Z]{2,}[a-z]|\.")
+    rng = random.Random(7)
+    for _ in range(20_000):
+        text = "".join(rng.choice("AaBb_.1") for _ in range(rng.randint(0, 12)))
+        assert bool(ranking._IDENT.search(text)) == bool(old.search(text)), text
+    assert ranking.clean_query("A" * 80_000 + " HTTPServer").identifiers == ("HTTPServer",)
+
+
+class CountingRegex:
+    """A pattern's compiled regex that counts the names it is asked about."""
+
+    asked = 0
+
+    def __init__(self, regex):
+        self.regex, self.pattern = regex, regex.pattern
+
+    def search(self, name):
+        CountingRegex.asked += 1
+        return self.regex.search(name)
+
+
+def test_a_gitignore_of_many_lines_tries_only_a_block_of_them_a_name():
+    spec = ignore.compile_patterns([f"pat{i}_*.log" for i in range(10_000)] + ["*.tmp", "!keep.tmp"])
+    for pattern in spec.patterns:
+        pattern.regex = CountingRegex(pattern.regex)
+    CountingRegex.asked = 0
+    assert [spec.check_file(name).include for name in ("a.py", "x/pat7_b.log", "c.tmp", "keep.tmp")] == [
+        None, True, True, False]
+    assert spec.check_file("x/pat7_b.log").index == 7
+    assert CountingRegex.asked < 600  # a block or two a name (64 lines each); pathspec tried all 10,002 for each
+
+
+def test_screened_patterns_decide_as_pathspec_does(monkeypatch):
+    import pathspec
+
+    monkeypatch.setattr(ignore, "SCREEN_BLOCK", 3)
+    monkeypatch.setattr(ignore, "SCREEN_AFTER", 0)
+    rng = random.Random(29)
+    pieces = ["*", "a", "b", "?", "[ab]", "/", "**", "c", "!", "\\*", "a/", "b/"]
+    checked = 0
+    for _ in range(400):
+        lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(1, 9))]
+        try:
+            theirs, ours = pathspec.GitIgnoreSpec.from_lines(lines, ignore.LinearPattern), ignore.compile_patterns(lines)
+        except ValueError:
+            continue
+        for _ in range(15):
+            name = "/".join(filter(None, "".join(rng.choice("ab/c*") for _ in range(rng.randint(1, 12))).split("/")))
+            name = (name or "a") + rng.choice(["", "/"])
+            want, got = theirs.check_file(name), ours.check_file(name)
+            assert (got.include, got.index) == (want.include, want.index), (lines, name)
+            checked += 1
+    assert checked > 4_000
