@@ -146,7 +146,8 @@ class ScreenedSpec(pathspec.GitIgnoreSpec):
                         others.append(source)
                 try:  # pathspec searches a pattern's regex in the name: so do the screens
                     first = re.compile("|".join(f"(?:{s})" for s in others) or "(?!)").search
-                    later = re.compile("(?:^|(?<=/))(?:" + ("|".join(f"(?:{s})" for s in anywhere) or "(?!)") + ")").search
+                    joined = "|".join(f"(?:{s})" for s in anywhere) or "(?!)"
+                    later = re.compile("(?:^|(?<=/))(?:" + joined + ")").search
                 except re.error:
                     screens.append((start, None))
                     continue

@@ -95,13 +95,17 @@ def resolve_path(roots: list[Path], path: str | None) -> tuple[Path, Path]:
         if root is None:
             continue
         here = root
-        for part in absolute.relative_to(root).parts:  # no link anywhere below the root
-            here = here / part
-            if here.is_symlink():
-                raise ToolInputError(f"{path}: is or passes through a symbolic link; the server reads nothing "
-                                     f"through links (roots: {_roots_text(roots)}).")
-        if absolute.exists():
-            return root, absolute
+        try:  # a name the system refuses (over 255 bytes: "File name too long") is no such file
+            for part in absolute.relative_to(root).parts:  # no link anywhere below the root
+                here = here / part
+                if here.is_symlink():
+                    raise ToolInputError(f"{path}: is or passes through a symbolic link; the server reads nothing "
+                                         f"through links (roots: {_roots_text(roots)}).")
+            if absolute.exists():
+                return root, absolute
+        except OSError as exc:
+            raise ToolInputError(f"{path:.200}: cannot be read ({exc.strerror}; "
+                                 f"roots: {_roots_text(roots)}).") from None
     if not any(Path(os.path.abspath(c)) == r or r in Path(os.path.abspath(c)).parents
                for c in candidates for r in roots):
         raise ToolInputError(f"{path}: is outside the roots this server may read ({_roots_text(roots)}).")
@@ -135,7 +139,7 @@ def _check_text(name: str, value, *, required: bool = True) -> str:
     if value is None and not required:
         return ""
     if not isinstance(value, str) or (required and not value.strip()):
-        raise ToolInputError(f"{name} must be non-empty text describing the task; got {value!r}.")
+        raise ToolInputError(f"{name} must be non-empty text describing the task; got {value!r:.200}.")
     return value
 
 
@@ -145,7 +149,8 @@ def _check_patterns(name: str, value) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise ToolInputError(f"{name} must be a list of gitignore-style patterns such as [\"*.py\"]; got {value!r}.")
+        raise ToolInputError(f"{name} must be a list of gitignore-style patterns such as [\"*.py\"]; "
+                             f"got {value!r:.200}.")
     return value
 
 
@@ -246,7 +251,10 @@ def rank_tool(roots: list[Path], query, path=None, top=20, explain=False) -> dic
 
     query = _check_text("query", query)
     if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_TOP:
-        raise ToolInputError(f"top must be a whole number from 1 to {MAX_TOP:,}; got {top!r}.")
+        # repr of 5,000 digits raised "Exceeds the limit (4300 digits)"; a long list was printed whole
+        huge = isinstance(top, int) and abs(top) >= 10 ** SHOWN_DIGITS
+        shown = f"a number of more than {SHOWN_DIGITS} digits" if huge else f"{top!r:.200}"
+        raise ToolInputError(f"top must be a whole number from 1 to {MAX_TOP:,}; got {shown}.")
     if not isinstance(explain, bool):
         raise ToolInputError(f"explain must be true or false; got {explain!r}.")
     root, target = resolve_path(roots, path)

@@ -229,7 +229,8 @@ def test_screened_patterns_decide_as_pathspec_does(monkeypatch):
     for _ in range(400):
         lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(1, 9))]
         try:
-            theirs, ours = pathspec.GitIgnoreSpec.from_lines(lines, ignore.LinearPattern), ignore.compile_patterns(lines)
+            theirs = pathspec.GitIgnoreSpec.from_lines(lines, ignore.LinearPattern)
+            ours = ignore.compile_patterns(lines)
         except ValueError:
             continue
         for _ in range(15):
@@ -285,3 +286,17 @@ def test_keyword_windows_look_for_line_ends_once_a_line(text):
     Scanned.chars = 0
     assert regexscan.keyword_windows("key", Scanned(text), text.lower()) == windows(text)
     assert Scanned.chars < 3 * len(text)  # "key=" * 20,000: 1.6 billion
+
+
+@pytest.mark.parametrize("call, said", [
+    (lambda m, roots: m.rank_tool(roots, "vat", top=10 ** 5_000), "got a number of more than 30 digits"),
+    (lambda m, roots: m.rank_tool(roots, ["v"] * 100_000), "got ['v', 'v'"),
+    (lambda m, roots: m.pack_tool(roots, "vat", 100, include=[5] * 100_000), "got [5, 5"),
+    (lambda m, roots: m.resolve_path(roots, "a" * 300), "File name too long"),
+])
+def test_an_mcp_argument_is_named_in_a_short_sentence(tmp_path, call, said):
+    mcp_server = pytest.importorskip("ctxlib.mcp_server")
+    (tmp_path / "vat.py").write_text("vat = 1\n")
+    with pytest.raises(mcp_server.ToolInputError) as caught:  # a raw OSError, "Exceeds the limit (4300 digits)"
+        call(mcp_server, [tmp_path.resolve()])
+    assert said in str(caught.value) and len(str(caught.value)) < 400 + len(str(tmp_path))
