@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import base64scan, goregex, ignore, regexscan
+from .linecursor import LineCursor
 from .literalset import LiteralSet, holds_any
 from .secretrules import CREDENTIAL_FILE_PATTERNS, EXTRA_RULES, linear_gitleaks_regex  # ctxlib's own: names, rules
 
@@ -294,7 +295,7 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     seen: dict = {"": places}
     by_keyword, unkeyed = _rules_of()
     run = set(unkeyed).union(*(by_keyword[k] for k in places))  # the rules a keyword lets run
-    lines = regexscan.LineCursor(text)  # a rule's matches come in order: lines are counted once a rule, not a match
+    lines = LineCursor(text)  # a rule's matches come in order: lines are counted once a rule, not a match
     for rule in map(compiled.__getitem__, sorted(run)):
         if rule.path and not (path and _compiled(rule.path).search(path)):
             continue

@@ -12,6 +12,7 @@ from re import _parser
 import pytest
 
 from ctxlib import credentials, imports, ledger, ranking, regexscan
+from ctxlib.linecursor import LineCursor
 from ctxlib.credentials import find_secrets
 
 
@@ -43,7 +44,7 @@ class CountingText(str):
 
 def test_line_numbers_of_many_matches_are_counted_in_one_pass():
     text = CountingText("x" * 5_000 + "\n" + "postgres://app:hunter2x@db " * 2_000 + "\n")
-    cursor, CountingText.scanned = regexscan.LineCursor(text), 0
+    cursor, CountingText.scanned = LineCursor(text), 0
     starts = [m.start() for m in re.finditer("postgres", text)]
     got = [cursor.at(s, s + 26, text) for s in starts]
     assert {n for n, _ in got} == {2} and {len(line) for _, line in got} == {2_000 * 27}
@@ -56,7 +57,7 @@ def test_line_cursor_agrees_with_counting_from_the_start():
     rng = random.Random(7)
     for _ in range(500):
         text = "".join(rng.choice("ab\n") for _ in range(rng.randint(0, 30)))
-        cursor = regexscan.LineCursor(text)
+        cursor = LineCursor(text)
         for _ in range(8):
             start = rng.randint(0, len(text))
             after = start + rng.randint(0, 4)
