@@ -21,26 +21,8 @@ def first_copies(texts) -> list[int]:
     Returns:
         a list as long as ``texts``. ``first_copies(["a = 1", "b", "a = 1"])`` -> ``[0, 1, 0]``.
     """
-    groups: dict[int, list[int] | dict] = {}  # length -> first indexes of its distinct texts (or text -> index)
-    first = []
-    for k, text in enumerate(texts):
-        group = groups.get(len(text))
-        if group is None:  # the first text of its length: nothing to compare
-            groups[len(text)] = [k]
-            first.append(k)
-        elif isinstance(group, dict):
-            first.append(group.setdefault(text, k))
-        else:
-            for j in group:
-                if texts[j] == text:
-                    first.append(j)
-                    break
-            else:
-                first.append(k)
-                group.append(k)
-                if len(group) > COMPARED:
-                    groups[len(text)] = {texts[j]: j for j in group}
-    return first
+    pool, first_of = SharedTexts(), {}  # id of each distinct text (the pool keeps it alive) -> its first index
+    return [first_of.setdefault(id(pool.share(text)), k) for k, text in enumerate(texts)]
 
 
 class SharedTexts:

@@ -46,7 +46,7 @@ def tokens_at_most(text: str) -> int:
     Each Python token is at least one of these, so the real count is no larger, except that a
     string's words are counted too (``"a b c"`` is one token, counted 3). Counted in C (a byte
     table, then ``bytes.count``): ~5 ms for 1 MiB, where a tokenizer would take ~0.3 s.
-    ``tokens_at_most("x = f(a, b)\n")`` -> 9 (``x``, ``=``, ``f``, ``(``, ``a``, ``,``, ``b``, ``)``, line end).
+    ``tokens_at_most("x = f(a, b)\\n")`` -> 9 (``x``, ``=``, ``f``, ``(``, ``a``, ``,``, ``b``, ``)``, line end).
     """
     data = text.encode("utf-8", "surrogatepass")
     words = data.translate(_AS_WORDS)
@@ -56,8 +56,8 @@ def tokens_at_most(text: str) -> int:
 
 def _parse(text: str):
     # A text dense in tokens is not parsed: the standard library's densest module (sympy's
-    # test_spin.py, 346 kB) is ~160,000 by tokens_at_most, while 1 MiB of "a\n" lines is
-    # 1,000,000 and made ast.parse take 9 s and 874 MB. Such a file gets line ranges instead.
+    # test_spin.py, 346 kB) is 152,462 by tokens_at_most, while 1 MiB of "a\n" lines is
+    # 1,000,000 and made ast.parse take ~8 s and 889 MB. Such a file gets line ranges instead.
     if tokens_at_most(text) > MAX_PARSE_TOKENS:
         return None
     # Parsing someone's file may warn about its code ("invalid escape sequence"); that is
