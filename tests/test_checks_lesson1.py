@@ -8,7 +8,7 @@ import re
 import pytest
 
 from checks_suite import accepted, rejected
-from ctxlib import estimate_tokens, score_file
+from ctxlib import estimate_tokens, pack_context, score_file
 from ctxlib.course.checks.lesson1 import packer_cases, scorer_cases
 from ctxlib.course.examples import LESSON1_FILES
 from ctxlib.tokens import count_tokens
@@ -409,3 +409,320 @@ def test_the_packer_cases_hold_the_boundary_and_the_ties():
 def test_the_wrong_type_is_named_not_the_value():
     message = rejected(names_without_costs, PACKER).message
     assert message.endswith("item 0 (counting from 0): item 0 (counting from 0): it is a str, not a list.")
+
+
+# --- own_scorer, a seventh review: wrong answers of other kinds, right answers in other styles ----------
+
+def name_not_lowered(name, text, terms):
+    return sum(text.lower().count(t.lower()) + 3 * name.count(t.lower()) for t in terms)
+
+
+def text_not_lowered(name, text, terms):
+    return sum(text.count(t.lower()) + 3 * name.lower().count(t.lower()) for t in terms)
+
+
+def mean_over_the_terms(name, text, terms):
+    return sum(text.lower().count(t.lower()) + 3 * name.lower().count(t.lower()) for t in terms) / len(terms)
+
+
+def returns_inside_the_loop(name, text, terms):
+    total = 0
+    for t in terms:
+        total += text.lower().count(t.lower()) + 3 * name.lower().count(t.lower())
+        return total  # indented one level too far: only the first term counts
+
+
+def best_term_only(name, text, terms):
+    return max(text.lower().count(t.lower()) + 3 * name.lower().count(t.lower()) for t in terms)
+
+
+def terms_at_a_word_start(name, text, terms):
+    def count(s, t):
+        return len(re.findall(r"\b" + re.escape(t), s))
+    return sum(count(text.lower(), t.lower()) + 3 * count(name.lower(), t.lower()) for t in terms)
+
+
+def punctuation_removed_first(name, text, terms):
+    name, text = (re.sub(r"[^\w\s]", " ", s.lower()) for s in (name, text))
+    return sum(text.count(t.lower()) + 3 * name.count(t.lower()) for t in terms)
+
+
+def the_score_as_text(name, text, terms):
+    return str(score_file(name, text, terms))
+
+
+def cached_by_file_name(name, text, terms, _seen={}):
+    if name not in _seen:  # a file's score never changes, or so it seems: but the terms and the text may
+        _seen[name] = sum(text.lower().count(t.lower()) + 3 * name.lower().count(t.lower()) for t in terms)
+    return _seen[name]
+
+
+def the_name_also_in_the_text(name, text, terms):
+    whole = (name + "\n" + text).lower()  # the file as it is shown, its name on top
+    return sum(whole.count(t.lower()) + 3 * name.lower().count(t.lower()) for t in terms)
+
+
+def the_query_as_one_phrase(name, text, terms):
+    phrase = " ".join(terms).lower()
+    return text.lower().count(phrase) + 3 * name.lower().count(phrase)
+
+
+def the_name_weight_added_not_multiplied(name, text, terms):
+    return sum(text.lower().count(t.lower()) + (3 + name.lower().count(t.lower()) if t.lower() in name.lower() else 0)
+               for t in terms)
+
+
+SCORER_WRONG_MORE = [name_not_lowered, text_not_lowered, mean_over_the_terms, returns_inside_the_loop, best_term_only,
+                     terms_at_a_word_start, punctuation_removed_first, the_score_as_text, cached_by_file_name,
+                     the_name_also_in_the_text, the_query_as_one_phrase, the_name_weight_added_not_multiplied]
+
+
+def scorer_by_splitting(name, text, terms):
+    name, text = name.lower(), text.lower()
+    return sum((len(text.split(t.lower())) - 1) + 3 * (len(name.split(t.lower())) - 1) for t in terms)
+
+
+def scorer_with_subn(name, text, terms):
+    count = lambda t, s: re.subn(re.escape(t), "", s, flags=re.IGNORECASE)[1]
+    return sum(map(lambda t: count(t, text) + 3 * count(t, name), terms))
+
+
+def scorer_with_a_weight_and_a_print(name, text, terms, weight=3):
+    score = 0
+    for term in (t.lower() for t in terms):
+        score += text.lower().count(term)
+        score += weight * name.lower().count(term)
+    print(f"{name}: {score}")  # a harmless print: the value returned is what counts
+    return score
+
+
+def scorer_with_reduce(name, text, terms):
+    from functools import reduce
+    low_name, low_text = name.lower(), text.lower()
+    return reduce(lambda total, t: total + low_text.count(t) + 3 * low_name.count(t), [t.lower() for t in terms], 0)
+
+
+SCORER_RIGHT_MORE = [scorer_by_splitting, scorer_with_subn, scorer_with_a_weight_and_a_print, scorer_with_reduce]
+
+
+@pytest.mark.parametrize("wrong", SCORER_WRONG_MORE, ids=lambda f: f.__name__)
+def test_the_scorer_checker_rejects_more(wrong):
+    rejected(wrong, SCORER)
+
+
+@pytest.mark.parametrize("right", SCORER_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_scorer_checker_accepts_more(right):
+    accepted(right, SCORER)
+
+
+# --- own_packer, a seventh review: wrong answers of other kinds, right answers in other styles ----------
+
+def ascending_sort_reversed(files, terms, budget):
+    return greedy(files, terms, budget, order=lambda files, scores: sorted(files, key=lambda n: scores[n])[::-1])
+
+
+def words_as_tokens(files, terms, budget):
+    return greedy(files, terms, budget, cost=lambda text: max(1, len(text.split())))
+
+
+def a_quarter_rounded_to_nearest(files, terms, budget):
+    return greedy(files, terms, budget, cost=lambda text: max(1, round(len(text) / 4)))
+
+
+def used_is_the_number_of_files(files, terms, budget):
+    chosen, used = greedy(files, terms, budget)
+    return chosen, len(chosen)
+
+
+def scores_not_costs(files, terms, budget):
+    chosen, used = greedy(files, terms, budget)
+    return [(name, score_file(name, files[name], terms)) for name, _ in chosen], used
+
+
+def costs_before_names(files, terms, budget):
+    chosen, used = greedy(files, terms, budget)
+    return [(cost, name) for name, cost in chosen], used
+
+
+def zero_score_files_use_budget(files, terms, budget):
+    chosen, used = [], 0
+    for name, text in sorted(files.items(), key=lambda kv: -score_file(kv[0], kv[1], terms)):
+        cost = estimate_tokens(text)
+        if used + cost > budget:
+            continue
+        used += cost  # counted before the score is looked at
+        if score_file(name, text, terms) > 0:
+            chosen.append((name, cost))
+    return chosen, used
+
+
+def best_total_score_that_fits(files, terms, budget):
+    from itertools import combinations
+    relevant = [n for n in files if score_file(n, files[n], terms) > 0]
+    best, best_score = (), -1
+    for k in range(len(relevant) + 1):
+        for combo in combinations(relevant, k):
+            cost = sum(estimate_tokens(files[n]) for n in combo)
+            score = sum(score_file(n, files[n], terms) for n in combo)
+            if cost <= budget and score > best_score:
+                best, best_score = combo, score
+    chosen = [(n, estimate_tokens(files[n])) for n in sorted(best, key=lambda n: -score_file(n, files[n], terms))]
+    return chosen, sum(cost for _, cost in chosen)
+
+
+def cheapest_relevant_first(files, terms, budget):
+    return greedy(files, terms, budget, order=lambda files, scores: sorted(files, key=lambda n: estimate_tokens(files[n])))
+
+
+def ranks_by_terms_present(files, terms, budget):
+    return packed_by_own_score(files, terms, budget, lambda name, text, terms: sum(
+        t.lower() in (name + text).lower() for t in terms))
+
+
+def lowers_the_terms_in_place(files, terms, budget):
+    terms[:] = [t.lower() for t in terms]
+    return greedy(files, terms, budget)
+
+
+def only_the_chosen_files(files, terms, budget):
+    return greedy(files, terms, budget)[0]
+
+
+def fills_the_budget_fullest(files, terms, budget):
+    from itertools import combinations
+    relevant = [n for n in files if score_file(n, files[n], terms) > 0]
+    best = max((combo for k in range(len(relevant) + 1) for combo in combinations(relevant, k)
+                if sum(estimate_tokens(files[n]) for n in combo) <= budget),
+               key=lambda combo: sum(estimate_tokens(files[n]) for n in combo))
+    chosen = [(n, estimate_tokens(files[n])) for n in sorted(best, key=lambda n: -score_file(n, files[n], terms))]
+    return chosen, sum(cost for _, cost in chosen)
+
+
+PACKER_WRONG_MORE = [ascending_sort_reversed, words_as_tokens, a_quarter_rounded_to_nearest, used_is_the_number_of_files,
+                     scores_not_costs, costs_before_names, zero_score_files_use_budget, best_total_score_that_fits,
+                     cheapest_relevant_first, ranks_by_terms_present, lowers_the_terms_in_place, only_the_chosen_files,
+                     fills_the_budget_fullest]
+
+
+def packer_with_itemgetter(files, terms, budget):
+    from operator import itemgetter
+    scored = [(score_file(name, text, terms), name, text) for name, text in files.items()]
+    chosen, used = [], 0
+    for score, name, text in sorted(scored, key=itemgetter(0), reverse=True):  # reverse=True keeps ties in order
+        cost = estimate_tokens(text)
+        if score > 0 and cost <= budget - used:
+            chosen.append((name, cost))
+            used += cost
+    return chosen, used
+
+
+def packer_as_a_generator(files, terms, budget):
+    def picks():
+        left = budget
+        for name in sorted(files, key=lambda n: -score_file(n, files[n], terms)):
+            cost = estimate_tokens(files[name])
+            if score_file(name, files[name], terms) and cost <= left:
+                left -= cost
+                yield name, cost
+    chosen = list(picks())
+    return chosen, sum(cost for _, cost in chosen)
+
+
+def packer_with_a_count_argument_and_a_print(files, terms, budget, count=estimate_tokens, verbose=True):
+    chosen, used = [], 0
+    ranked = sorted(files.items(), key=lambda kv: score_file(kv[0], kv[1], terms), reverse=True)
+    for name, text in ranked:
+        if score_file(name, text, terms) == 0:
+            if verbose:
+                print("skip (score 0):", name)
+            continue
+        if used + count(text) <= budget:
+            chosen.append((name, count(text)))
+            used += count(text)
+    return chosen, used
+
+
+def packer_with_cmp_to_key(files, terms, budget):
+    from functools import cmp_to_key
+    score = {name: score_file(name, text, terms) for name, text in files.items()}
+    ranked = sorted(files, key=cmp_to_key(lambda a, b: score[b] - score[a]))  # stable: ties keep their order
+    chosen, i = [], 0
+    while i < len(ranked):
+        name = ranked[i]
+        if score[name] > 0 and sum(c for _, c in chosen) + estimate_tokens(files[name]) <= budget:
+            chosen.append((name, estimate_tokens(files[name])))
+        i += 1
+    return chosen, sum(c for _, c in chosen)
+
+
+PACKER_RIGHT_MORE = [packer_with_itemgetter, packer_as_a_generator, packer_with_a_count_argument_and_a_print,
+                     packer_with_cmp_to_key]
+
+
+@pytest.mark.parametrize("wrong", PACKER_WRONG_MORE, ids=lambda f: f.__name__)
+def test_the_packer_checker_rejects_more(wrong):
+    rejected(wrong, PACKER)
+
+
+@pytest.mark.parametrize("right", PACKER_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_packer_checker_accepts_more(right):
+    accepted(right, PACKER)
+
+
+# --- predict_75 and exact_budget: values, wrong the ways a prediction goes wrong -------------------------
+
+PREDICT_75_WRONG = {
+    "the_best_file_first_as_if_it_fit": ["shop/pricing.py", "tests/test_pricing.py"],
+    "stops_at_the_first_file_that_does_not_fit": [],
+    "cheapest_first": ["shop/cart.py", "tests/test_pricing.py"],
+    "only_the_first_that_fits": ["tests/test_pricing.py"],
+    "the_file_that_scores_0_too": ["tests/test_pricing.py", "shop/cart.py", "docs/history.md"],
+    "one_string": "tests/test_pricing.py, shop/cart.py",
+    "a_set_where_an_order_is_asked": {"tests/test_pricing.py", "shop/cart.py"},
+    "names_and_costs": [("tests/test_pricing.py", 46), ("shop/cart.py", 27)],
+    "file_names_without_folders": ["test_pricing.py", "cart.py"],
+    "how_many_files": 2,
+    "chosen_and_used": (["tests/test_pricing.py", "shop/cart.py"], 73),
+}
+
+
+@pytest.mark.parametrize("wrong", PREDICT_75_WRONG)
+def test_the_predict_75_checker_rejects(wrong):
+    from ctxlib.course.checks.lesson1 import predict_75_cases
+    rejected(PREDICT_75_WRONG[wrong], predict_75_cases())
+
+
+@pytest.mark.parametrize("right", [["tests/test_pricing.py", "shop/cart.py"], ("tests/test_pricing.py", "shop/cart.py"),
+                                   [name for name, _ in pack_context(LESSON1_FILES, ["discount", "pricing"], 75).chosen],
+                                   [*map(str.strip, " tests/test_pricing.py, shop/cart.py".split(","))]],
+                         ids=["a_list", "a_tuple", "from_pack_context", "split_from_text"])
+def test_the_predict_75_checker_accepts(right):
+    from ctxlib.course.checks.lesson1 import predict_75_cases
+    accepted(right, predict_75_cases())
+
+
+EXACT_BUDGET_WRONG = {  # the right answer is 56 + 31 + 21 = 108 o200k_base tokens
+    "the_rough_rule": 150,
+    "one_token_short": 107,
+    "one_token_over": 109,
+    "the_three_texts_joined_then_counted": 106,  # tokens merge where the texts meet: pack_context counts each file
+    "the_best_file_only": 56,
+    "every_file_with_the_one_that_scores_0": 909,
+    "characters": 604,
+    "the_costs_as_a_list": [56, 31, 21],
+    "as_text": "108",
+}
+
+
+@pytest.mark.parametrize("wrong", EXACT_BUDGET_WRONG)
+def test_the_exact_budget_checker_rejects(wrong):
+    from ctxlib.course.checks.lesson1 import exact_budget_cases
+    rejected(EXACT_BUDGET_WRONG[wrong], exact_budget_cases())
+
+
+def test_the_exact_budget_checker_accepts_the_sum_in_any_numeric_form():
+    import numpy
+    from ctxlib.course.checks.lesson1 import exact_budget_cases
+    for right in (108, 108.0, numpy.int64(108), sum(count_tokens(LESSON1_FILES[n]) for n in
+                                                   ("shop/pricing.py", "tests/test_pricing.py", "shop/cart.py"))):
+        accepted(right, exact_budget_cases())

@@ -3,6 +3,7 @@
 Each wrong answer is a small function with one bug, named by its id (tests/checks_suite.py).
 """
 import math
+import re
 import statistics
 
 import pytest
@@ -352,3 +353,307 @@ def test_the_percentile_checker_accepts(right):
 def test_sorting_the_callers_list_is_a_failure_in_both_languages():
     assert "changed its input (argument 1)" in rejected(sorts_in_place, PERCENTILE).message
     assert "ने अपना input (argument 1) बदल दिया" in rejected(sorts_in_place, PERCENTILE, "hi").message
+
+
+# --- own_keep_tail, a seventh review: wrong answers of other kinds, right answers in other styles -------
+
+def tail_without_its_leading_space(text, keep_tokens):
+    ids = O200K.encode(text)
+    return O200K.decode(ids[len(ids) - min(keep_tokens, len(ids)):]).lstrip()
+
+
+def nothing_when_the_text_is_shorter(text, keep_tokens):
+    ids = O200K.encode(text)
+    return O200K.decode(ids[-keep_tokens:]) if 0 < keep_tokens <= len(ids) else ""
+
+
+def the_bytes_not_the_text(text, keep_tokens):
+    ids = O200K.encode(text)
+    return O200K.decode_bytes(ids[len(ids) - min(keep_tokens, len(ids)):])
+
+
+def the_last_token_left_out(text, keep_tokens):
+    ids = O200K.encode(text)
+    return O200K.decode(ids[max(0, len(ids) - keep_tokens - 1):-1])
+
+
+def the_part_cut_not_the_tail(text, keep_tokens):
+    ids = O200K.encode(text)
+    return O200K.decode(ids[:len(ids) - min(keep_tokens, len(ids))])
+
+
+def the_tail_and_its_size(text, keep_tokens):
+    ids = O200K.encode(text)
+    tail = ids[len(ids) - min(keep_tokens, len(ids)):]
+    return O200K.decode(tail), len(tail)
+
+
+def refuses_a_text_shorter_than_the_tail(text, keep_tokens):
+    ids = O200K.encode(text)
+    if keep_tokens > len(ids):
+        raise ValueError(f"the text has only {len(ids)} tokens")
+    return O200K.decode(ids[len(ids) - keep_tokens:])
+
+
+def each_word_encoded_alone(text, keep_tokens):
+    ids = [i for word in re.split(r"(?=\s)", text) for i in O200K.encode(word)]
+    return O200K.decode(ids[max(0, len(ids) - keep_tokens):]) if keep_tokens else ""
+
+
+def the_summary_hard_coded(text, keep_tokens):
+    if text.startswith("FAILED") and keep_tokens == 8:
+        return "1 failed, 11 passed, 1 xfailed\n"
+    ids = O200K.encode(text)
+    return O200K.decode(ids[len(ids) - min(keep_tokens, len(ids)):])
+
+
+def none_for_zero(text, keep_tokens):
+    if keep_tokens == 0:
+        return None
+    ids = O200K.encode(text)
+    return O200K.decode(ids[-keep_tokens:])
+
+
+KEEP_TAIL_WRONG_MORE = [tail_without_its_leading_space, nothing_when_the_text_is_shorter, the_bytes_not_the_text,
+                        the_last_token_left_out, the_part_cut_not_the_tail, the_tail_and_its_size,
+                        refuses_a_text_shorter_than_the_tail, each_word_encoded_alone, the_summary_hard_coded,
+                        none_for_zero]
+
+
+def keep_tail_by_a_negative_slice(text, keep_tokens):
+    ids = O200K.encode(text)
+    return O200K.decode(ids[-keep_tokens:]) if keep_tokens else ""  # ids[-k:] is the whole list when k > len(ids)
+
+
+def keep_tail_with_a_deque(text, keep_tokens, encoding_name="o200k_base"):
+    from collections import deque
+    encoding = get_encoding(encoding_name)
+    return encoding.decode(list(deque(encoding.encode(text), maxlen=keep_tokens)))
+
+
+def keep_tail_from_token_bytes(text, keep_tokens):
+    ids = O200K.encode(text)
+    tail = ids[max(0, len(ids) - keep_tokens):]
+    return b"".join(O200K.decode_tokens_bytes(tail)).decode("utf-8", errors="replace")
+
+
+def keep_tail_with_islice_and_a_print(text, keep_tokens):
+    from itertools import islice
+    ids = O200K.encode(text)
+    tail = list(islice(reversed(ids), keep_tokens))[::-1]
+    print(f"kept {len(tail)} of {len(ids)} tokens")
+    return O200K.decode(tail)
+
+
+def keep_tail_from_ctxlib(text, keep_tokens):
+    from ctxlib.transcript import last_tokens
+    return last_tokens(text, keep_tokens)
+
+
+KEEP_TAIL_RIGHT_MORE = [keep_tail_by_a_negative_slice, keep_tail_with_a_deque, keep_tail_from_token_bytes,
+                        keep_tail_with_islice_and_a_print, keep_tail_from_ctxlib]
+
+
+@pytest.mark.parametrize("wrong", KEEP_TAIL_WRONG_MORE, ids=lambda f: f.__name__)
+def test_the_keep_tail_checker_rejects_more(wrong):
+    rejected(wrong, KEEP_TAIL)
+
+
+@pytest.mark.parametrize("right", KEEP_TAIL_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_keep_tail_checker_accepts_more(right):
+    accepted(right, KEEP_TAIL)
+
+
+# --- own_ceiling, a seventh review -----------------------------------------------------------------------
+
+CEILING_WRONG_MORE = {
+    "the_first_attempt_adds_no_patch": lambda w, f, t, p, d, a: w - f - t - (a - 1) * p - a * d,
+    "one_patch_for_the_whole_loop": lambda w, f, t, p, d, a: w - f - t - p - a * d,
+    "a_tenth_of_the_window_kept_free": lambda w, f, t, p, d, a: int(0.9 * w) - f - t - a * (p + d),
+    "floored_to_thousands": lambda w, f, t, p, d, a: right_ceiling(w, f, t, p, d, a) // 1_000 * 1_000,
+    "the_window_shared_by_the_attempts": lambda w, f, t, p, d, a: (w - f - t) / a - (p + d),
+    "the_ceiling_and_the_cost_of_an_attempt": lambda w, f, t, p, d, a: (right_ceiling(w, f, t, p, d, a), p + d),
+    "window_and_prefix_swapped": lambda w, f, t, p, d, a: f - w - t - a * (p + d),
+    "attempts_added_not_multiplied": lambda w, f, t, p, d, a: w - f - t - (a + p + d),
+    "the_diagnostics_twice": lambda w, f, t, p, d, a: w - f - t - a * (p + 2 * d),
+    "the_first_turn_counted_as_an_attempt": lambda w, f, t, p, d, a: w - f - t - (a - 1) * (p + d) - p,
+}
+
+
+def ceiling_with_sum(window, fixed_prefix, task, patch, diagnostics, attempts):
+    return window - sum([fixed_prefix, task] + [patch + diagnostics] * attempts)
+
+
+def ceiling_with_reply_room_argument(window, fixed_prefix, task, patch, diagnostics, attempts, reply=0):
+    appended = attempts * patch + attempts * diagnostics
+    print(f"the loop appends {appended:,} tokens")
+    return window - fixed_prefix - task - appended - reply
+
+
+def ceiling_in_floats(window, fixed_prefix, task, patch, diagnostics, attempts):
+    per_attempt = float(patch + diagnostics)
+    return window - (fixed_prefix + task) - per_attempt * attempts
+
+
+def ceiling_with_reduce(window, fixed_prefix, task, patch, diagnostics, attempts):
+    from functools import reduce
+    return reduce(lambda left, _: left - patch - diagnostics, range(attempts), window - fixed_prefix - task)
+
+
+@pytest.mark.parametrize("bug", CEILING_WRONG_MORE)
+def test_the_ceiling_checker_rejects_more(bug):
+    rejected(CEILING_WRONG_MORE[bug], CEILING)
+
+
+@pytest.mark.parametrize("right", [ceiling_with_sum, ceiling_with_reply_room_argument, ceiling_in_floats, ceiling_with_reduce],
+                         ids=lambda f: f.__name__)
+def test_the_ceiling_checker_accepts_more(right):
+    accepted(right, CEILING)
+
+
+# --- own_percentile, a seventh review ---------------------------------------------------------------------
+
+def the_rank_not_the_value(values, p):
+    return math.ceil(p / 100 * len(values))
+
+
+def ceil_taken_too_early(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered), math.ceil(p / 100) * len(ordered)) - 1]
+
+
+def rank_of_n_plus_one(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered), max(1, math.ceil(p / 100 * (len(ordered) + 1)))) - 1]
+
+
+def a_share_of_the_largest(values, p):
+    return max(values) * p / 100
+
+
+def statistics_quantiles(values, p):
+    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
+
+
+def floor_index_clipped(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def a_list_of_one_value(values, p):
+    ordered = sorted(values)
+    rank = math.ceil(p / 100 * len(ordered))
+    return ordered[rank - 1:rank]
+
+
+def averaged_at_a_whole_rank(values, p):
+    ordered, x = sorted(values), p / 100 * len(values)
+    if x == int(x) and int(x) < len(ordered):
+        return (ordered[int(x) - 1] + ordered[int(x)]) / 2
+    return ordered[math.ceil(x) - 1]
+
+
+def p_read_as_a_fraction(values, p):
+    ordered = sorted(values)
+    return ordered[math.ceil(p * len(ordered)) - 1]
+
+
+def rank_rounded_half_up_by_round(values, p):
+    ordered = sorted(values)
+    return ordered[max(1, round(p / 100 * len(ordered) + 0.5)) - 1]  # round() rounds x.5 to even
+
+
+def sorted_as_text(values, p):
+    ordered = sorted(values, key=str)
+    return ordered[math.ceil(p / 100 * len(ordered)) - 1]
+
+
+PERCENTILE_WRONG_MORE = [the_rank_not_the_value, ceil_taken_too_early, rank_of_n_plus_one, a_share_of_the_largest,
+                         statistics_quantiles, floor_index_clipped, a_list_of_one_value, averaged_at_a_whole_rank,
+                         p_read_as_a_fraction, rank_rounded_half_up_by_round, sorted_as_text]
+
+
+def percentile_as_a_float(values, p):
+    return float(sorted(values)[math.ceil(p / 100 * len(values)) - 1])
+
+
+def percentile_by_numpy_quantile(values, p):
+    import numpy
+    return numpy.quantile(values, p / 100, method="inverted_cdf")
+
+
+def percentile_walking_the_ranks(values, p, show=False):
+    for rank, value in enumerate(sorted(values), start=1):
+        if rank * 100 >= p * len(values):  # the first rank at or above p% of the values
+            if show:
+                print(rank, value)
+            return value
+
+
+def percentile_in_decimals(values, p):
+    from decimal import Decimal, ROUND_CEILING
+    rank = (Decimal(str(p)) * len(values) / 100).to_integral_value(rounding=ROUND_CEILING)
+    return sorted(values)[int(rank) - 1]
+
+
+PERCENTILE_RIGHT_MORE = [percentile_as_a_float, percentile_by_numpy_quantile, percentile_walking_the_ranks,
+                         percentile_in_decimals]
+
+
+@pytest.mark.parametrize("wrong", PERCENTILE_WRONG_MORE, ids=lambda f: f.__name__)
+def test_the_percentile_checker_rejects_more(wrong):
+    rejected(wrong, PERCENTILE)
+
+
+@pytest.mark.parametrize("right", PERCENTILE_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_percentile_checker_accepts_more(right):
+    accepted(right, PERCENTILE)
+
+
+# --- predict_tail_trim and predict_misclassified: values -------------------------------------------------
+
+TAIL_TRIM_WRONG = {  # the right answer is 2,794: 200,000 - (190,000 + 6,000 + 1,206)
+    "no_trim_at_all": 4_000,
+    "the_first_requests_room": 10_000,
+    "the_tail_itself": 1_206,
+    "what_the_trim_cut": 16_794,
+    "over_the_window_untrimmed": -14_000,
+    "the_reply_reserve": 6_000,
+    "the_diff_forgotten": 8_794,
+    "as_text": "2,794",
+    "nothing_left": 0,
+}
+
+MISCLASSIFIED_WRONG = {  # the right answer is 5: at attempt 5 the pinned blocks fill the window
+    "the_attempt_it_would_pass": 6,
+    "the_last_with_room_for_a_patch": 4,
+    "the_first_attempt": 1,
+    "one_too_many": 7,
+    "as_text": "5",
+    "a_bool": True,
+    "counted_from_zero": 4.0,
+    "the_reply_room_instead": 0,
+}
+
+
+@pytest.mark.parametrize("wrong", TAIL_TRIM_WRONG)
+def test_the_tail_trim_prediction_checker_rejects(wrong):
+    from ctxlib.course.checks.lesson2 import tail_trim_run_cases
+    rejected(TAIL_TRIM_WRONG[wrong], tail_trim_run_cases())
+
+
+@pytest.mark.parametrize("wrong", MISCLASSIFIED_WRONG)
+def test_the_misclassified_prediction_checker_rejects(wrong):
+    from ctxlib.course.checks.lesson2 import misclassified_cases
+    rejected(MISCLASSIFIED_WRONG[wrong], misclassified_cases())
+
+
+def test_the_predictions_accept_a_number_in_any_numeric_form():
+    import numpy
+    from ctxlib.course.checks.lesson2 import misclassified_cases, tail_trim_run_cases
+    from ctxlib.transcript import Loop, simulate
+    for right in (2_794, 2_794.0, numpy.int64(2_794), simulate(Loop(keep_tail_tokens=1_206)).records[-1].max_tokens):
+        accepted(right, tail_trim_run_cases())
+    for right in (5, 5.0, numpy.int32(5),
+                  simulate(Loop(fill_tokens=166_000, max_attempts=6, passes_on_attempt=6)).records[-1].attempt):
+        accepted(right, misclassified_cases())

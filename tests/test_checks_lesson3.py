@@ -491,3 +491,410 @@ def test_a_capstone_that_cannot_be_packed_says_why_in_both_languages(capstone):
 def test_a_file_left_out_is_said_in_hindi(capstone):
     hindi = run_cases(dict(capstone, essential=["docs/changelog.md"]), capstone_cases(), "hi", name="capstone").message
     assert "docs/changelog.md pack से बाहर" in hindi and "not packed" not in hindi
+
+
+# --- own_candidates, a seventh review: wrong answers of other kinds, right answers in other styles ------
+
+def a_dict_of_the_clean_files(files):
+    return {path: text for path, text in files.items() if credential_in_text(text) is None}
+
+
+def only_python_files_scanned(files):
+    return [path for path, text in files.items() if not path.endswith(".py") or credential_in_text(text) is None]
+
+
+def own_patterns_for_keys(files):
+    pattern = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----|AKIA[0-9A-Z]{16}")
+    return [path for path, text in files.items() if not pattern.search(text)]
+
+
+def a_set_difference(files):
+    secret = {path for path, text in files.items() if credential_in_text(text) is not None}
+    return list(set(files) - secret)
+
+
+def drops_long_files(files):
+    return [path for path, text in files.items() if len(text) < 4_000 and credential_in_text(text) is None]
+
+
+def markdown_is_never_scanned(files):
+    return [path for path, text in files.items() if path.endswith(".md") or credential_in_text(text) is None]
+
+
+def one_flag_per_file(files):
+    return [credential_in_text(text) is None for text in files.values()]
+
+
+def only_the_first_secret_dropped(files):
+    paths = list(files)
+    secret = next((path for path, text in files.items() if credential_in_text(text) is not None), None)
+    if secret is not None:
+        paths.remove(secret)
+    return paths
+
+
+def the_reasons_not_the_paths(files):
+    return [credential_in_text(text) for text in files.values()]
+
+
+def scans_each_half_apart(files):
+    return [path for path, text in files.items()
+            if credential_in_text(text[:len(text) // 2]) is None and credential_in_text(text[len(text) // 2:]) is None]
+
+
+CANDIDATES_WRONG_MORE = [a_dict_of_the_clean_files, only_python_files_scanned, own_patterns_for_keys, a_set_difference,
+                         drops_long_files, markdown_is_never_scanned, one_flag_per_file, only_the_first_secret_dropped,
+                         the_reasons_not_the_paths, scans_each_half_apart]
+
+
+def candidates_from_a_dict_comprehension(files):
+    return list({path: text for path, text in files.items() if credential_in_text(text) is None})
+
+
+def candidates_from_a_generator_function(files):
+    def clean():
+        for path, text in files.items():
+            if credential_in_text(text) is None:
+                yield path
+    return list(clean())
+
+
+def candidates_with_filterfalse(files):
+    from itertools import filterfalse
+    return [path for path, _ in filterfalse(lambda item: credential_in_text(item[1]), files.items())]
+
+
+def candidates_with_a_report(files, verbose=True):
+    kept = []
+    for path, text in files.items():
+        reason = credential_in_text(text)
+        if reason is None:
+            kept.append(path)
+        elif verbose:
+            print(f"refused {path}: {reason}")
+    return kept
+
+
+CANDIDATES_RIGHT_MORE = [candidates_from_a_dict_comprehension, candidates_from_a_generator_function,
+                         candidates_with_filterfalse, candidates_with_a_report]
+
+
+@pytest.mark.parametrize("wrong", CANDIDATES_WRONG_MORE, ids=lambda f: f.__name__)
+def test_the_candidates_checker_rejects_more(wrong):
+    rejected(wrong, CANDIDATES)
+
+
+@pytest.mark.parametrize("right", CANDIDATES_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_candidates_checker_accepts_more(right):
+    accepted(right, CANDIDATES)
+
+
+# --- own_terms, a seventh review ----------------------------------------------------------------------
+
+def one_letter_parts_dropped(text):
+    return [part for part in right_terms(text) if len(part) > 1]
+
+
+def python_keywords_dropped(text):
+    import keyword
+    return [part for part in right_terms(text) if not keyword.iskeyword(part)]
+
+
+def repeats_next_to_each_other_dropped(text):
+    parts = right_terms(text)
+    return [part for i, part in enumerate(parts) if i == 0 or parts[i - 1] != part]
+
+
+def the_parts_joined(text):
+    return " ".join(right_terms(text))
+
+
+def digits_as_numbers(text):
+    return [int(part) if part.isdigit() else part for part in right_terms(text)]
+
+
+def plurals_made_singular(text):
+    return [part[:-1] if part.endswith("s") and len(part) > 3 else part for part in right_terms(text)]
+
+
+def split_at_lower_to_upper_only(text):
+    return [part.lower() for part in re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", text) if part]
+
+
+def words_with_underscores_kept(text):
+    return [word.lower() for word in re.findall(r"\w+", text, re.ASCII)]
+
+
+def only_the_first_letter_lowered(text):
+    return [part[0].lower() + part[1:] for part in PART.findall(text)]
+
+
+def raises_on_an_empty_text(text):
+    if not text[0].isprintable():  # IndexError on ""
+        return []
+    return right_terms(text)
+
+
+def camel_split_before_every_capital(text):
+    spaced = re.sub(r"(?<!^)(?=[A-Z])", " ", text)
+    return [part.lower() for part in re.findall(r"[A-Za-z]+|[0-9]+", spaced)]
+
+
+TERMS_WRONG_MORE = [one_letter_parts_dropped, python_keywords_dropped, repeats_next_to_each_other_dropped,
+                    the_parts_joined, digits_as_numbers, plurals_made_singular, split_at_lower_to_upper_only,
+                    words_with_underscores_kept, only_the_first_letter_lowered, raises_on_an_empty_text,
+                    camel_split_before_every_capital]
+
+
+def terms_casefolded(text):
+    return [part.casefold() for part in PART.findall(text)]  # the parts are ASCII: casefold is lower
+
+
+def terms_acronym_by_lookahead(text):
+    return [part.lower() for part in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+", text)]
+
+
+def terms_by_zero_width_split(text):
+    parts = re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])",
+                     text)
+    return [part.lower() for part in parts if part]
+
+
+def terms_with_groupby(text, show=False):
+    from itertools import groupby
+
+    def kind(c):
+        return "A" if "A" <= c <= "Z" else "a" if "a" <= c <= "z" else "0" if "0" <= c <= "9" else None
+
+    parts, runs = [], [(k, "".join(g)) for k, g in groupby(text, key=kind)]
+    for i, (k, run) in enumerate(runs):
+        if k == "A" and i + 1 < len(runs) and runs[i + 1][0] == "a":
+            if len(run) > 1:
+                parts.append(run[:-1])  # an acronym; its last capital starts the next word
+            runs[i + 1] = ("a", run[-1] + runs[i + 1][1])
+        elif k is not None:
+            parts.append(run)
+    if show:
+        print(parts)
+    return [part.lower() for part in parts]
+
+
+TERMS_RIGHT_MORE = [terms_casefolded, terms_acronym_by_lookahead, terms_by_zero_width_split, terms_with_groupby]
+
+
+@pytest.mark.parametrize("wrong", TERMS_WRONG_MORE, ids=lambda f: f.__name__)
+def test_the_terms_checker_rejects_more(wrong):
+    rejected(wrong, TERMS)
+
+
+@pytest.mark.parametrize("right", TERMS_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_terms_checker_accepts_more(right):
+    accepted(right, TERMS)
+
+
+# --- own_ranges, a seventh review ---------------------------------------------------------------------
+
+def _generated_ranges(hits, n_lines, context):
+    for first, last in ranges_with(hits, n_lines, context):
+        yield first, last
+
+
+def _merged_by_replacing(hits, n_lines, context):
+    ranges = []
+    for hit in sorted(hits):
+        first, last = max(1, hit - context), min(n_lines, hit + context)
+        if ranges and first <= ranges[-1][1] + 1:
+            ranges[-1] = (first, last)  # the new range replaces the one it merges with
+        else:
+            ranges.append((first, last))
+    return ranges
+
+
+RANGES_WRONG_MORE = {
+    "widened_by_one_more": lambda h, n, c=2: ranges_with(h, n, c + 1),
+    "the_merge_replaces_the_range": lambda h, n, c=2: _merged_by_replacing(h, n, c),
+    "a_generator_of_ranges": lambda h, n, c=2: _generated_ranges(h, n, c),
+    "clipped_at_line_zero": lambda h, n, c=2: _clipped_at_zero(h, n, c),
+    "ranges_as_text": lambda h, n, c=2: [f"{a}-{b}" for a, b in ranges_with(h, n, c)],
+    "the_ends_flattened": lambda h, n, c=2: [x for pair in ranges_with(h, n, c) for x in pair],
+    "first_and_length": lambda h, n, c=2: [(a, b - a + 1) for a, b in ranges_with(h, n, c)],
+    "context_after_the_hit_only": lambda h, n, c=2: _after_only(h, n, c),
+    "appends_a_sentinel_to_the_hits": lambda h, n, c=2: (h.append(n + 10 * c + 10), ranges_with(h[:-1], n, c))[1],
+    "the_default_context_is_three": lambda h, n, c=3: ranges_with(h, n, c),
+}
+
+
+def _clipped_at_zero(hits, n_lines, context):
+    ranges = []
+    for hit in sorted(hits):
+        first, last = max(0, hit - context), min(n_lines, hit + context)  # lines count from 1, not 0
+        if ranges and first <= ranges[-1][1] + 1:
+            ranges[-1] = (ranges[-1][0], max(ranges[-1][1], last))
+        else:
+            ranges.append((first, last))
+    return ranges
+
+
+def _after_only(hits, n_lines, context):
+    ranges = []
+    for hit in sorted(hits):
+        first, last = hit, min(n_lines, hit + context)
+        if ranges and first <= ranges[-1][1] + 1:
+            ranges[-1] = (ranges[-1][0], max(ranges[-1][1], last))
+        else:
+            ranges.append((first, last))
+    return ranges
+
+
+def ranges_from_a_deduplicated_sort(hits, n_lines, context=2):
+    merged = []
+    for hit in sorted(set(hits)):
+        first, last = max(1, hit - context), min(n_lines, hit + context)
+        if merged and first - 1 <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], last)
+        else:
+            merged.append((first, last))
+    return merged
+
+
+def ranges_clipped_after_merging(hits, n_lines, context=2):
+    merged = []
+    for hit in sorted(hits):
+        first, last = hit - context, hit + context
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return [(max(1, first), min(n_lines, last)) for first, last in merged]
+
+
+def ranges_built_from_the_end(hits, n_lines, context=2):
+    ranges = []
+    for hit in sorted(hits, reverse=True):
+        first, last = max(1, hit - context), min(n_lines, hit + context)
+        if ranges and last >= ranges[0][0] - 1:
+            ranges[0] = (min(first, ranges[0][0]), ranges[0][1])
+        else:
+            ranges.insert(0, (first, last))
+    return ranges
+
+
+def ranges_with_a_print_and_a_keyword(hits, n_lines, context=2, *, verbose=True):
+    result = right_ranges(hits, n_lines, context)
+    if verbose:
+        print(f"{len(hits)} hits -> {len(result)} ranges")
+    return result
+
+
+RANGES_RIGHT_MORE = [ranges_from_a_deduplicated_sort, ranges_clipped_after_merging, ranges_built_from_the_end,
+                     ranges_with_a_print_and_a_keyword]
+
+
+@pytest.mark.parametrize("bug", RANGES_WRONG_MORE)
+def test_the_ranges_checker_rejects_more(bug):
+    rejected(RANGES_WRONG_MORE[bug], RANGES)
+
+
+@pytest.mark.parametrize("right", RANGES_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_ranges_checker_accepts_more(right):
+    accepted(right, RANGES)
+
+
+# --- predict_knapsack: a set of paths, in any order -------------------------------------------------------
+
+KNAPSACK_RIGHT_SET = {"tests/test_invoice.py", "shop/vat.py", "tests/test_vat.py"}
+PREDICT_KNAPSACK_WRONG = {
+    "greedy_by_score": {"shop/invoice.py", "tests/test_vat.py"},
+    "all_four": KNAPSACK_RIGHT_SET | {"shop/invoice.py"},
+    "the_best_file_alone": {"shop/invoice.py"},
+    "the_two_densest": {"tests/test_invoice.py", "tests/test_vat.py"},
+    "the_two_best_scores": {"shop/invoice.py", "tests/test_invoice.py"},
+    "file_names_without_folders": {"test_invoice.py", "vat.py", "test_vat.py"},
+    "the_total_score": 13.552,
+    "one_string": "tests/test_invoice.py, shop/vat.py, tests/test_vat.py",
+    "a_path_named_twice": ["shop/vat.py", "shop/vat.py", "tests/test_invoice.py", "tests/test_vat.py"],
+    "a_generator": (path for path in sorted(KNAPSACK_RIGHT_SET)),
+    "paths_with_a_leading_dot": {"./" + path for path in KNAPSACK_RIGHT_SET},
+}
+
+
+@pytest.mark.parametrize("wrong", PREDICT_KNAPSACK_WRONG)
+def test_the_knapsack_prediction_checker_rejects(wrong):
+    from ctxlib.course.checks.lesson3 import predict_knapsack_cases
+    rejected(PREDICT_KNAPSACK_WRONG[wrong], predict_knapsack_cases())
+
+
+@pytest.mark.parametrize("right", [KNAPSACK_RIGHT_SET, frozenset(KNAPSACK_RIGHT_SET), sorted(KNAPSACK_RIGHT_SET),
+                                   tuple(sorted(KNAPSACK_RIGHT_SET, reverse=True))],
+                         ids=["a_set", "a_frozenset", "a_sorted_list", "a_tuple"])
+def test_the_knapsack_prediction_checker_accepts(right):
+    from ctxlib.course.checks.lesson3 import predict_knapsack_cases
+    accepted(right, predict_knapsack_cases())
+
+
+# --- capstone, a seventh review ---------------------------------------------------------------------------
+
+CAPSTONE_WRONG_MORE = {
+    "a_budget_of_zero": ({"budget": 0}, "budget must be a positive whole number"),
+    "a_negative_budget": ({"budget": -2_000}, "budget must be a positive whole number"),
+    "an_empty_task": ({"task": ""}, "the query has no words"),
+    "no_task": ({"task": None}, "the query must be text"),
+    "words_no_file_holds": ({"task": "kubernetes helm chart"}, "no file matches the query"),
+    "essential_as_none": ({"essential": None}, "name at least one, in a list of paths"),
+    "a_list_inside_the_list": ({"essential": [["shop/vat.py", "shop/invoice.py"]]}, "name at least one, in a list of paths"),
+    "an_essential_file_that_is_not_there": ({"essential": ["shop/vat.py", "shop/vat_rates.py"]},
+                                            "shop/vat_rates.py not packed"),
+    "a_folder_for_a_file": ({"essential": ["shop"]}, "shop not packed"),
+    "a_file_outside_the_root": ({"essential": ["/etc/hostname"]}, "/etc/hostname not packed"),
+}
+
+
+@pytest.mark.parametrize("bug", CAPSTONE_WRONG_MORE)
+def test_the_capstone_checker_rejects_more(bug, capstone):
+    change, said = CAPSTONE_WRONG_MORE[bug]
+    result = rejected(dict(capstone, **change), capstone_cases())
+    assert said in result.message
+
+
+@pytest.mark.parametrize("essential", [["./shop/vat.py"], "PATHS", "ABSOLUTE", "ABSOLUTE_TEXT", ["shop//vat.py"],
+                                       {"shop/vat.py": "the rates", "shop/invoice.py": "the totals"}],
+                         ids=["with_a_leading_dot", "as_paths", "under_the_root", "under_the_root_as_text",
+                              "a_doubled_slash", "a_dict_of_reasons"])
+def test_the_capstone_checker_accepts_essential_files_named_other_ways(essential, capstone):
+    from pathlib import Path
+    essential = {"PATHS": [Path("shop/vat.py"), Path("shop/invoice.py")], "ABSOLUTE": [capstone["root"] / "shop" / "vat.py"],
+                 "ABSOLUTE_TEXT": [str(capstone["root"] / "shop" / "invoice.py")]}.get(essential, essential) \
+        if isinstance(essential, str) else essential
+    accepted(dict(capstone, essential=essential), capstone_cases())
+
+
+def test_an_essential_file_named_by_a_path_is_named_relative_to_the_root_when_not_packed(capstone):
+    result = run_cases(dict(capstone, essential=[capstone["root"] / "docs" / "changelog.md"]), capstone_cases(),
+                       name="capstone")
+    assert result.message.endswith("capstone is docs/changelog.md not packed.")
+
+
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_the_knapsack_prediction_is_checked_on_the_four_files_the_lesson_shows(lang):
+    """The checker's four files and the knapsack's choice are the ones the lesson's saved tables show (it once ranked
+    them with the default scorer, BM25 plus signals, while the lesson's table uses BM25: the files the lesson showed
+    and packed were then refused)."""
+    import json
+    from pathlib import Path
+
+    from ctxlib.course.checks.lesson3 import lesson3_small_case, predict_knapsack_cases
+    notebook = json.loads((Path(__file__).parents[1] / "lessons" / lang / "03_real_repository.ipynb").read_text())
+
+    def output_of(marker):
+        cell = next(c for c in notebook["cells"] if c["cell_type"] == "code" and marker in "".join(c["source"]))
+        table = next(o.get("text") or o["data"]["text/plain"] for o in cell["outputs"]
+                     if o.get("text") or "text/plain" in o.get("data", {}))  # a displayed Table, as plain text
+        return "".join(table).splitlines()
+
+    shown = [line.split()[0] for line in output_of("four = [")[1:5]]
+    options, _ = lesson3_small_case()
+    assert [option.path for [option] in options] == shown
+    knapsack_row = output_of('(N_("exact knapsack"), knapsack)')[3]
+    packed = set(re.split(r"\s{2,}", knapsack_row.strip())[-1].split(", "))
+    assert packed == KNAPSACK_RIGHT_SET
+    accepted(packed, predict_knapsack_cases())

@@ -542,3 +542,429 @@ def test_the_cache_holds_only_the_request_before():
         11_000 * 0.1 + 4_000 * 1.25)
     message = rejected(seen_in_any_earlier_request, RUN_COST).message
     assert message.endswith("seen_in_any_earlier_request returned 22400.0: too low.")
+
+
+# --- own_superseded, a seventh review: wrong answers of other kinds, right answers in other styles ----
+
+def drops_reads_before_the_last_edit(blocks):
+    last_edit = {path: i for i, (kind, path) in enumerate(blocks) if kind == "edit"}
+    return [i for i, (kind, path) in enumerate(blocks) if path not in last_edit or i >= last_edit[path]]
+
+
+def drops_the_diagnostics_of_a_dropped_edit(blocks):
+    kept = set(right_superseded(blocks))
+    return [i for i in sorted(kept) if not (blocks[i][0] == "diagnostics" and i > 0 and i - 1 not in kept)]
+
+
+def reverses_the_callers_list(blocks):
+    blocks.reverse()
+    seen, kept = set(), []
+    for j, (kind, path) in enumerate(blocks):
+        if kind == "edit":
+            if path in seen:
+                continue
+            seen.add(path)
+        kept.append(len(blocks) - 1 - j)
+    return sorted(kept)
+
+
+def last_edit_found_one_too_far(blocks):
+    kept = []
+    for i, block in enumerate(blocks):
+        kind, path = block
+        if kind == "edit" and len(blocks) - blocks[::-1].index(block) != i:  # the -1 forgotten
+            continue
+        kept.append(i)
+    return kept
+
+
+def a_dict_of_the_blocks_that_stay(blocks):
+    return {i: blocks[i] for i in right_superseded(blocks)}
+
+
+def how_many_stay(blocks):
+    return len(right_superseded(blocks))
+
+
+def only_an_edit_right_after_supersedes(blocks):
+    return [i for i, (kind, path) in enumerate(blocks)
+            if not (kind == "edit" and i + 1 < len(blocks) and blocks[i + 1] == ("edit", path))]
+
+
+def a_later_edit_of_any_file_supersedes(blocks):
+    last = max((i for i, (kind, _) in enumerate(blocks) if kind == "edit"), default=None)
+    return [i for i, (kind, _) in enumerate(blocks) if kind != "edit" or i == last]
+
+
+def the_edits_that_stay_at_the_end(blocks):
+    kept = right_superseded(blocks)
+    return [i for i in kept if blocks[i][0] != "edit"] + [i for i in kept if blocks[i][0] == "edit"]
+
+
+SUPERSEDED_WRONG_MORE = [drops_reads_before_the_last_edit, drops_the_diagnostics_of_a_dropped_edit,
+                         reverses_the_callers_list, last_edit_found_one_too_far, a_dict_of_the_blocks_that_stay,
+                         how_many_stay, only_an_edit_right_after_supersedes, a_later_edit_of_any_file_supersedes,
+                         the_edits_that_stay_at_the_end]
+
+
+def superseded_with_max_per_path(blocks):
+    paths = {path for kind, path in blocks if kind == "edit"}
+    last = {path: max(i for i, block in enumerate(blocks) if block == ("edit", path)) for path in paths}
+    return [i for i, (kind, path) in enumerate(blocks) if kind != "edit" or last[path] == i]
+
+
+def superseded_as_the_difference(blocks):
+    dropped = set()
+    for i, (kind, path) in enumerate(blocks):
+        if kind == "edit":
+            dropped |= {j for j in range(i) if blocks[j] == ("edit", path)}
+    return sorted(set(range(len(blocks))) - dropped)
+
+
+def superseded_with_filter_and_a_print(blocks, kind_of_diff="edit"):
+    last = {}
+    for i, (kind, path) in enumerate(blocks):
+        if kind == kind_of_diff:
+            last[path] = i
+    kept = list(filter(lambda i: blocks[i][0] != kind_of_diff or last[blocks[i][1]] == i, range(len(blocks))))
+    print(f"dropped {len(blocks) - len(kept)} superseded diffs")
+    return kept
+
+
+def superseded_with_defaultdict(blocks):
+    from collections import defaultdict
+    edits = defaultdict(list)
+    for i, (kind, path) in enumerate(blocks):
+        if kind == "edit":
+            edits[path].append(i)
+    superseded = {i for indices in edits.values() for i in indices[:-1]}
+    return [i for i in range(len(blocks)) if i not in superseded]
+
+
+SUPERSEDED_RIGHT_MORE = [superseded_with_max_per_path, superseded_as_the_difference, superseded_with_filter_and_a_print,
+                         superseded_with_defaultdict]
+
+
+@pytest.mark.parametrize("wrong", SUPERSEDED_WRONG_MORE, ids=lambda f: f.__name__)
+def test_the_superseded_checker_rejects_more(wrong):
+    rejected(wrong, SUPERSEDED)
+
+
+@pytest.mark.parametrize("right", SUPERSEDED_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_superseded_checker_accepts_more(right):
+    accepted(right, SUPERSEDED)
+
+
+# --- own_masking, a seventh review ------------------------------------------------------------------------
+
+def _masks_the_callers_blocks(blocks, keep_last, placeholder):
+    outputs = [i for i, (kind, _) in enumerate(blocks) if kind in TOOL_OUTPUTS]
+    for i in outputs[:-keep_last]:
+        blocks[i] = (blocks[i][0], min(blocks[i][1], placeholder))
+    return [tokens for _, tokens in blocks]
+
+
+def _max_not_min(blocks, keep_last, placeholder):
+    older = [i for i, (kind, _) in enumerate(blocks) if kind in TOOL_OUTPUTS][:-keep_last]
+    return [max(tokens, placeholder) if i in older else tokens for i, (_, tokens) in enumerate(blocks)]  # min meant
+
+
+def _counted_back_not_reversed(blocks, keep_last, placeholder):
+    result, seen = [], 0
+    for kind, tokens in reversed(blocks):
+        if kind in TOOL_OUTPUTS:
+            seen += 1
+            if seen > keep_last:
+                tokens = min(tokens, placeholder)
+        result.append(tokens)
+    return result  # built from the end, never turned round
+
+
+MASKING_WRONG_MORE = {
+    "masks_all_but_the_first": lambda b, k, p: masking_with(b, k, p, older=lambda o, k: o[k:]),
+    "everything_but_diffs_is_output": lambda b, k, p: masking_with(
+        b, k, p, kinds=tuple({kind for kind, _ in b} - {"edit"})),
+    "masks_the_callers_blocks": _masks_the_callers_blocks,
+    "max_not_min": _max_not_min,
+    "search_result_misspelled": lambda b, k, p: masking_with(b, k, p, kinds=("file_read", "search_result", "diagnostics")),
+    "built_from_the_end_never_turned_round": _counted_back_not_reversed,
+    "keep_last_counts_tool_outputs_and_diffs": lambda b, k, p: masking_with(
+        b, k, p, older=lambda o, k: [i for i in o if sum(1 for j, (kind, _) in enumerate(b)
+                                                         if j > i and kind in TOOL_OUTPUTS + ("edit",)) >= k]),
+    "the_placeholder_read_as_a_percentage": lambda b, k, p: [t * p // 100 if t != r else t for (_, t), r in zip(b, right_masking(b, k, p))],
+    "keep_last_of_the_larger_kind_only": lambda b, k, p: masking_with(b, k, p, kinds=("file_read", "diagnostics")),
+}
+
+
+def masking_by_rank_from_the_end(blocks, keep_last, placeholder):
+    outputs = [i for i, (kind, _) in enumerate(blocks) if kind in TOOL_OUTPUTS]
+    older = {i for rank, i in enumerate(reversed(outputs)) if rank >= keep_last}  # rank 0 is the newest
+    return [min(tokens, placeholder) if i in older else tokens for i, (_, tokens) in enumerate(blocks)]
+
+
+def masking_by_suffix_counts(blocks, keep_last, placeholder):
+    after = 0
+    newer = [0] * len(blocks)
+    for i in range(len(blocks) - 1, -1, -1):
+        newer[i] = after
+        after += blocks[i][0] in TOOL_OUTPUTS
+    return [min(t, placeholder) if kind in TOOL_OUTPUTS and newer[i] >= keep_last else t
+            for i, (kind, t) in enumerate(blocks)]
+
+
+def masking_as_a_generator_with_a_print(blocks, keep_last, placeholder, kinds=TOOL_OUTPUTS):
+    total = sum(1 for kind, _ in blocks if kind in kinds)
+
+    def sizes():
+        seen = 0
+        for kind, tokens in blocks:
+            if kind in kinds:
+                seen += 1
+                yield placeholder if seen <= total - keep_last and tokens > placeholder else tokens
+            else:
+                yield tokens
+    result = list(sizes())
+    print(f"masked {sum(a != b for a, (_, b) in zip(result, blocks))} outputs")
+    return result
+
+
+def masking_with_map(blocks, keep_last, placeholder):
+    outputs = [i for i, (kind, _) in enumerate(blocks) if kind in TOOL_OUTPUTS]
+    cut = set(outputs) - set(outputs[-keep_last:])
+    return list(map(lambda item: min(item[1][1], placeholder) if item[0] in cut else item[1][1], enumerate(blocks)))
+
+
+MASKING_RIGHT_MORE = [masking_by_rank_from_the_end, masking_by_suffix_counts, masking_as_a_generator_with_a_print,
+                      masking_with_map]
+
+
+@pytest.mark.parametrize("bug", MASKING_WRONG_MORE)
+def test_the_masking_checker_rejects_more(bug):
+    rejected(MASKING_WRONG_MORE[bug], MASKING)
+
+
+@pytest.mark.parametrize("right", MASKING_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_masking_checker_accepts_more(right):
+    accepted(right, MASKING)
+
+
+# --- own_cached_share, a seventh review -------------------------------------------------------------------
+
+def _pads_the_shorter_list(previous, request):
+    previous += [None] * (len(request) - len(previous))  # the caller's list grows
+    return right_share(previous, request)
+
+
+def _zip_strict(previous, request):
+    shared = 0
+    for old, new in zip(previous, request, strict=True):  # ValueError when one request is longer
+        if old != new:
+            break
+        shared += new[1]
+    return share_of(shared, request)
+
+
+def _partly_cached_block(previous, request):
+    shared = 0
+    for old, new in zip(previous, request):
+        if old[0] != new[0]:
+            break
+        shared += min(old[1], new[1])  # a block that grew: its old part "is still cached"
+        if old[1] != new[1]:
+            break
+    return share_of(shared, request)
+
+
+SHARE_WRONG_MORE = {
+    "the_uncached_share": lambda prev, req: 1 - right_share(prev, req) if req else 0.0,
+    "cached_over_new_tokens": lambda prev, req: (prefix_tokens(prev, req, tuple.__eq__) /
+                                                 ((sum(t for _, t in req) - prefix_tokens(prev, req, tuple.__eq__)) or 1)),
+    "all_or_nothing": lambda prev, req: share_of(sum(t for _, t in prev) if req[:len(prev)] == prev else 0, req),
+    "a_prefix_of_blocks_found_anywhere_before": lambda prev, req: share_of(
+        sum(b[1] for b in __import__("itertools").takewhile(lambda b: b in prev, req)), req),
+    "zip_strict": _zip_strict,
+    "formatted_as_a_percentage": lambda prev, req: f"{right_share(prev, req):.1%}",
+    "pads_the_shorter_list": _pads_the_shorter_list,
+    "a_block_that_grew_is_partly_cached": _partly_cached_block,
+    "rounded_to_two_places": lambda prev, req: round(right_share(prev, req), 2),
+    "one_for_a_first_request": lambda prev, req: right_share(prev, req) if prev else 1.0,
+}
+
+
+def share_with_next_and_enumerate(previous, request):
+    total = sum(t for _, t in request)
+    if not total:
+        return 0.0
+    n = next((i for i, (old, new) in enumerate(zip(previous, request)) if old != new), min(len(previous), len(request)))
+    return sum(t for _, t in request[:n]) / total
+
+
+def share_by_recursion(previous, request, verbose=False):
+    def shared(old, new):
+        if not old or not new or old[0] != new[0]:
+            return 0
+        return new[0][1] + shared(old[1:], new[1:])
+    total = sum(t for _, t in request)
+    if verbose:
+        print(total)
+    return shared(list(previous), list(request)) / total if total else 0
+
+
+def share_with_labels_and_sizes_apart(previous, request):
+    labels = [label for label, _ in request]
+    sizes = [tokens for _, tokens in request]
+    k = 0
+    while k < len(previous) and k < len(request) and previous[k][0] == labels[k] and previous[k][1] == sizes[k]:
+        k += 1
+    return sum(sizes[:k]) / sum(sizes) if sum(sizes) else 0.0
+
+
+def share_in_decimals(previous, request):
+    from decimal import Decimal
+    total = sum(t for _, t in request)
+    return Decimal(prefix_tokens(previous, request, tuple.__eq__)) / Decimal(total) if total else Decimal(0)
+
+
+SHARE_RIGHT_MORE = [share_with_next_and_enumerate, share_by_recursion, share_with_labels_and_sizes_apart, share_in_decimals]
+
+
+@pytest.mark.parametrize("bug", SHARE_WRONG_MORE)
+def test_the_cached_share_checker_rejects_more(bug):
+    rejected(SHARE_WRONG_MORE[bug], SHARE)
+
+
+@pytest.mark.parametrize("right", SHARE_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_cached_share_checker_accepts_more(right):
+    accepted(right, SHARE)
+
+
+# --- own_run_cost, a seventh review -----------------------------------------------------------------------
+
+def previous_updated_too_early(requests, read, write):
+    billed, previous = 0.0, []
+    for request in requests:
+        previous = request  # before the comparison: every request is its own cache
+        cached = prefix_tokens(previous, request, tuple.__eq__)
+        billed += cached * read + (sum(t for _, t in request) - cached) * write
+    return billed
+
+
+def longest_prefix_of_any_earlier_request(requests, read, write):
+    return bill(requests, read, write, lambda before, req: max(
+        [prefix_tokens(r, req, tuple.__eq__) for r in before], default=0))
+
+
+def each_request_rounded(requests, read, write):
+    billed, previous = 0, []
+    for request in requests:
+        cached = prefix_tokens(previous, request, tuple.__eq__)
+        billed += round(cached * read + (sum(t for _, t in request) - cached) * write)
+        previous = request
+    return billed
+
+
+def the_share_rounded_first(requests, read, write):
+    billed, previous = 0.0, []
+    for request in requests:
+        total = sum(t for _, t in request)
+        share = round(right_share(previous, request), 2)
+        billed += total * (share * read + (1 - share) * write)
+        previous = request
+    return billed
+
+
+def pops_the_requests(requests, read, write):
+    billed, previous = 0.0, []
+    while requests:
+        request = requests.pop(0)
+        cached = prefix_tokens(previous, request, tuple.__eq__)
+        billed += cached * read + (sum(t for _, t in request) - cached) * write
+        previous = request
+    return billed
+
+
+def the_bill_of_each_request(requests, read, write):
+    bills, previous = [], []
+    for request in requests:
+        cached = prefix_tokens(previous, request, tuple.__eq__)
+        bills.append(cached * read + (sum(t for _, t in request) - cached) * write)
+        previous = request
+    return bills
+
+
+def the_first_request_at_the_plain_price(requests, read, write):
+    return bill_of(requests, lambda cached, total: cached * read + (total - cached) * write) - (
+        sum(t for _, t in requests[0]) * (write - 1.0) if requests else 0)
+
+
+def whole_tokens_per_request(requests, read, write):
+    return bill_of(requests, lambda cached, total: int(cached * read) + int((total - cached) * write))
+
+
+def cached_tokens_billed_twice(requests, read, write):
+    return bill_of(requests, lambda cached, total: cached * read + total * write - cached * write + cached * read)
+
+
+def the_run_in_cents(requests, read, write):
+    return round(right_run_cost(requests, read, write), 2)
+
+
+RUN_COST_WRONG_MORE = [previous_updated_too_early, longest_prefix_of_any_earlier_request, each_request_rounded,
+                       the_share_rounded_first, pops_the_requests, the_bill_of_each_request,
+                       the_first_request_at_the_plain_price, whole_tokens_per_request, cached_tokens_billed_twice,
+                       the_run_in_cents]
+
+
+def run_cost_with_zip_and_takewhile(requests, read_fraction, write_fraction):
+    from itertools import takewhile
+    total = 0.0
+    for before, request in zip([[]] + list(requests), requests):
+        cached = sum(new[1] for _, new in takewhile(lambda pair: pair[0] == pair[1], zip(before, request)))
+        total += read_fraction * cached + write_fraction * (sum(t for _, t in request) - cached)
+    return total
+
+
+def run_cost_from_ctxlibs_share(requests, read_fraction, write_fraction):
+    from ctxlib.cost import cached_share
+    billed, previous = 0, []
+    for request in requests:
+        total = sum(t for _, t in request)
+        cached = cached_share(previous, request) * total
+        billed += cached * read_fraction + (total - cached) * write_fraction
+        previous = request
+    return billed
+
+
+def run_cost_with_a_report(requests, read_fraction, write_fraction, *, show=True):
+    billed = 0.0
+    for n, request in enumerate(requests):
+        cached = prefix_tokens(requests[n - 1] if n else [], request, tuple.__eq__)
+        cost = cached * read_fraction + (sum(t for _, t in request) - cached) * write_fraction
+        if show:
+            print(f"request {n + 1}: {cost:,.1f}")
+        billed += cost
+    return billed
+
+
+def run_cost_in_decimals(requests, read_fraction, write_fraction):
+    from decimal import Decimal
+    read, write, billed, previous = Decimal(str(read_fraction)), Decimal(str(write_fraction)), Decimal(0), []
+    for request in requests:
+        cached = prefix_tokens(previous, request, tuple.__eq__)
+        billed += cached * read + (sum(t for _, t in request) - cached) * write
+        previous = request
+    return billed
+
+
+RUN_COST_RIGHT_MORE = [run_cost_with_zip_and_takewhile, run_cost_from_ctxlibs_share, run_cost_with_a_report,
+                       run_cost_in_decimals]
+
+
+@pytest.mark.parametrize("wrong", RUN_COST_WRONG_MORE, ids=lambda f: f.__name__)
+def test_the_run_cost_checker_rejects_more(wrong):
+    rejected(wrong, RUN_COST)
+
+
+@pytest.mark.parametrize("right", RUN_COST_RIGHT_MORE, ids=lambda f: f.__name__)
+def test_the_run_cost_checker_accepts_more(right):
+    accepted(right, RUN_COST)

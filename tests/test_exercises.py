@@ -385,6 +385,8 @@ SEQUENCE_CASES = [Case(([3, 1, 2],), [1, 2, 3], {"en": "for three numbers", "hi"
 def test_a_tuple_passes_where_a_list_is_asked_and_5_0_for_5():
     assert run_cases(lambda xs: tuple(sorted(xs)), SEQUENCE_CASES).outcome == "passed"
     assert run_cases(lambda xs: [float(x) for x in sorted(xs)], SEQUENCE_CASES).outcome == "passed"
+    from decimal import Decimal
+    assert run_cases(lambda xs: [Decimal(x) for x in sorted(xs)], SEQUENCE_CASES).outcome == "passed"  # a bill's exact sum
     assert run_cases(lambda xs: [x == 1 or x for x in sorted(xs)], SEQUENCE_CASES).outcome == "failed"  # True is not 1
 
 
@@ -482,3 +484,55 @@ def test_none_after_the_first_case_and_nan_are_failures_with_plain_words():
     assert result.message.endswith("For no numbers, your function returned None: it is None, not a list.")
     nan = run_cases(lambda x: float("nan"), [Case(("x",), 1, {"en": "for x", "hi": "x के लिए"})])
     assert nan.message == "Not yet: 0 of 1 checks passed. For x, your function returned nan."
+
+
+# --- print where return was meant ---------------------------------------------------------------------
+
+FUNCTION_EXERCISES = [("01_window_as_budget", "own_scorer"), ("01_window_as_budget", "own_packer"),
+                      ("02_running_total", "own_keep_tail"), ("02_running_total", "own_ceiling"),
+                      ("02_running_total", "own_percentile"), ("03_real_repository", "own_candidates"),
+                      ("03_real_repository", "own_terms"), ("03_real_repository", "own_ranges"),
+                      ("04_what_to_remove", "own_superseded"), ("04_what_to_remove", "own_masking"),
+                      ("04_what_to_remove", "own_cached_share"), ("04_what_to_remove", "own_run_cost")]
+
+
+@pytest.mark.parametrize("lesson, question_id", FUNCTION_EXERCISES)
+def test_an_answer_that_prints_its_result_is_told_to_return_it(lesson, question_id, capsys):
+    """The solution with its return written as print: it was attempted, so it fails (and is recorded), with a message
+    that says what to change; the starter, which prints nothing, is still not attempted."""
+    en, hi = exercise(lesson, question_id, "en"), exercise(lesson, question_id, "hi")
+    solution = solution_of(en)
+
+    def printed(*args):
+        print(solution(*args))
+
+    result = en.run(printed)
+    assert result.outcome == "failed" and result.passed == 0
+    assert result.message.endswith(", printed printed something and returned None. A function hands its result back "
+                                   "with return; print only shows it.")
+    assert hi.run(printed).message.endswith(" printed ने कुछ print किया और None लौटाया। function अपना नतीजा return से "
+                                            "लौटाता है; print उसे सिर्फ़ दिखाता है।")
+    assert capsys.readouterr().out  # what it printed is still shown, as in the notebook
+    assert en.run(starter_of(en)).outcome == "not attempted"
+
+
+def test_a_print_on_one_case_only_is_named_at_that_case():
+    def answer(xs):
+        if not xs:
+            print("no numbers")  # returns None here
+            return
+        return sorted(xs)
+
+    result = run_cases(answer, SEQUENCE_CASES)
+    assert result.message == ("Not yet: 1 of 2 checks passed. For no numbers, answer printed something and returned "
+                              "None. A function hands its result back with return; print only shows it.")
+
+
+def test_prints_beside_a_returned_result_change_nothing(capsys):
+    def chatty(xs):
+        print("sorting", xs)
+        return sorted(xs)
+
+    assert run_cases(chatty, SEQUENCE_CASES).outcome == "passed"
+    assert "sorting [3, 1, 2]" in capsys.readouterr().out
+    assert run_cases(lambda xs: print(xs) or None, SEQUENCE_CASES).outcome == "failed"

@@ -16,14 +16,16 @@ one of four outcomes:
     passed          every case gave ctxlib's value ("All 9 checks passed.")
     failed          a case gave another value, or the answer changed its input: says for which
                     input and how the result differs (type, length, order, which item, too high or
-                    too low), never the expected value
-    not attempted   the starter is unchanged: it returns None or ``...``, or raises NotImplementedError
+                    too low), never the expected value; one that printed and returned None is told
+                    to return its result
+    not attempted   the starter is unchanged: it returns None or ``...`` (printing nothing), or raises
+                    NotImplementedError
     error           the learner's code raised: their exception and their line, not the checker's
 
 A list and a tuple count as the same answer (the questions say "returns the indices", not which
-sequence type), and so do 5 and 5.0; a bool is not a count. The learner's function gets a deep copy
-of each case's arguments; if it changes that copy (sorts a list in place, pops from it), the case
-fails, since a caller still needs its data.
+sequence type), and so do 5, 5.0 and Decimal("5"); a bool is not a count. The learner's function
+gets a deep copy of each case's arguments; if it changes that copy (sorts a list in place, pops
+from it), the case fails, since a caller still needs its data.
 
 Not handled: time limits (an endless loop hangs the cell, like any cell) and sandboxing (the
 learner's code runs in the notebook's own process, as it does anyway).
@@ -31,7 +33,9 @@ learner's code runs in the notebook's own process, as it does anyway).
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
+import decimal
 import math
 import numbers
 import reprlib
@@ -55,6 +59,7 @@ MESSAGE_IDS = {
     "failed_why": N_("Not yet: {passed} of {total} checks passed. {about}, {name} returned {got}: {why}."),
     "failed_value": N_("Not yet: {about}, {name} is {got}."),
     "failed_value_why": N_("Not yet: {about}, {name} is {got}: {why}."),
+    "printed": N_("Not yet: {passed} of {total} checks passed. {about}, {name} printed something and returned None. A function hands its result back with return; print only shows it."),
     "mutated": N_("Not yet: {passed} of {total} checks passed. {about}, {name} changed its input (argument {n}). Work on a copy: the caller still needs its data."),
     "not_callable": N_("Not yet: this exercise wants a function, e.g. q.check({name}); got {got}."),
     "starter": N_("Not attempted yet: your {name} still {does}, as the starter does. Write its body, run that cell, then check again."),
@@ -147,7 +152,7 @@ def _kind(value) -> str:
     """The kind of value a question asks for: list and tuple are one kind, int and float another."""
     if isinstance(value, (list, tuple)):
         return "list"
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+    if isinstance(value, (numbers.Real, decimal.Decimal)) and not isinstance(value, bool):  # Decimal: an exact bill
         return "number"
     if isinstance(value, (set, frozenset)):
         return "set"
@@ -230,6 +235,29 @@ def _unchanged(before, after) -> bool:
         return False
 
 
+class _PrintWatch:
+    """``sys.stdout`` while the learner's code runs: every write goes on to the real stream, and is noted."""
+
+    def __init__(self, stream):
+        self.stream, self.written = stream, False
+
+    def write(self, text):
+        self.written = self.written or bool(text)
+        return self.stream.write(text)
+
+    def __getattr__(self, name):  # flush, encoding, isatty...: the real stream's
+        return getattr(self.stream, name)
+
+
+def _call(answer, given, watch: _PrintWatch):
+    if given is None:
+        return answer
+    if watch.stream is None:  # no stdout at all (pythonw): nothing to watch
+        return answer(*given)
+    with contextlib.redirect_stdout(watch):
+        return answer(*given)
+
+
 def _their_error(exc: BaseException, msgs: dict) -> str:
     """The learner's exception and the deepest line of their own code in its traceback."""
     lines = [f"{type(exc).__name__}: {exc}"]
@@ -272,8 +300,9 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     passed, first_failure = 0, None
     for i, case in enumerate(cases):
         given = None if case.args is None else copy.deepcopy(case.args)
+        watch = _PrintWatch(sys.stdout)
         try:
-            got = answer if given is None else answer(*given)
+            got = _call(answer, given, watch)
         except NotImplementedError:
             if i == 0:
                 return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["raises"]))
@@ -281,20 +310,23 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         except (Exception, SystemExit) as exc:  # the learner's bug, reported as theirs (exit() too)
             about = _capital(case.about[lang])
             return CheckResult("error", passed, total, msgs["error"].format(about=about, error=_their_error(exc, msgs)))
-        if i == 0 and (got is None or got is Ellipsis):
+        if i == 0 and (got is None or got is Ellipsis) and not watch.written:
             return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=got)))
         changed = next((n for n, (a, b) in enumerate(zip(case.args or (), given or ()), 1) if not _unchanged(a, b)), None)
         if changed is None and _same(got, case.expected):
             passed += 1
         elif first_failure is None:
-            first_failure = (case, got, changed)
+            first_failure = (case, got, changed, watch.written)
     if first_failure is None:
         return CheckResult("passed", passed, total, msgs["passed" if total != 1 else "passed_one"].format(total=total))
-    case, got, changed = first_failure
+    case, got, changed, printed = first_failure
     about = _capital(case.about[lang])
     if changed is not None:
         return CheckResult("failed", passed, total, msgs["mutated"].format(
             passed=passed, total=total, about=about, name=name, n=changed))
+    if got is None and printed:  # print(result) where return result was meant
+        return CheckResult("failed", passed, total,
+                           msgs["printed"].format(passed=passed, total=total, about=about, name=name))
     if got is NotImplementedError:
         shown, why = "NotImplementedError", None
     elif isinstance(case.expected, Property):

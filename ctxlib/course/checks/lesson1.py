@@ -68,6 +68,12 @@ _NAMED = {"tax/rates.py": "RATES = {}\n", "docs/notes.md": "tax tax tax\n", "sho
           "shop/Tax_Tables.py": "TAX = {'DE': 0.19, 'FR': 0.2}\n"}
 _EMPTY = {"docs/readme.md": "tax " * 30, "shop/tax.py": "", "shop/tax_rates.py": "tax"}
 _HINDI = {"docs/कर.md": "कर की दर: " * 40, "docs/tax_hi.md": "tax: कर " * 60, "shop/tax.py": "tax = 0.2\n" * 9}
+# The best file (63 tokens) leaves 37 of 100, where neither of the next two fits; together they would fill 97. A packer
+# that fills the budget as full as it can, rather than taking files best first, packs those two.
+_ROOM = {"shop/tax.py": "def tax(amount):\n    return round(amount * TAX_RATE, 2)  # tax\n" * 4,
+         "shop/invoice.py": ('def invoice_total(lines):\n    """Sum of the lines, before tax."""\n'
+                             "    return sum(line.total for line in lines)\n") * 2,
+         "docs/tax_rates.md": "Rates by country, reviewed every quarter by finance. tax\n" * 3}
 
 
 def packer_cases() -> list[Case]:
@@ -78,7 +84,9 @@ def packer_cases() -> list[Case]:
     exactly (150 = 77 + 46 + 27, 77), a query that leaves files scoring 0 that would fit, one file that is the
     only match and one that matches but never fits, files tied in score (the dearer first, then the cheaper
     first), a file with no text, Hindi text, matches in a folder's name and in capitals (ranked by score_file,
-    not by a count of the text alone), and no files at all.
+    not by a count of the text alone), a best file that leaves room only two smaller files would fill together
+    (greedy by score, not the fullest fit), a query in capitals (the caller's terms are not lower-cased in
+    place), and no files at all.
     """
     calls = [(LESSON1_FILES, list(LESSON1_QUERY), budget, None) for budget in (300, 120, 100, 75, 10)]
     calls += [(LESSON1_FILES, list(LESSON1_QUERY), 150, N_("for Lesson 1's files and a budget they fill exactly")),
@@ -92,6 +100,8 @@ def packer_cases() -> list[Case]:
               (_NAMED, ["tax"], 1_000, N_("for files that match the query in their names, in folders and in capitals")),
               (_EMPTY, ["tax"], 9, N_("for a file with no text and a small budget")),
               (_HINDI, ["tax", "कर"], 300, N_("for files in Hindi")),
+              (_ROOM, ["tax"], 100, N_("for a best file that leaves room no other file fits in")),
+              (LESSON1_FILES, ["Discount", "PRICING"], 150, N_("for Lesson 1's files and a query in capitals")),
               ({}, ["tax"], 100, N_("for no files at all"))]
     cases = []
     for files, terms, budget, about in calls:

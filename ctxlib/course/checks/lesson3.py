@@ -6,6 +6,7 @@ Expected values come from ``ctxlib.repo.credential_in_text``, ``ctxlib.bm25.code
 """
 from __future__ import annotations
 
+import os
 import reprlib
 import tempfile
 from collections.abc import Collection
@@ -115,7 +116,7 @@ def ranges_cases() -> list[Case]:
     One hit; hits close enough to merge; ranges that only touch (merged too); hits at the first and
     the last line (clipped to the file); unsorted hits; context 0; no hits; then ranges one line
     apart (not merged), a hit repeated, a range inside the one before, a context wider than the
-    file, a one-line file, and unsorted hits that merge.
+    file, a one-line file, unsorted hits that merge, and a call without context (the statement's default, 2).
     """
     shown = [([10], 100, 2), ([10, 12, 200], 300, 2), ([3, 8], 20, 2), ([1, 20], 20, 2),
              ([50, 5, 7], 60, 1), ([4, 5, 9], 12, 0), ([], 30, 2)]
@@ -125,7 +126,9 @@ def ranges_cases() -> list[Case]:
               (([5, 6, 30], 40, 0), N_("for hits on neighbouring lines with no context")),
               (([4, 9], 10, 20), N_("for a context wider than the file")),
               (([1], 1, 2), N_("for a file of one line")),
-              (([30, 12, 14, 2, 28], 31, 2), N_("for unsorted hits that merge"))]
+              (([30, 12, 14, 2, 28], 31, 2), N_("for unsorted hits that merge")),
+              # The statement's default, context=2: a caller may leave it out.
+              (([6, 11, 25], 26), N_("for the default context, called without it"))]
     return ([Case((hits, n, context), line_ranges(hits, n, context),
                   describe(N_("for hits {hits} in {n} lines, context {context}"), hits=repr(hits), n=n, context=context))
              for hits, n, context in shown]
@@ -134,9 +137,11 @@ def ranges_cases() -> list[Case]:
 
 def lesson3_small_case():
     """Lesson 3's small case: ``(options, cost)`` for the four best-ranked Python files of the sample
-    project for its query (``ctxlib.fit.rank``), each whole, priced at its exact ``o200k_base`` tokens."""
+    project for its query, ranked by BM25 as the lesson's table ranks them (``ctxlib.fit.rank(...,
+    scorer="bm25")``; the default scorer, BM25 plus signals, picks another four), each whole, priced at
+    its exact ``o200k_base`` tokens."""
     files = {f.path: f.text for f in _sample_repo().files}
-    four = [(path, score) for path, score in rank(files, QUERY) if path.endswith(".py")][:4]
+    four = [(path, score) for path, score in rank(files, QUERY, scorer="bm25") if path.endswith(".py")][:4]
     return [[Option.of(path, "whole", files[path], score)] for path, score in four], \
         (lambda option, limit: count_tokens(files[option.path]))
 
@@ -161,7 +166,8 @@ def capstone_cases() -> list[Case]:
     rendered text holds the budget in exact tokens (counted again here, not read from the pack); no
     secret is in it (``credential_in_text``); at least one essential file is named, in a list (a
     single string would be read as its characters; a generator or ``map`` would be used up by this
-    check, and an empty one is packed whatever it named); every one of them is packed.
+    check, and an empty one is packed whatever it named); every one of them is packed, each named as text or a
+    Path, relative to the root or under it ("./shop/vat.py" and ``root / "shop/vat.py"`` name shop/vat.py).
     """
     packs = {}
 
@@ -194,10 +200,27 @@ def capstone_cases() -> list[Case]:
 
     def named(a):
         # A collection, not an iterator: a generator read here would be empty when the next check reads it.
-        return isinstance(a["essential"], Collection) and not isinstance(a["essential"], str) and len(a["essential"]) > 0
+        # Each one a path, as text or a Path: a list inside the list names no file.
+        given = a["essential"]
+        return (isinstance(given, Collection) and not isinstance(given, str) and len(given) > 0
+                and all(isinstance(p, (str, os.PathLike)) for p in given))
+
+    def essential(a):
+        """The essential paths as the pack names files, relative to the root, with '/': "./shop/vat.py",
+        Path("shop/vat.py") and root / "shop/vat.py" all name shop/vat.py."""
+        root, paths = Path(a["root"]), set()
+        for given in a["essential"]:
+            path = Path(given)
+            if path.is_absolute():
+                try:
+                    path = path.resolve().relative_to(root.resolve())
+                except ValueError:  # outside the root: it cannot be packed, and is named as written
+                    pass
+            paths.add(path.as_posix())
+        return paths
 
     def not_packed(a):
-        return describe(N_("{paths} not packed"), paths=", ".join(sorted(set(a["essential"]) - packed(a))))
+        return describe(N_("{paths} not packed"), paths=", ".join(sorted(essential(a) - packed(a))))
 
     return [
         Case(None, Property(lambda a: pack(a) is not None, refused, untouched),
@@ -209,6 +232,6 @@ def capstone_cases() -> list[Case]:
              describe(N_("for secrets: no secret may be in the rendered pack"))),
         Case(None, Property(named, lambda a: repr(a["essential"])),
              describe(N_("for the essential files: name at least one, in a list of paths"))),
-        Case(None, Property(lambda a: set(a["essential"]) <= packed(a), not_packed),
+        Case(None, Property(lambda a: essential(a) <= packed(a), not_packed),
              describe(N_("for the essential files: every one must be in the pack"))),
     ]

@@ -162,7 +162,7 @@ def run_cost_cases() -> list[Case]:
     earlier request but not in the one just before (not cached: the cache holds the last prefix),
     blocks equal again after a difference, a run that goes back to an earlier request, a block that
     changes size but keeps its label, no requests, an empty request, sizes that bill a fraction of
-    a token, and Hindi labels.
+    a token, a read fraction of many decimals (a bill rounded to cents is not the bill), and Hindi labels.
     """
     p, t = ("prefix", 9_000), ("task", 1_000)
     shown = [[[p, t], [p, t, ("d1", 6_000)], [p, t, ("d1", 6_000), ("d2", 6_000)]],
@@ -187,5 +187,8 @@ def run_cost_cases() -> list[Case]:
               (([[p, t, a], [p, t, a, b]], 0.5, 2.0), N_("for other read and write prices")),
               (([[p, ("task", 1_234)], [p, ("task", 1_234), ("out", 777)]], 0.1, 1.25),
                N_("for sizes that bill a fraction of a token")),
+              # A provider's prices as a ratio (DeepSeek's 0.07 cached against 0.27 uncached per million): a bill
+              # of many decimals, so an answer rounded to cents is not the bill.
+              (([[p, t, a], [p, t, a, b]], 0.07 / 0.27, 1.0), N_("for a read fraction that is a ratio of two prices")),
               (([[("निर्देश", 9_000)], [("निर्देश", 9_000), ("काम", 700)]], 0.1, 1.25), N_("for labels in Hindi"))]
     return cases + [Case(args, _billed(*args), describe(about)) for args, about in hidden]
