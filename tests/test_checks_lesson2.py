@@ -29,7 +29,7 @@ def zero_keeps_everything(text, keep_tokens):
 
 
 def one_token_at_a_time(text, keep_tokens):
-    ids = O200K.encode(text)
+    ids = O200K.encode(text, disallowed_special=())
     return "".join(O200K.decode([i]) for i in ids[len(ids) - min(keep_tokens, len(ids)):])
 
 
@@ -115,13 +115,13 @@ KEEP_TAIL_WRONG = [each_line_encoded_alone, the_tokens_as_a_list_of_strings, the
 
 
 def keep_tail_by_bytes(text, keep_tokens):
-    ids = O200K.encode(text)
+    ids = O200K.encode(text, disallowed_special=())
     tail = ids[len(ids) - keep_tokens:] if keep_tokens < len(ids) else ids
     return O200K.decode_bytes(tail).decode("utf-8", errors="replace")
 
 
 def keep_tail_with_a_loop(text, keep_tokens):
-    ids = O200K.encode(text)
+    ids = O200K.encode(text, disallowed_special=())
     kept = []
     while ids and len(kept) < keep_tokens:
         kept.insert(0, ids.pop())
@@ -421,25 +421,25 @@ KEEP_TAIL_WRONG_MORE = [tail_without_its_leading_space, nothing_when_the_text_is
 
 
 def keep_tail_by_a_negative_slice(text, keep_tokens):
-    ids = O200K.encode(text)
+    ids = O200K.encode(text, disallowed_special=())
     return O200K.decode(ids[-keep_tokens:]) if keep_tokens else ""  # ids[-k:] is the whole list when k > len(ids)
 
 
 def keep_tail_with_a_deque(text, keep_tokens, encoding_name="o200k_base"):
     from collections import deque
     encoding = get_encoding(encoding_name)
-    return encoding.decode(list(deque(encoding.encode(text), maxlen=keep_tokens)))
+    return encoding.decode(list(deque(encoding.encode(text, disallowed_special=()), maxlen=keep_tokens)))
 
 
 def keep_tail_from_token_bytes(text, keep_tokens):
-    ids = O200K.encode(text)
+    ids = O200K.encode(text, disallowed_special=())
     tail = ids[max(0, len(ids) - keep_tokens):]
     return b"".join(O200K.decode_tokens_bytes(tail)).decode("utf-8", errors="replace")
 
 
 def keep_tail_with_islice_and_a_print(text, keep_tokens):
     from itertools import islice
-    ids = O200K.encode(text)
+    ids = O200K.encode(text, disallowed_special=())
     tail = list(islice(reversed(ids), keep_tokens))[::-1]
     print(f"kept {len(tail)} of {len(ids)} tokens")
     return O200K.decode(tail)
@@ -457,6 +457,18 @@ KEEP_TAIL_RIGHT_MORE = [keep_tail_by_a_negative_slice, keep_tail_with_a_deque, k
 @pytest.mark.parametrize("wrong", KEEP_TAIL_WRONG_MORE, ids=lambda f: f.__name__)
 def test_the_keep_tail_checker_rejects_more(wrong):
     rejected(wrong, KEEP_TAIL)
+
+
+def keep_tail_refusing_special_text(text, keep_tokens):
+    # The exercise's official solution before this case: encode() raises on "<|endoftext|>" in tool output.
+    ids = O200K.encode(text)
+    return O200K.decode(ids[len(ids) - min(keep_tokens, len(ids)):])
+
+
+def test_tool_output_that_prints_a_special_token_is_text():
+    message = rejected(keep_tail_refusing_special_text, KEEP_TAIL).message
+    assert "special token's text" in message and "ValueError" in message
+    assert "special token का text" in rejected(keep_tail_refusing_special_text, KEEP_TAIL, "hi").message
 
 
 @pytest.mark.parametrize("right", KEEP_TAIL_RIGHT_MORE, ids=lambda f: f.__name__)

@@ -35,6 +35,9 @@ HINDI = "पहले turn की ceiling: 70,000 tokens"
 HINDI_SPLIT = "लॉग:\nऋण पर ब्याज बदला\nऍक्शन: retry\nॐ"
 # A float's digits are several tokens: a tail cut among them is not a tail that counts again as as many tokens.
 FLOAT_DIFF = "E       assert 0.19999999999999998 == 0.2\nE        +  where 0.19999999999999998 = vat_rate('DE')\n"
+# Tool output is untrusted text: a test of a tokenizer may print a special token's name. tiktoken's encode()
+# refuses it unless told disallowed_special=(); last_tokens counts it as the plain text it is.
+SPECIAL_TEXT = "E       AssertionError: the sample must end with '<|endoftext|>'\n1 failed, 41 passed in 0.93s\n"
 
 
 def keep_tail_cases() -> list[Case]:
@@ -44,8 +47,8 @@ def keep_tail_cases() -> list[Case]:
     (many more, and a few more: ``ids[len(ids) - keep_tokens:]`` without the ``min`` keeps the whole text only
     in the first); then a Hindi text whose tokens split characters (decode the kept ids together, not one by
     one), tails of one token, an empty text, a tail that starts with a space, and tails that start inside a
-    number or a word (the kept ids, not the longest suffix that counts as that many tokens again). All in
-    o200k_base.
+    number or a word (the kept ids, not the longest suffix that counts as that many tokens again), and tool
+    output that prints ``<|endoftext|>`` (counted as text, as ``last_tokens`` does). All in o200k_base.
     """
     shown = [(SUMMARY, 8), (SUMMARY, 1), (TRACEBACK, 12), (HINDI, 5), (SUMMARY, 0), (HINDI, 500)]
     cases = [Case((text, keep), last_tokens(text, keep),
@@ -60,7 +63,8 @@ def keep_tail_cases() -> list[Case]:
               (("    return total  # VAT included", 4), N_("for a tail that starts with a space")),
               ((TRACEBACK * 3, 40), N_("for a long text and a tail of many tokens")),
               ((FLOAT_DIFF, 9), N_("for a tail that starts among a number's digits")),
-              ((SUMMARY, 14), N_("for a tail that starts inside a word"))]
+              ((SUMMARY, 14), N_("for a tail that starts inside a word")),
+              ((SPECIAL_TEXT, 20), N_("for tool output that holds a special token's text, <|endoftext|>"))]
     return cases + [Case(args, last_tokens(*args), describe(about)) for args, about in hidden]
 
 
