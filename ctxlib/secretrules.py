@@ -54,12 +54,36 @@ CREDENTIAL_FILE_PATTERNS = [
 
 # Rules ctxlib adds, in gitleaks' own format, for formats its rule set does not catch.
 _PLACEHOLDER = r"""(?i)^(?:\$|%|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
+# A name's "pass" that is no password: a render or compiler pass, a filter's band, a count or a ticket (render_pass,
+# first_pass, high_pass, num_pass, boarding_pass; renderPass, lastRenderPass). bypass, compass, subpass and passes are
+# never matched (no separator, or more after "pass"); db_pass, smtp_pass, dbPass, DB_PASS and PASS are passwords.
+_PASS_STAGES = ("render", "shadow", "depth", "light", "lighting", "geometry", "gbuffer", "opaque", "transparent", "blur",
+                "bloom", "post", "first", "second", "third", "final", "last", "next", "prev", "main", "sub", "multi",
+                "single", "one", "two", "compute", "draw", "forward", "deferred", "ui", "high", "low", "band", "all",
+                "num", "max", "min", "skip", "compile", "lint", "opt", "boarding", "season", "day")
+
+
+def _not_a_stage(camel: bool = False) -> str:
+    """Lookbehinds, read after a name's "pass", that fail where a word of ``_PASS_STAGES`` is the whole word before it:
+    at the name's start or after a separator ("render_pass", not "prerender_pass"; "admin_pass" is not "min_pass"),
+    or, in camelCase, as a hump ("lastRenderPass"). One lookbehind for each length, as ``re`` wants a fixed width;
+    tried only where "pass" matched, so they cost nothing elsewhere."""
+    by_length: dict = {}
+    for word in _PASS_STAGES:
+        by_length.setdefault(len(word), []).append(word)
+    if camel:  # case-sensitive: the word in lower case after no lower-case letter, or capitalized
+        return "".join(f"(?<!(?:(?<![a-z])(?:{'|'.join(ws)})|{'|'.join(w.capitalize() for w in ws)})Pass)"
+                       for _, ws in sorted(by_length.items()))
+    return "(?i:" + "".join(f"(?<!(?<![A-Za-z0-9])(?:{'|'.join(ws)})[_.-]pass)" for _, ws in sorted(by_length.items())) + ")"
+
+
+_PASS = r"[_.-]pass" + _not_a_stage()  # db_pass, smtp-pass, mail.pass; not render_pass
 # Where a bare "password = hunter2" is a credential: client and tool configs, not source code.
 _CONFIG_FILES = (r"(?i)(?:^|/)(?:\.[^/]+rc|\.[^/.]+|[^/.]+|[^/]+\.(?:ini|cfg|conf|cnf|config|toml|ya?ml"
                  r"|properties|env|json|xml|txt|tfvars|hcl|nmconnection))$")
 # A config file's "name = value" or "name: value" line whose name is a secret's, the value alone on its line.
 _CONFIG_LINE = (r"""(?im)^[ \t]*(?:[\w.-]*?(?:password|passwd|pwd|secret_key|secret_access_key|client_secret|api_key"""
-                r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|[_.-]pass|[_.-]pw)|pass|secret|psk)[ \t]*[=:][ \t]*"""
+                r"""|access_key|auth_token|access_token|passphrase|pass_phrase|token|""" + _PASS + r"""|[_.-]pw)|pass|secret|psk)[ \t]*[=:][ \t]*"""
                 r"""["']?([^\s"'#;][^\s"']{3,})["']?(?:[ \t]+[#;][^\n]*)?[ \t]*$""")  # "#" or ";" after blanks: a comment
 _CONFIG_KEYWORDS = ["pass", "pwd", "_pw", "-pw", ".pw", "secret", "key", "token", "psk"]
 # Documentation, where config lines are quoted in code blocks, and code too: there a value with brackets or a comma
@@ -94,7 +118,11 @@ _TYPE = r"""(?:[ \t]*:[ \t]*&?[\w.<>\[\]]{1,30}[ \t]*(?==))?"""
 # db_password, dbPassword, API_SECRET, "client_secret", jwtSigningKey... A name that goes on (password_hint,
 # tokenizer, secret_name) is not one: each rule below starts at the word and wants the operator right after it.
 _SECRET_NAME = (r"""(?:passw(?:or)?d|passwd|pwd|passphrase|secret(?:[_.-]?key)?|token|apikey|credentials?"""
-                r"""|(?:api|auth|access|private|signing|encryption|master|hmac|jwt)[_.-]?key|[_.-]pass|(?-i:(?<=[a-z])Pass)|salt)""")
+                r"""|(?:api|auth|access|private|signing|encryption|master|hmac|jwt)[_.-]?key|""" + _PASS
+                + r"""|(?-i:(?<=[a-z])Pass""" + _not_a_stage(camel=True) + r""")|salt)""")
+# PASS alone in capitals (PASS = "..."), and PHP's $pass, are passwords too; where a rule starts at the name (its literals
+# then sit at the match's start: a name after up to 60 characters, as in <...PASS>, would try 61 starts at each "pass").
+_SECRET_NAME_OR_PASS = _SECRET_NAME[:-1] + r"""|(?-i:(?<![\w.-])PASS|(?<=\$)pass))"""
 EXTRA_RULES = [
     {"id": "django-secret-key",  # Django's generated keys use !@#$%^&*(-_=+), which generic-api-key refuses
      "regex": r"""\bSECRET_KEY\s*[:=]\s*[rRbBuU]?["']([^"'\s]{20,})["']""",
@@ -192,11 +220,11 @@ EXTRA_RULES = [
      # A default is a literal too: os.getenv("DB_PASSWORD", "..."), config("SECRET_KEY", default="..."),
      # process.env.API_KEY || "...", ?? "...", ENV.fetch("API_KEY", "..."). A quote may be escaped (\"), as in a notebook's
      # JSON or a string in a string. Also C's #define API_KEY "...", .NET's <add key="ApiKey" value="..."/> and a C#
-     # property's initial value (string Password { get; set; } = "...").
-     "regex": r"""(?i)(?:\#[ \t]{0,8}define[ \t]++\w{0,60}?""" + _SECRET_NAME + r"""[ \t]++|\bkey[ \t]*=[ \t]*["'][\w.:-]{0,60}?"""
+     # property's initial value (string Password { get; set; } = "..."). PASS alone, and PHP's $pass, are names too.
+     "regex": r"""(?i)(?:\#[ \t]{0,8}define[ \t]++\w{0,60}?""" + _SECRET_NAME_OR_PASS + r"""[ \t]++|\bkey[ \t]*=[ \t]*["'][\w.:-]{0,60}?"""
               + _SECRET_NAME + r"""["'][ \t]+value[ \t]*=|"""
               r"""\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable|getenv|get|env|config|fetch)[ \t]*\([ \t]*"""
-              r"""\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*,(?:[ \t]*default[ \t]*=)?|""" + _SECRET_NAME
+              r"""\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*,(?:[ \t]*default[ \t]*=)?|""" + _SECRET_NAME_OR_PASS
               + r"""\\?["'`]?(?:\[\w{0,8}\])?\]?""" + _TYPE + r"""(?:[ \t]*\{[ \t]*get;[^{}\n]{0,30}\})?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=|\|\||\?\?))[ \t]*"""
               r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?\\?["'`]([^"'`\s\\]{8,200})\\?["'`]"""
               r"""(?![ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?\\?["'`])""",  # X = getenv("X_KEY", "..."): the name is no value
@@ -207,7 +235,8 @@ EXTRA_RULES = [
      # any case with "=" and no blank (an inventory's ansible_ssh_pass=..., a shell's db_password=...). The value stops
      # at a blank or at what a shell reads apart (; | & < > ( ) [ ] ,): "X: Final[int]" is a type, f(password=pw) code.
      "regex": r"""(?:(?m:^)ENV[ \t]+\w{0,60}?(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN|_KEY)[ \t]+|(?:PASSWORD|PASSWD|PASSPHRASE|PWD"""
-              r"""|_PASS|_PW|SECRET|TOKEN|APIKEY|_KEY|CREDENTIALS?)[ \t]*(?:[:?]?=|:)[ \t]*|(?i:passw(?:or)?d|passwd|pwd|_pass|secret"""
+              r"""|_PASS""" + _not_a_stage() + r"""|_PW|SECRET|TOKEN|APIKEY|_KEY|CREDENTIALS?)[ \t]*(?:[:?]?=|:)[ \t]*|(?i:passw(?:or)?d|passwd|pwd"""
+              r"""|_pass""" + _not_a_stage() + r"""|secret"""
               r"""|token|api_?key)=)([^\s"'`$\\{}()\[\];|&<>,=]{8,200}={0,3})(?![^\s\\]|\\(?![nrt]))""",  # "=" only as padding: a=b=c is code
      "keywords": ["password", "passwd", "passphrase", "pwd", "_pass", "_pw", "secret", "token", "key", "credential"],
      "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},

@@ -177,6 +177,7 @@ NEW_KINDS = [  # (label, path, text, rule)
     ("MySQL IDENTIFIED WITH ... AS", "db/dump.sql",
      f"CREATE USER 'app'@'%' IDENTIFIED WITH mysql_native_password AS '*{fake(40, HEX.upper())}';\n", "sql-password"),
     ("Pulumi namespaced key", "Pulumi.dev.yaml", f"config:\n  shop:dbPassword: {PW}\n", "config-secret-value"),
+    ("PASS alone", "scripts/ftp.py", f'PASS = "{PW}"\n', "secret-assignment"),
 ]
 
 
@@ -279,6 +280,9 @@ LOOK_ALIKES = {  # path -> text: ordinary files the rules above must still pack
     ".github/workflows/ci.yml": "      with:\n        api-key: ${{ secrets.API_KEY }}\n",
     "src/hashing.py": 'hashlib.pbkdf2_hmac("sha256", pw, salt=b"salt", iterations=1000)\nSALT_LENGTH = 16\n',
     "docs/ps.md": "Publish-Module -Name Tools -NuGetApiKey <apiKey>\n",
+    "src/passes.py": 'render_pass = "ShadowMapPass2"\nfirst_pass = "DepthPrepass1"\nlastRenderPass = "BloomPass3x"\n'
+                     'high_pass = "Butterworth4Hz"\nbypass = "CacheLayer2X"\ncompass = "NorthEast9x"\nsubpass = "Gbuffer2Pass"\n'
+                     'passes = "Opaque1Transp2"\nRENDER_PASS=ShadowMapPass2\n',
     "docs/api.md": "## Fields\n\ntoken: string\npassword: required\napi_key: <your key>\nsecret: ********\n"
                    "access_token: ${ACCESS_TOKEN}\npassword: MyPassword123\nclient_secret: your-client-secret\n"
                    "```python\ntoken = q.get(block=True)\npassword = fields.Str(load_only=True)\n```\n",
