@@ -11,7 +11,8 @@ of hiding a run-by-run decoding misses are read here too:
 * a private key's own bytes: a key's base64 body with its ``-----BEGIN`` line lost (pasted into a
   YAML value, an environment variable, a JSON field) decodes to DER, not text. ``private_key_der``
   knows the few shapes a private key's DER takes (PKCS #1 RSA, SEC 1 EC, PKCS #8 plain and
-  encrypted, PKCS #12) and OpenSSH's own format; a public key or a certificate is none of them.
+  encrypted, PKCS #12), OpenSSH's own format and a Java keystore's; a public key, a certificate or a
+  truststore of certificates is none of them.
 
 Runs are found by the caller (``regexscan.run_finditer`` over ``BASE64_RUN``); this module only
 groups and decodes them, in time linear in the text.
@@ -59,9 +60,37 @@ def _text(raw: bytes | None) -> str | None:
 _PBE_OIDS = (bytes.fromhex("06092a864886f70d01050d"), bytes.fromhex("060a2a864886f70d010c01"))
 
 
+# A Java keystore's magic number (the JDK's sun.security.provider.JavaKeyStore and com.sun.crypto.provider.JceKeyStore)
+_JAVA_KEYSTORES = (b"\xfe\xed\xfe\xed", b"\xce\xce\xce\xce")  # JKS, JCEKS
+
+
+def _java_keystore_holds_a_key(raw: bytes) -> bool:
+    """Whether a JKS or JCEKS keystore (version 1 or 2) holds a key: an entry tagged 1 (a private key) or 3 (JCEKS'
+    secret key) among those read. A truststore holds trusted certificates only (tag 2: an alias, a date, in version 2
+    the certificate's type, then its length and bytes), which are walked over; anything else ends the walk."""
+    version = int.from_bytes(raw[4:8], "big")
+    if version not in (1, 2):
+        return False
+    at = 12
+    for _ in range(min(int.from_bytes(raw[8:12], "big"), 10_000)):
+        tag = int.from_bytes(raw[at:at + 4], "big")
+        if tag in (1, 3):
+            return True
+        if tag != 2 or at + 6 > len(raw):
+            return False
+        at += 6 + int.from_bytes(raw[at + 4:at + 6], "big") + 8  # the tag, the alias (UTF: length, bytes), the date
+        if version == 2:
+            at += 2 + int.from_bytes(raw[at:at + 2], "big")  # "X.509"
+        at += 4 + int.from_bytes(raw[at:at + 4], "big")
+        if at > len(raw):
+            return False
+    return False
+
+
 def private_key_der(raw: bytes) -> bool:
     """Whether ``raw`` is a private key's bytes: DER of one whole ASN.1 SEQUENCE that opens as a
-    private key does, or OpenSSH's ``openssh-key-v1`` format (used only for private keys).
+    private key does, OpenSSH's ``openssh-key-v1`` format (used only for private keys), or a Java
+    keystore (JKS, JCEKS) that holds a key, not only certificates.
 
     The SEQUENCE's first element: ``INTEGER 0`` then an INTEGER (PKCS #1 RSA, RFC 8017; DSA) or a
     SEQUENCE (PKCS #8 PrivateKeyInfo, RFC 5208); ``INTEGER 1`` then an OCTET STRING (SEC 1 EC, RFC 5915)
@@ -71,6 +100,8 @@ def private_key_der(raw: bytes) -> bool:
     """
     if raw.startswith(b"openssh-key-v1\0"):
         return True
+    if raw[:4] in _JAVA_KEYSTORES:
+        return _java_keystore_holds_a_key(raw)
     if len(raw) < 16 or raw[0] != 0x30:
         return False
     if raw[1] < 0x80:

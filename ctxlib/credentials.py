@@ -17,7 +17,8 @@ gitleaks applies it (``detect/detect.go``):
 4. the global and the rule's allowlists drop findings: a regex over the secret, the match
    or the line (``regexTarget``), or a stopword inside the secret.
 
-What ctxlib adds to the rule set is in ``secretrules.py``. Credential files of common tools are
+What ctxlib adds to the rule set is in ``secretrules.py`` (kinds of secret) and ``secretformats.py``
+(particular tools' formats). Credential files of common tools are
 a class, recognized twice: by name (``CREDENTIAL_FILE_PATTERNS``, gitignore syntax, plus gitleaks'
 own path-only rules such as ``pkcs12-file``), so the reader never opens ``~/.kube/config``,
 ``.docker/config.json``, ``.pgpass`` or a service-account key under its usual name; and by content
@@ -52,7 +53,11 @@ from pathlib import Path
 from . import base64scan, goregex, ignore, regexscan
 from .linecursor import LineCursor
 from .literalset import LiteralSet, holds_any
-from .secretrules import CREDENTIAL_FILE_PATTERNS, EXTRA_RULES, linear_gitleaks_regex  # ctxlib's own: names, rules
+from .secretformats import FORMAT_RULES  # ctxlib's own rules for particular tools' formats
+from .secretrules import CREDENTIAL_FILE_PATTERNS, linear_gitleaks_regex  # ctxlib's own: names, rules
+from .secretrules import EXTRA_RULES as _KIND_RULES
+
+EXTRA_RULES = _KIND_RULES + FORMAT_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
 
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"
@@ -97,7 +102,7 @@ def shannon_entropy(text: str) -> float:
 
 @functools.cache
 def _compiled(source: str):
-    # A scan compiles few of the ~230 expressions (the keyword prefilter); re compiles ~5x faster than
+    # A scan compiles few of the ~280 expressions (the keyword prefilter); re compiles ~5x faster than
     # regex, and reads all of gitleaks 8.30.1's as Go does, 26 of them rewritten (goregex.to_python).
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -289,7 +294,7 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     original, text = text, goregex.go_case(text)  # Go's case folding: same length, same offsets
     lowered = text.lower()
     found = []
-    # Rules share keywords (329 keywords, 275 distinct): which of them the text holds is found
+    # Rules share keywords (548 keywords, 387 distinct): which of them the text holds is found
     # once, in one pass per anchor character (``literalset``); only their rules are visited.
     places = _keywords().find(lowered)
     seen: dict = {"": places}

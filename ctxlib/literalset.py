@@ -1,7 +1,7 @@
 """Where each of a few hundred literals occurs in a text, in about sixteen passes over it.
 
 gitleaks runs a rule only if one of its keywords is in the lower-cased text; ctxlib's rule
-set has ~275 distinct keywords, and asking ``keyword in text`` for each reads the text ~275
+set has ~390 distinct keywords, and asking ``keyword in text`` for each reads the text ~390
 times. ``LiteralSet.find`` answers for all of them at once, exactly, and gives every place
 each one occurs (which the scanner then uses instead of searching again): each literal is
 looked for from one of its characters, chosen rare in source code (``_PERCENT``) so that few

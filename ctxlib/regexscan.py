@@ -1,6 +1,6 @@
 """Regular-expression search that finds the same matches as ``finditer``, sooner.
 
-The credential scanner (``credentials.py``) runs ~230 of gitleaks' expressions over every text
+The credential scanner (``credentials.py``) runs ~280 expressions (gitleaks' and its own) over every text
 it packs, each as ``pattern.finditer(text)`` (gitleaks' ``detect``: every match of every rule
 whose keyword the text holds). Python's ``re`` finds a pattern's literal prefix and jumps
 between its occurrences, but only when the pattern starts with it: ``\\b(ey[a-zA-Z0-9]{17,}...``

@@ -12,6 +12,9 @@ module holds what ctxlib adds to them, each rule with where it comes from:
   unquoted ``NAME_PASSWORD=`` in a shell, Dockerfile or CI file, a token with a vendor's prefix that
   no vendor rule knows yet.
 
+Rules for particular tools' formats (SQL rows, JWKs, Terraform, Hadoop, prompts and pipes...) are in ``secretformats.py``,
+which shares this module's allowlists.
+
 Where a value could be a placeholder, a template or code, the rule's allowlists say so (``_PLACEHOLDER``,
 ``_TEMPLATE``, ``_NOT_MIXED``): a course repository must still pack its ordinary code. Every
 expression is linear in the text: bounded or possessive repeats, a literal or an anchor first
@@ -39,6 +42,8 @@ CREDENTIAL_FILE_PATTERNS = [
     # containers and clusters
     "kubeconfig", "*.kubeconfig", "kubeconfig.y*ml", "**/.kube/config", "**/.kube/config.*", ".dockercfg",
     "**/.docker/config.json", "**/containers/auth.json", ".vault-token", ".vault_pass*", "**/.helm/repository/repositories.yaml",
+    # mail: Postfix's SMTP relay logins; Kaggle's API key
+    "sasl_passwd", "kaggle.json",
     # databases
     ".pgpass", "pgpass.conf", ".my.cnf", ".mylogin.cnf", ".dbshell", ".rediscli_auth",
     # package registries and version control
@@ -184,9 +189,14 @@ EXTRA_RULES = [
      "regex": r"""\b(ATATT3[\w=-]{150,}|key-[0-9a-f]{32}|whsec_[A-Za-z0-9+/]{32,}|ya29\.[\w-]{30,}|GOCSPX-[\w-]{24,}|sk-(?:proj|svcacct|admin)-[\w-]{40,}|gsk_\w{48,}"""
               r"""|r8_[A-Za-z0-9]{37}|tskey-(?:auth|api|client|scim|webhook)-[\w-]{20,}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27}"""
               r"""|dp\.(?:st|sa|ct|scim|audit)\.[\w.-]{40,}|\d{8,10}:AA[\w-]{33}|discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w-]{60,}"""
-              r"""|sv=\d{4}-\d\d-\d\d&[^\s"'<>]{0,300}?\bsig=[\w%+/]{30,})(?![\w-])""",
+              r"""|sv=\d{4}-\d\d-\d\d&[^\s"'<>]{0,300}?\bsig=[\w%+/]{30,}"""
+              # Third round: Firebase Cloud Messaging's legacy server key, LangSmith's keys, an AWS session token in a
+              # presigned URL
+              r"""|AAAA[\w-]{7}:APA91b[\w-]{120,}|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}"""
+              r"""|X-Amz-Security-Token=[\w%/+=]{100,})(?![\w-])""",
      "keywords": ["atatt3", "key-", "whsec_", "ya29.", "gocspx-", "sk-proj-", "sk-svcacct-", "sk-admin-", "gsk_", "r8_", "tskey-",
-                  "sbp_", "dp.", "nrak-", ":aa", "/api/webhooks/", "sig="], "entropy": 3.0},
+                  "sbp_", "dp.", "nrak-", ":aa", "/api/webhooks/", "sig=", ":apa91b", "lsv2_", "x-amz-security-token"],
+     "entropy": 3.0},
     {"id": "authorization-header",  # "Authorization": "Bearer <token>" in code, an .http file, a client config
      "regex": r"""(?i)\bauthorization["']?\]?(?:\s*[:=,]\s*(?:["']value["'][ \t]*:[ \t]*)?|[ \t]+)[fbr]?["']?(?:bearer|token|basic|bot)\s+([\w.~+/=-]{20,})""",
      "keywords": ["authorization"], "entropy": 3.5, "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)your|here|x{6}|\.{3}"]}]},
@@ -220,14 +230,19 @@ EXTRA_RULES = [
      # A default is a literal too: os.getenv("DB_PASSWORD", "..."), config("SECRET_KEY", default="..."),
      # process.env.API_KEY || "...", ?? "...", ENV.fetch("API_KEY", "..."). A quote may be escaped (\"), as in a notebook's
      # JSON or a string in a string. Also C's #define API_KEY "...", .NET's <add key="ApiKey" value="..."/> and a C#
-     # property's initial value (string Password { get; set; } = "..."). PASS alone, and PHP's $pass, are names too.
+     # property's initial value (string Password { get; set; } = "..."). Third round: a property set by name
+     # (System.setProperty("javax.net.ssl.keyStorePassword", "..."); not .set or .put, words too common to search
+     # by), a lookup's fallback after the call (System.get_env("DB_PASSWORD") || "...", getenv('X_KEY') ?: '...',
+     # .get("API_KEY") or "..."), R's "<-" and "<<-", Objective-C's @"...".
      "regex": r"""(?i)(?:\#[ \t]{0,8}define[ \t]++\w{0,60}?""" + _SECRET_NAME_OR_PASS + r"""[ \t]++|\bkey[ \t]*=[ \t]*["'][\w.:-]{0,60}?"""
               + _SECRET_NAME + r"""["'][ \t]+value[ \t]*=|"""
-              r"""\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable|getenv|get|env|config|fetch)[ \t]*\([ \t]*"""
-              r"""\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*,(?:[ \t]*default[ \t]*=)?|""" + _SECRET_NAME_OR_PASS
-              + r"""\\?["'`]?(?:\[\w{0,8}\])?\]?""" + _TYPE + r"""(?:[ \t]*\{[ \t]*get;[^{}\n]{0,30}\})?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=|\|\||\?\?))[ \t]*"""
-              r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?\\?["'`]([^"'`\s\\]{8,200})\\?["'`]"""
-              r"""(?![ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?\\?["'`])""",  # X = getenv("X_KEY", "..."): the name is no value
+              r"""\b(?:define|setenv|putenv|setdefault|SetEnvironmentVariable|getenv|get_env|get|env|config|fetch|setProperty)"""
+              r"""[ \t]*\([ \t]*\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*(?:,(?:[ \t]*default[ \t]*=)?"""
+              r"""|\)[ \t]*(?:\|\||\?\?|\?:|or\b))|""" + _SECRET_NAME_OR_PASS
+              + r"""\\?["'`]?(?:\[\w{0,8}\])?\]?""" + _TYPE + r"""(?:[ \t]*\{[ \t]*get;[^{}\n]{0,30}\})?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=|\|\||\?\?|<<?-))[ \t]*"""
+              r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu@]?\\?["'`]([^"'`\s\\]{8,200})\\?["'`]"""
+              r"""(?![ \t]*(?:,[ \t]*(?:default[ \t]*=[ \t]*)?\\?["'`]|\)[ \t]*(?:\|\||\?\?|\?:|or\b)))""",  # X = getenv("X_KEY", "...")
+     # or getenv("X_KEY") || "...": the name is no value
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "salt"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "env-secret",  # an unquoted NAME=value whose name ends in a secret's word: .env lines, export, ENV and ARG
@@ -275,9 +290,19 @@ EXTRA_RULES = [
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "basic-auth-pair",  # a user and password given as a pair: requests' auth=("me", "..."), HTTPBasicAuth("me", "..."),
-     # aiohttp's BasicAuth("me", "...")
-     "regex": r"""(?:\bauth[ \t]*+=[ \t]*+[(\[]|BasicAuth[ \t]*+\()[ \t]*+[rbu]?["'][^"'\n]{1,64}["'][ \t]*+,[ \t]*+[rbu]?["']([^"'\s]{4,200})["']""",
-     "keywords": ["auth"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+     # aiohttp's BasicAuth("me", "..."); Elasticsearch's basic_auth=(...), reqwest's .basic_auth("me", Some("...")), httr's
+     # authenticate(), paho's username_pw_set(), .NET's NetworkCredential, Java's PasswordAuthentication and
+     # UsernamePasswordCredentials, smtplib's and ftplib's .login("me", "..."); and after a first argument, a database
+     # login's user and password: new PDO($dsn, "me", "..."), new mysqli("db", "me", "..."), mysqli_connect, DriverManager.getConnection.
+     # Read from "auth" on (auth=, basic_auth=, HTTPBasicAuth(, authenticate(, PasswordAuthentication(): one literal to
+     # search by, each place tried once
+     "regex": r"""(?:(?i:auth)(?:[ \t]*+=[ \t]*+[(\[]|(?i:entication|enticate)?[ \t]*+\()|(?:Network|UsernamePassword)Credentials?[ \t]*+\("""
+              r"""|(?:username_pw_set|(?<=\.)login)[ \t]*+\("""
+              r"""|(?:\b(?:PDO|mysqli|mysqli_connect)|\bDriverManager\.getConnection)[ \t]*+\([ \t]*+"""
+              r"""(?:["'][^"'\n]{0,200}["']|[\w$.>\[\]-]{1,100})[ \t]*+,)"""
+              r"""[ \t]*+[rbu]?["'][^"'\n]{1,64}["'][ \t]*+,[ \t]*+(?:Some\([ \t]*+)?[rbu@]?["']([^"'\s]{4,200})["']""",
+     "keywords": ["auth", "_pw_set", "credential", "login", "pdo", "mysql", "getconnection"], "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS},
     {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."),
      # bytes.fromhex('...'); 32 hex digits (16 bytes) or more. A lowercase hex digest has too little entropy for
      # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here).
@@ -307,11 +332,13 @@ EXTRA_RULES = [
      # publishable keys (pk_live_...) are public by design
     {"id": "option-secret",  # a secret given to a command line option by its name, after a blank: vercel --token ...,
      # dotnet nuget push --api-key ..., Publish-Module -NuGetApiKey ..., --client-secret ... (with "=", env-secret's);
-     # the value mixed, as the assignment rules want: a usage line's "--token TOKEN" is no value
-     "regex": r"""(?i)[ \t]--?[a-z0-9]{0,20}(?:-[a-z0-9]{1,20}){0,3}?(?:password|passwd|passphrase|token|api-?key|secret"""
-              r"""|secret-key|access-key)[ \t]+["']?([^\s"'`$<>{}()\[\]%|;&,=]{8,200})["']?(?=\s|$)""",
+     # the value mixed, as the assignment rules want: a usage line's "--token TOKEN" is no value. Words joined by "-" before
+     # the secret's (airflow's --conn-password, --client-secret); a "%" in the value, not first (%VAR% is a lookup)
+     "regex": r"""(?i)[ \t]--?(?:[a-z0-9]{1,20}-){0,3}[a-z0-9]{0,20}?(?:password|passwd|passphrase|token|api-?key|secret"""
+              r"""|secret-key|access-key)[ \t]+["']?([^\s"'`$<>{}()\[\]%|;&,=][^\s"'`$<>{}()\[\]|;&,=]{7,199})["']?(?=\s|$)""",
      "keywords": ["password", "passwd", "passphrase", "token", "apikey", "api-key", "secret", "access-key"], "entropy": 3.0,
-     "allowlists": _VALUE_ALLOWLISTS},
+     # a pager's --next-token (aws ... --next-token ...) is no secret: _NOT_SECRET_NAMES over the line
+     "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "gradle-secret",  # a Gradle build's Groovy DSL, where a property is set by a call without "=": an Android
      # signingConfig's storePassword '...', and buildConfigField "String", "API_KEY", "\"...\"" (a key built into the app)
      "regex": r"""(?im)^[ \t]*(?:\w{0,60}?""" + _SECRET_NAME + r"""[ \t]+|buildConfigField[ \t(]{1,8}["']\w{1,30}["'][ \t]*,[ \t]*"""

@@ -1,4 +1,5 @@
-"""Kinds of credential that gitleaks' rules let through, and their look-alikes (ctxlib/secretrules.py, base64scan.py).
+"""Kinds of credential that gitleaks' rules let through, and their look-alikes (ctxlib/secretrules.py, secretformats.py,
+base64scan.py).
 
 A red-team round wrote ~180 fake credentials in many formats and ~95 look-alikes. Each case here stands
 for a kind, not for one vendor: a password with punctuation in a quoted assignment (gitleaks'
@@ -55,6 +56,28 @@ EC_KEY = bytes([0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20]) + octets(32) + bytes(
     bytes([0xA1, 0x44]) + octets(68)  # SEC 1 ECPrivateKey (RFC 5915), P-256's sizes
 PUBLIC_KEY = der(RSA_ALGORITHM, b"\x03\x82\x01\x0f\x00" + octets(270))  # SubjectPublicKeyInfo
 CERTIFICATE = der(der(b"\xa0\x03\x02\x01\x02\x02\x01\x01", RSA_ALGORITHM, octets(600)), RSA_ALGORITHM, octets(260))
+def b64url(n):
+    return base64.urlsafe_b64encode(octets(n)).decode().rstrip("=")
+
+
+def uuid():
+    return f"{fake(8, HEX)}-{fake(4, HEX)}-4{fake(3, HEX)}-a{fake(3, HEX)}-{fake(12, HEX)}"
+
+
+def java_keystore(tags):
+    """A JKS keystore (magic FEEDFEED, version 2) of entries tagged 1 (a private key) or 2 (a trusted certificate)."""
+    def utf(text):
+        return len(text).to_bytes(2, "big") + text.encode()
+
+    out = bytes.fromhex("feedfeed") + (2).to_bytes(4, "big") + len(tags).to_bytes(4, "big")
+    for n, tag in enumerate(tags):
+        out += tag.to_bytes(4, "big") + utf(f"alias{n}") + octets(8)
+        if tag == 1:
+            out += (1218).to_bytes(4, "big") + octets(1218) + (1).to_bytes(4, "big")
+        out += utf("X.509") + (900).to_bytes(4, "big") + octets(900)
+    return out + octets(20)
+
+
 PEM = "-----BEGIN PRIVATE" + " KEY-----\n" + wrap(base64.b64encode(PKCS8_KEY).decode()) + "\n-----END PRIVATE KEY-----\n"
 PW = password()
 
@@ -177,7 +200,104 @@ NEW_KINDS = [  # (label, path, text, rule)
     ("MySQL IDENTIFIED WITH ... AS", "db/dump.sql",
      f"CREATE USER 'app'@'%' IDENTIFIED WITH mysql_native_password AS '*{fake(40, HEX.upper())}';\n", "sql-password"),
     ("Pulumi namespaced key", "Pulumi.dev.yaml", f"config:\n  shop:dbPassword: {PW}\n", "config-secret-value"),
+    # A third red-team round (106 fakes, 62 of them packed before): particular tools' formats (ctxlib/secretformats.py)
+    ("SQL INSERT into a password column", "db/seed.sql",
+     f"INSERT INTO users (id, username, email, password)\nVALUES (1, 'admin', 'admin@example.com', '{PW}');\n", "sql-row-password"),
+    ("pg_dump COPY block", "db/dump.sql", f"COPY public.users (id, username, password, created_at) FROM stdin;\n"
+     f"1\tadmin\t{PW}\t2024-01-02 10:00:00\n\\.\n", "sql-row-password"),
+    ("private JWK, RSA", "keys/jwks.json", '{"keys": [{"kty": "RSA", "n": "' + b64url(256) + '", "e": "AQAB", "d": "'
+     + b64url(256) + '", "p": "' + b64url(128) + '"}]}\n', "jwk-private-key"),
+    ("private JWK, EC, members sorted", "src/key.py", f"JWK = {{'crv': 'P-256', 'd': '{b64url(32)}', 'kty': 'EC', 'x': '{b64url(32)}'}}\n",
+     "jwk-private-key"),
+    ("symmetric JWK", "config/jwk.json", f'{{"kty": "oct", "alg": "HS256", "k": "{b64url(32)}"}}\n', "jwk-private-key"),
+    ("Postman apikey auth", "postman/shop.json", '{\n\t"auth": {\n\t\t"type": "apikey",\n\t\t"apikey": [\n\t\t\t{\n\t\t\t\t"key": "value",'
+     '\n\t\t\t\t"value": "' + fake(40) + '",\n\t\t\t\t"type": "string"\n\t\t\t}\n\t\t]\n\t}\n}\n', "api-client-credential"),
+    ("kaggle.json written by a notebook", "nb/train.ipynb", '{"cells": [{"source": ["json.dump({\\"username\\": \\"ann\\", '
+     '\\"key\\": \\"' + fake(32, HEX) + '\\"}, open(\\"/root/.kaggle/kaggle.json\\", \\"w\\"))\\n"]}]}\n',
+     "api-client-credential"),
+    ("Composer auth.json bearer", "config/auth.txt", f'{{"bearer": {{"repo.example.org": "{fake(40)}"}}}}\n', "api-client-credential"),
+    ("Terraform variable default", "infra/variables.tf",
+     f'variable "db_password" {{\n  type      = string\n  sensitive = true\n  default   = "{PW}"\n}}\n', "terraform-variable-default"),
+    ("Hadoop core-site property", "conf/core-site.xml", f"<property>\n  <name>fs.s3a.secret.key</name>\n  <value>{fake(40)}</value>\n"
+     "</property>\n", "hadoop-secret-property"),
+    ("Spark Azure account key", "jobs/etl.py", 'spark.conf.set("fs.azure.account.key.lake.dfs.core.windows.net", "'
+     + base64.b64encode(octets(64)).decode() + '")\n', "hadoop-secret-property"),
+    ("cloud-init chpasswd list", "cloud/user-data", f"#cloud-config\nchpasswd:\n  expire: false\n  list: |\n    ubuntu:{PW}\n",
+     "cloud-init-password"),
+    ("echo into docker login --password-stdin", "notes/history.txt",
+     f'echo "{PW}" | docker login -u deploy --password-stdin registry.example.com\n', "piped-password"),
+    ("echo into chpasswd, Vagrantfile", "Vagrantfile", f'config.vm.provision "shell", inline: "echo \'root:{PW}\' | chpasswd"\n',
+     "piped-password"),
+    ("expect and send", "scripts/login.exp", f'spawn ssh admin@10.0.0.9\nexpect "password:"\nsend "{PW}\\r"\n', "prompt-answer"),
+    ("pexpect sendline", "scripts/login.py", f'child.expect("Password:")\nchild.sendline("{PW}")\n', "prompt-answer"),
+    ("jwt.sign with a literal key", "src/auth.js", f"const t = jwt.sign({{ sub: id }}, '{fake(32)}', {{ expiresIn: '1h' }});\n",
+     "jwt-signing-key"),
+    ("java-jwt Algorithm.HMAC256", "src/Jwt.java", f'Algorithm alg = Algorithm.HMAC256("{PW}");\n', "jwt-signing-key"),
+    ("mount -o password=", "scripts/mount.sh", f"mount -t cifs //fs01/share /mnt -o username=svc,password={PW},vers=3.0\n",
+     "mount-option-password"),
+    ("msmtprc password line", "dotfiles/msmtprc", f"account default\nhost smtp.example.com\nuser me\npassword {PW}\n",
+     "config-password-blank"),
+    ("fetchmailrc user ... password", "dotfiles/fetchmailrc", f'poll imap.example.com protocol IMAP\n  user "me" password "{PW}" ssl\n',
+     "config-password-blank"),
+    ("HAProxy insecure-password", "haproxy/haproxy.cfg", f"userlist admins\n    user admin insecure-password {PW}\n",
+     "insecure-password"),
+    ("Postfix sasl_passwd line", "postfix/relay.txt", f"[smtp.gmail.com]:587 alerts@example.com:{PW}\n", "sasl-passwd-line"),
+    ("Lua long bracket string", "scripts/config.lua", f"local config = {{ password = [[{PW}]] }}\n", "lua-long-string-secret"),
+    ("Laravel env() default APP_KEY", "config/app.php",
+     "'key' => env('APP_KEY', 'base64:" + base64.b64encode(octets(32)).decode() + "'),\n", "laravel-app-key"),
+    ("Mattermost incoming webhook", "ops/alert.py", f'HOOK = "https://chat.example.com/hooks/{fake(26, HEX + "ghijkmnopqrstuvwxyz")}"\n',
+     "webhook-url"),
+    ("IFTTT Maker key", "home/ifttt.py", f'requests.post("https://maker.ifttt.com/trigger/door/with/key/{fake(22)}")\n', "webhook-url"),
+    ("Tor onion service key", "tor/hs.txt", "ED25519-V3:" + base64.b64encode(octets(64)).decode() + "\n", "private-key-text"),
+    ("BIP32 xprv", "wallet/keys.py", f'XPRV = "xprv9s21ZrQH143K{fake(95, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")}"\n',
+     "private-key-text"),
+    ("NATS nkey seed", "nats/user.creds", f"-----BEGIN USER NKEY SEED-----\nSUA{fake(55, string.ascii_uppercase + '234567')}\n",
+     "private-key-text"),
+    ("Hardhat accounts", "hardhat.config.js", f'module.exports = {{ networks: {{ sepolia: {{ accounts: ["0x{fake(64, HEX)}"] }} }} }};\n',
+     "private-key-text"),
+    ("Twilio client", "sms/send.py", f'from twilio.rest import Client\nc = Client("AC{fake(32, HEX)}", "{fake(32, HEX)}")\n',
+     "vendor-client-secret"),
+    ("Pusher secret", "src/push.js", f"const p = new Pusher({{ appId: '1', key: '{fake(20, HEX)}', secret: '{fake(20, HEX)}' }});\n",
+     "vendor-client-secret"),
+    ("Oracle JDBC user/password@", "conf/db.txt", f"url=jdbc:oracle:thin:scott/{PW}@//db:1521/ORCL\n", "db-login-string"),
+    ("sqlplus user/password@", "ops/run.sh", f"sqlplus -s app/{PW}@ORCL @report.sql\n", "db-login-string"),
+    ("ODBC braced PWD", "src/odbc.py", f'pyodbc.connect("Driver={{ODBC Driver 18}};Server=db;UID=sa;PWD={{{PW}}};")\n', "db-login-string"),
+    ("openssl enc -k", "scripts/enc.sh", f"openssl enc -aes-256-cbc -salt -k {PW} -in a -out b\n", "tool-command-password"),
+    ("net use with a password", "scripts/map.bat", f"net use Z: \\\\fs01\\share {PW} /user:CORP\\svc\n", "tool-command-password"),
+    ("rabbitmqctl add_user", "scripts/mq.sh", f"rabbitmqctl add_user app {PW}\n", "tool-command-password"),
+    ("composer config http-basic", "Dockerfile.php", f"RUN composer config -g http-basic.repo.example.com deploy {PW}\n",
+     "tool-command-password"),
+    ("bundle config host user:pw", "Dockerfile.rails", f"RUN bundle config set --global gems.contribsys.com {fake(8, HEX)}:{PW}\n",
+     "tool-command-password"),
+    ("mix hex --key", "ci/hex.sh", f"mix hex.organization auth acme --key {fake(32, HEX)}\n", "tool-command-password"),
+    ("npm config set _authToken", "Dockerfile.node", f"RUN npm config set //registry.npmjs.org/:_authToken {uuid()}\n",
+     "tool-command-password"),
+    ("cargo login", "ci/publish.sh", f"cargo login cio{fake(32)}\n", "tool-command-password"),
+    ("redis-server --requirepass", "docker-compose.yml", f"    command: redis-server --requirepass {PW}\n", "tool-command-password"),
+    ("rclone config create", "scripts/backup.sh",
+     f"rclone config create r2 s3 provider Cloudflare access_key_id {fake(32, HEX)} secret_access_key {fake(64, HEX)}\n",
+     "tool-command-password"),
+    # ... and in the kinds' own rules (ctxlib/secretrules.py)
+    ("option joined by dashes", "dags/setup.sh", f"airflow connections add pg --conn-login etl --conn-password {PW}\n", "option-secret"),
+    ("Java setProperty", "src/Tls.java", f'System.setProperty("javax.net.ssl.keyStorePassword", "{PW}");\n', "secret-assignment"),
+    ("a lookup's fallback after the call, Elixir", "config/runtime.exs",
+     f'  password: System.get_env("DATABASE_PASSWORD") || "{PW}"\n', "secret-assignment"),
+    ("R's <-", "R/api.R", f'api_secret <- "{fake(32)}"\n', "secret-assignment"),
+    ("Objective-C @\"...\"", "ios/Keys.m", f'NSString *const kAPISecret = @"{fake(40)}";\n', "secret-assignment"),
     ("PASS alone", "scripts/ftp.py", f'PASS = "{PW}"\n', "secret-assignment"),
+    ("basic_auth=(...)", "search/es.py", f'es = Elasticsearch(url, basic_auth=("elastic", "{PW}"))\n', "basic-auth-pair"),
+    ("reqwest .basic_auth", "src/client.rs", f'client.get(url).basic_auth("svc", Some("{PW}"))\n', "basic-auth-pair"),
+    ("paho username_pw_set", "iot/pub.py", f'client.username_pw_set("sensor", "{PW}")\n', "basic-auth-pair"),
+    ("new PDO", "src/db.php", f"$pdo = new PDO('mysql:host=db;dbname=shop', 'root', '{PW}');\n", "basic-auth-pair"),
+    ("DriverManager.getConnection", "src/Db.java", f'DriverManager.getConnection(url, "root", "{PW}");\n', "basic-auth-pair"),
+    ("smtplib login", "mail/send.py", f'server.login("alerts@example.com", "{PW}")\n', "basic-auth-pair"),
+    ("Firebase legacy server key", "functions/push.js", f"const FCM = 'AAAA{fake(7)}:APA91b{fake(134, ALNUM + '_-')}';\n",
+     "service-token"),
+    ("LangSmith key", "app/llm.py", f'LS = "lsv2_pt_{fake(32, HEX)}_{fake(10, HEX)}"\n', "service-token"),
+    ("AWS session token in a presigned URL", "tests/url.txt", "https://b.s3.amazonaws.com/a?X-Amz-Security-Token=IQoJb3JpZ2luX2Vj"
+     + fake(300) + "&X-Amz-Signature=" + fake(64, HEX) + "\n", "service-token"),
+    ("a Java keystore with a key, base64", "chart/values.yaml",
+     "tls:\n  keystore: " + base64.b64encode(java_keystore([2, 1])).decode() + "\n", "private-key-der (base64)"),
 ]
 
 
@@ -280,9 +400,48 @@ LOOK_ALIKES = {  # path -> text: ordinary files the rules above must still pack
     ".github/workflows/ci.yml": "      with:\n        api-key: ${{ secrets.API_KEY }}\n",
     "src/hashing.py": 'hashlib.pbkdf2_hmac("sha256", pw, salt=b"salt", iterations=1000)\nSALT_LENGTH = 16\n',
     "docs/ps.md": "Publish-Module -Name Tools -NuGetApiKey <apiKey>\n",
+    # Third round: near misses of the new rules, which must still be packed
     "src/passes.py": 'render_pass = "ShadowMapPass2"\nfirst_pass = "DepthPrepass1"\nlastRenderPass = "BloomPass3x"\n'
                      'high_pass = "Butterworth4Hz"\nbypass = "CacheLayer2X"\ncompass = "NorthEast9x"\nsubpass = "Gbuffer2Pass"\n'
                      'passes = "Opaque1Transp2"\nRENDER_PASS=ShadowMapPass2\n',
+    "db/fixtures.sql": "INSERT INTO users (id, name, password) VALUES (1, 'bob', 'changeme');\n"
+                       "INSERT INTO users (id, name, password_hash) VALUES (2, 'ann', 'Xy7!abcdefgh');\n"
+                       "COPY public.users (id, name, password) FROM stdin;\n1\tbob\t\\N\n\\.\n",
+    "keys/public.jwks.json": '{"keys": [{"kty": "RSA", "kid": "k1", "n": "' + b64url(256) + '", "e": "AQAB"}]}\n',
+    "postman/c2.json": '{"apikey": [{"key": "value", "value": "{{apiKey}}", "type": "string"}]}\n',
+    "config/composer.json": '{"bearer": {"repo.example.org": "${COMPOSER_TOKEN}"}}\n',
+    "infra/vars.tf": 'variable "db_password" {\n  type      = string\n  sensitive = true\n}\n'
+                     'variable "api_token" {\n  default = ""\n}\n',
+    "conf/core-site.xml": "<property>\n  <name>fs.s3a.secret.key</name>\n  <value>${env.AWS_SECRET_ACCESS_KEY}</value>\n</property>\n",
+    "cloud/user-data": "#cloud-config\nchpasswd:\n  list: |\n    ubuntu:RANDOM\n",
+    "ci/login.sh": 'echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin\n'
+                   "aws ecr get-login-password | docker login --username AWS --password-stdin 1.dkr.ecr.aws\n",
+    "scripts/l.exp": 'expect "password:"\nsend "$password\\r"\nexpect "Password:"\nsend -- "$env(PW)\\r"\n',
+    "src/jwt.js": "jwt.sign(payload, process.env.JWT_SECRET);\njwt.decode(token, 'secret', {algorithms: ['HS256']});\n",
+    "scripts/m.sh": "mount -t cifs //fs/share /mnt -o credentials=/root/.smbcred,uid=1000\n",
+    "dotfiles/msmtprc": 'passwordeval "pass show mail"\npassword <your-password>\n',
+    "docs/readme.txt": "Password\npassword reset\npassword protected\n",
+    "haproxy/h.cfg": "userlist admins\n  user ops password $6$abc$def\n  user ci insecure-password ${CI_PW}\n",
+    "postfix/example.txt": "[smtp.example.com]:587 user@example.com:password\n",
+    "config/app.php": "'key' => env('APP_KEY'),\n'cipher' => 'AES-256-CBC',\n",
+    "docs/hooks.py": 'URL = "https://your-mattermost-server.com/hooks/xxx-generatedkey-xxx"\nAPI = "/projects/1/hooks/12"\n',
+    "chain/tx.js": f'const tx = {{ hash: "0x{fake(64, HEX)}", accounts: [process.env.PRIVATE_KEY] }};\n',
+    "sms/s.py": "from twilio.rest import Client\nclient = Client(account_sid, auth_token)\n",
+    "ops/db.sh": "sqlplus /nolog @x.sql\nsqlplus scott/tiger@orcl\nurl=jdbc:oracle:thin:@//db:1521/ORCL\n",
+    "src/o.py": 'cs = f"Driver={{ODBC Driver 18}};UID={user};PWD={password};"\n',
+    "ops/cmds.sh": 'openssl enc -d -k "$KEY" -in a\nnet use Z: \\\\fs\\share /user:CORP\\svc\nnet use Y: \\\\fs\\s * /user:x\n'
+                   'rabbitmqctl add_user app "$RABBIT_PW"\ncargo login\nnpm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}\n'
+                   'redis-server --requirepass "$REDIS_PASSWORD"\nrclone config create r s3 env_auth true\n'
+                   'airflow connections add pg --conn-password "$PG_PW"\n',
+    "src/Tls.java": 'System.setProperty("javax.net.ssl.keyStorePassword", System.getenv("KEYSTORE_PASSWORD"));\n',
+    "config/runtime.exs": '  password: System.get_env("DATABASE_PASSWORD") || raise "DATABASE_PASSWORD is missing"\n',
+    "R/env.R": 'api_secret <- Sys.getenv("API_SECRET")\n',
+    "src/conn.php": "$pdo = new PDO($dsn, $user, $pass);\n$db = mysqli_connect('localhost', 'root', '');\nserver.login(user, password)\n",
+    "tests/vectors.txt": "xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8\n",
+    "truststore.txt": base64.b64encode(java_keystore([2, 2])).decode() + "\n",
+    "tests/data.sql": "INSERT INTO user (username, password)\nVALUES\n  ('test', 'pbkdf2:sha256:50000$TCI4GzcX$"  # Flask's tutorial
+                      + fake(64, HEX) + "'),\n  ('other', 'pbkdf2_sha256$260000$" + fake(22) + "$" + fake(43) + "=');\n",
+    "docs/list-builds.rst": "aws codebuild list-builds --next-token 4AEA6u7J...The full token has been omitted...MzY2OA==\n",
     "docs/api.md": "## Fields\n\ntoken: string\npassword: required\napi_key: <your key>\nsecret: ********\n"
                    "access_token: ${ACCESS_TOKEN}\npassword: MyPassword123\nclient_secret: your-client-secret\n"
                    "```python\ntoken = q.get(block=True)\npassword = fields.Str(load_only=True)\n```\n",

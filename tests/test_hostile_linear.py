@@ -197,7 +197,13 @@ def test_a_new_rule_repeats_without_bound_only_possessively_or_over_blanks(rule_
 # only with one run between two literals: env-list-secret's "[ \t]*,?[ \t]*\r?\n?[ \t]*" split a run of blanks
 # three ways (31 s for 2,000 blanks after "name: DB_PASSWORD"), and sql-password's "[ \t]*=?[ \t]*" two ways.
 POSSESSIVE_RULES = ["sql-password", "plaintext-securestring", "config-secret-value", "env-list-secret",
-                    "basic-auth-pair", "xml-secret-element", "csv-password-column"]
+                    "basic-auth-pair", "xml-secret-element", "csv-password-column",
+                    # the third round's (ctxlib/secretformats.py)
+                    "sql-row-password", "jwk-private-key", "api-client-credential", "terraform-variable-default",
+                    "hadoop-secret-property", "cloud-init-password", "piped-password", "prompt-answer", "jwt-signing-key",
+                    "tool-command-password", "mount-option-password", "config-password-blank", "insecure-password",
+                    "sasl-passwd-line", "lua-long-string-secret", "laravel-app-key", "webhook-url", "private-key-text",
+                    "vendor-client-secret", "db-login-string"]
 
 
 @pytest.mark.parametrize("rule_id", POSSESSIVE_RULES)
@@ -226,13 +232,39 @@ HOSTILE = {  # 100 kB each, built against one new rule; none holds a secret
     "npm-auth-token": ["_auth\n" + "\n " * (MiB_TENTH // 2), "a:" * (MiB_TENTH // 2) + "_auth"],  # 20,000 lines: 25 s
     "option-secret": [" --token " * 11_000, " -" + "a-" * 50_000, " --api-key " + "aB3" * 33_000 + "'"],
     "named-secret-element": ['name="password"' * 6_000, "<key>token</key>" + " " * MiB_TENTH, 'name="token">' + "a" * MiB_TENTH],
+    # the third round's
+    "sql-row-password": ["insert into t (" + "a," * 50_000, "INSERT INTO users (password) " + "x" * MiB_TENTH,
+                         "COPY t (password) FROM stdin;\n" + "a\t" * 50_000, "insert into t (a, password) values (" + "'x'," * 25_000],
+    "jwk-private-key": ['"kty": "RSA"' + " " * MiB_TENTH, ('"d": "' + "A" * 30 + '" ') * 2_500 + "kty", '"k": "' + "a" * MiB_TENTH],
+    "api-client-credential": ['"apikey": [' + "{" * MiB_TENTH, '"bearer": {"' + "a" * MiB_TENTH, '"username": "a",' + " " * MiB_TENTH],
+    "terraform-variable-default": ['variable "password" {' + " " * MiB_TENTH, 'variable "' + "a" * MiB_TENTH],
+    "hadoop-secret-property": ["<name>" + "a" * MiB_TENTH, "<name>password</name>" + " " * MiB_TENTH,
+                               "fs.azure.account.key." + "a" * MiB_TENTH],
+    "cloud-init-password": ["chpasswd:\n" + "  a\n" * 25_000, "chpasswd:" + " " * MiB_TENTH],
+    "piped-password": ["echo " * 20_000, "echo a |" + " " * MiB_TENTH + "-stdin"],
+    "prompt-answer": ["expect password " * 6_000, "expect password\n" + " " * MiB_TENTH],
+    "jwt-signing-key": ["jwt.sign(" * 11_000, "jwt.sign({" + "a" * MiB_TENTH],
+    "tool-command-password": ["net use \\\\a " * 9_000 + "/user:", "composer config " * 6_000, "rclone config create " * 4_700,
+                              "npm config set " * 6_600],
+    "mount-option-password": [" -o " + "a," * 50_000 + "pass=", " -o " * 25_000 + "pass="],
+    "config-password-blank": ["user a " * 14_000 + "pass", "password" + " " * MiB_TENTH + "x"],
+    "insecure-password": ["insecure-password" + " " * MiB_TENTH],
+    "sasl-passwd-line": ["[a]:1 " * 16_000 + "smtp"],
+    "lua-long-string-secret": ["password = [[" * 7_000, "password=[[" + "a" * MiB_TENTH],
+    "laravel-app-key": ["key base64:" * 9_000],
+    "webhook-url": ["https://a/hooks/" * 6_000],
+    "private-key-text": ["ED25519-V3:" + "A" * MiB_TENTH, "xprv" * 25_000, "accounts: [" * 9_000, "nkey seed" + "S" * MiB_TENTH],
+    "vendor-client-secret": ["twilio AC" + "a" * MiB_TENTH, "pusher secret: '" * 6_000],
+    "db-login-string": ["jdbc:oracle:thin:" + "a" * MiB_TENTH, "sqlplus " + "-a " * 33_000, ";pwd={" * 16_000],
 }
+# The path a rule wants to run on (its "path"); other rules run on any
+HOSTILE_PATHS = {"terraform-variable-default": "a.tf", "lua-long-string-secret": "a.lua", "config-password-blank": "a.conf"}
 
 
 @pytest.mark.parametrize("rule_id", sorted(HOSTILE))
 def test_text_built_against_a_new_rule_holds_no_secret(rule_id):
     for text in HOSTILE[rule_id]:
-        assert rule_id not in [f.rule for f in find_secrets(text, "a.txt")]
+        assert rule_id not in [f.rule for f in find_secrets(text, HOSTILE_PATHS.get(rule_id, "a.txt"))]
 
 
 def test_a_wrapped_block_is_decoded_once_and_each_line_once(monkeypatch):
@@ -286,8 +318,8 @@ SCANNED_WHOLE = {"redis-password", "htpasswd-hash", "connection-string-password"
 
 
 def test_rules_for_every_file_start_from_a_literal():
-    from ctxlib import regexscan, secretrules
+    from ctxlib import regexscan
 
-    whole = {r["id"] for r in secretrules.EXTRA_RULES if not r.get("path") and not r.get("runs")
+    whole = {r["id"] for r in credentials.EXTRA_RULES if not r.get("path") and not r.get("runs")
              and not regexscan.required_literals(r["regex"]) and not regexscan.template_parts(r["regex"])}
     assert whole == SCANNED_WHOLE

@@ -1,0 +1,168 @@
+"""Credentials in the formats of particular tools: rules ctxlib adds after ``secretrules.py``'s, in gitleaks' format.
+
+Lesson 3, "Reading a real repository". ``secretrules.py`` holds the rules for kinds of secret (an assignment,
+an unquoted ``NAME=value``, a command line's option, a vendor's token); this module holds what a third red-team
+round found in the shapes of particular tools and formats, each rule with where its shape comes from: rows of a
+table (an SQL ``INSERT``, a ``pg_dump``'s ``COPY``), keys as data (a private JWK, a Tor or BIP32 key, a NATS
+seed, a wallet's hex key), a client's saved auth (Postman, Kaggle, Composer), a build or cluster tool's own
+syntax (Terraform's variable default, Hadoop's properties, cloud-init's ``chpasswd``, HAProxy, Postfix,
+fetchmail and msmtp), a secret handed over at a prompt or a pipe (``expect``/``send``, ``echo ... |
+docker login --password-stdin``, ``| chpasswd``), a JWT's signing key in a call, a webhook's URL, an Oracle
+``user/password@`` login. ``credentials.py`` runs them after ``secretrules.EXTRA_RULES``, so a file both
+catch is still reported under the older rule.
+
+The allowlists are ``secretrules``' (a placeholder, a template, a value not mixed enough to be chosen). Every
+expression is linear in the text: bounded or possessive repeats, a literal to start from
+(``tests/test_hostile_linear.py``).
+"""
+from __future__ import annotations
+
+from .secretrules import _CONFIG_FILES, _NOT_SECRET_NAMES, _PLACEHOLDER, _SECRET_NAME, _TEMPLATE, _VALUE_ALLOWLISTS
+
+_LOOKUPS = [{"regexes": [_PLACEHOLDER, _TEMPLATE]}]  # what command-line-password allows: a variable, a template
+_SECRET_KEYWORDS = ["pass", "pwd", "secret", "token", "key", "credential", "salt"]  # the words of _SECRET_NAME
+_BLANK = r"[ \t\r\n]{0,20}"  # between a JSON or SQL list's items, over a line break
+# A password's hash as its scheme writes it: Werkzeug's pbkdf2:sha256:..., Django's pbkdf2_sha256$..., argon2, scrypt,
+# crypt's $id$..., LDAP's {SSHA}...
+_HASHED = r"""(?i)^(?:(?:pbkdf2|scrypt|argon2(?:id|i|d)?|bcrypt|sha\d{0,3}|md5)[:_$]|\$\w{1,10}\$|\{(?:s?sha\d{0,3}|s?md5|crypt|bcrypt)\})"""
+
+
+def _sql_rows(most: int = 8) -> str:
+    """INSERT INTO t (c1, ..., password, ...) VALUES (v1, ..., '...'), and pg_dump's COPY t (c1, ..., password) FROM
+    stdin; with its first row, tab-separated: one alternative for each of the first ``most`` places of the column,
+    after the statement's start, read once."""
+    column = _BLANK + r"""["`\[]?[\w.-]{1,60}["`\]]?""" + _BLANK + ","
+    value = _BLANK + r"""(?:N?'(?:[^'\n]|''){0,200}'|\w{1,30}\(\)|[^,'()\n]{1,60}),"""
+    password = r"""["`\[]?(?:passw(?:or)?d|passwd|pwd|pass|user_?password|plain_?password)["`\]]?"""
+    inserts = [rf"""(?:{column}){{{k}}}{_BLANK}{password}{_BLANK}[,)][^;]{{0,500}}?\bvalues{_BLANK}\((?:{value}){{{k}}}"""
+               rf"""{_BLANK}N?'([^'\s]{{4,200}})'""" for k in range(most)]
+    copies = [rf"""(?:[ \t]{{0,4}}"?[\w.-]{{1,60}}"?[ \t]{{0,4}},){{{k}}}[ \t]{{0,4}}{password}[ \t]{{0,4}}[,)][^\n]{{0,500}}?"""
+              rf"""\b(?-i:FROM)[ \t]++stdin;[ \t]*+\r?\n(?:[^\t\n]{{0,200}}\t){{{k}}}([^\t\n]{{4,200}})(?:\t|\r?\n)""" for k in range(most)]
+    return (r"""(?im)\binsert[ \t]++into[ \t]++[\w."`\[\]]{1,100}[ \t]*+\((?:""" + "|".join(inserts)
+            + r""")|^(?-i:COPY)[ \t]++[\w."]{1,100}[ \t]*+\((?:""" + "|".join(copies) + ")")  # pg_dump's capitals: not copy()
+
+
+FORMAT_RULES = [
+    {"id": "sql-row-password",  # a users table's rows with their passwords: a seed file's INSERT, a pg_dump's COPY block.
+     # The value mixed, as the assignment rules want; a password's hash is what such a column should hold, not a password
+     # (Flask's tutorial seeds "pbkdf2:sha256:50000$...", Django "pbkdf2_sha256$...", crypt "$2b$...")
+     "regex": _sql_rows(), "keywords": ["pass", "pwd"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS + [{"regexes": [_HASHED]}]},
+    {"id": "jwk-private-key",  # a JSON Web Key with its private part (RFC 7517, 7518): "d" of an RSA, EC or OKP key,
+     # "k" of a symmetric ("oct") one, before or after "kty" (jwcrypto sorts the members: "d" first)
+     "regex": r"""["']?kty["']?[ \t]*+:[ \t]*+["'](?:RSA|EC|OKP)["'][^{}]{0,3000}?["']d["'][ \t]*+:[ \t]*+["']([\w-]{20,}+)["']"""
+              r"""|(?:"d"|'d')[ \t]*+:[ \t]*+["']([\w-]{20,}+)["'][^{}]{0,1500}?["']?kty["']?[ \t]*+:[ \t]*+["'](?:RSA|EC|OKP)["']"""
+              r"""|["']?kty["']?[ \t]*+:[ \t]*+["']oct["'][^{}]{0,1000}?["']k["'][ \t]*+:[ \t]*+["']([\w-]{16,}+)["']"""
+              r"""|(?:"k"|'k')[ \t]*+:[ \t]*+["']([\w-]{16,}+)["'][^{}]{0,1000}?["']?kty["']?[ \t]*+:[ \t]*+["']oct["']""",
+     "keywords": ["kty"], "entropy": 3.5, "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+    {"id": "api-client-credential",  # a client's saved auth: a Postman collection's "apikey" block (the entry whose "key"
+     # is "value"), a kaggle.json ({"username": ..., "key": 32 hex}, also written from a notebook), Composer's
+     # auth.json ("bearer", "gitlab-token", "gitlab-oauth", "github-oauth": {"host": "token"}). Keywords with a character
+     # the scan already searches for (literalset's anchors: "kaggle", not "username"), as the other rules' are
+     "regex": r"""\\?"apikey\\?\"""" + _BLANK + ":" + _BLANK + r"""\[[^\]]{0,400}?\{""" + _BLANK + r"""\\?"key\\?\"""" + _BLANK + ":" + _BLANK
+              + r"""\\?"value\\?\"""" + _BLANK + "," + _BLANK + r"""\\?"value\\?\"""" + _BLANK + ":" + _BLANK + r"""\\?"([^"\\\s]{8,200})\\?\""""
+              r"""|\\?"username\\?"[ \t]{0,20}:[ \t]{0,20}\\?"[^"\\\n]{1,64}\\?\"""" + _BLANK + "," + _BLANK
+              + r"""\\?"key\\?"[ \t]{0,20}:[ \t]{0,20}\\?"([0-9a-f]{32})\\?\""""
+              r"""|"(?:bearer|gitlab-token|gitlab-oauth|github-oauth)\"""" + _BLANK + ":" + _BLANK + r"""\{""" + _BLANK
+              + r"""\"[\w.-]{1,100}\"""" + _BLANK + ":" + _BLANK + r""""([^"\s]{16,200})\"""",
+     "keywords": ["apikey", "kaggle", "bearer", "gitlab-token", "gitlab-oauth", "github-oauth"], "entropy": 3.0,
+     "allowlists": _LOOKUPS + [{"stopwords": ["example", "your", "xxxx", "placeholder", "redacted"]}]},
+    {"id": "terraform-variable-default",  # variable "db_password" { sensitive = true  default = "..." }: a secret's
+     # default in a .tf file (Terraform's docs: never give a sensitive variable one)
+     "regex": r"""(?i)\bvariable[ \t]++"[\w-]{0,60}?""" + _SECRET_NAME + r""""[ \t]*+\{[^{}]{0,500}?\bdefault[ \t]*+=[ \t]*+"([^"\s$]{8,200})\"""",
+     "keywords": _SECRET_KEYWORDS, "path": r"(?i)\.tf$", "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "hadoop-secret-property",  # Hadoop's and Hive's XML properties (core-site.xml, hive-site.xml): <name>fs.s3a.secret.key
+     # </name> then <value>...</value>, javax.jdo.option.ConnectionPassword; and an Azure storage account's key
+     # (64 bytes, 88 base64 characters) under fs.azure.account.key.<account>... in any syntax (spark.conf.set, a .conf)
+     "regex": r"""(?i)<name>[ \t]*+[\w.:-]{0,100}?""" + _SECRET_NAME + r"""[ \t]*+</name>\s{0,100}<value>[ \t]*+([^<>\s]{8,200})[ \t]*+</value>"""
+              r"""|fs\.azure\.account\.key\.[\w.-]{1,100}?(?:["']?[ \t]*+[,=:][ \t]*+["']?|[ \t]*+</name>\s{0,100}<value>[ \t]*+)"""
+              r"""([A-Za-z0-9+/]{86}==)""",
+     "keywords": ["<name>", "fs.azure.account.key"], "entropy": 2.5,
+     "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+    {"id": "cloud-init-password",  # cloud-init's user-data: chpasswd: then list: | and "user:password" lines
+     "regex": r"""(?m)^[ \t]{0,40}chpasswd[ \t]*+:[^\n]{0,100}\n(?:[ \t]++[^\n]{0,200}\n){0,8}?[ \t]++list[ \t]*+:[ \t]*+\|?[ \t]*+\n"""
+              r"""[ \t]++(?:-[ \t]++)?[\w.-]{1,32}:(\S{4,200})""",
+     "keywords": ["chpasswd"], "allowlists": _LOOKUPS + [{"regexes": [r"^RANDOM$"]}]},
+    {"id": "piped-password",  # a password echoed into a command that reads it: echo "..." | docker login --password-stdin
+     # (podman, helm registry, any --password-stdin or --token-stdin; gh auth login --with-token), echo 'user:...' | chpasswd
+     # (a Vagrantfile's inline provisioner), echo ... | passwd --stdin user
+     "regex": r"""(?i)\b(?:echo|printf)[ \t]++(?:-[a-z]{1,3}[ \t]++)?["']?(?:[\w.@-]{1,64}:)?([^\s"'`$<>{}|;&:\\]{4,200})(?:\\n)?["']?"""
+              r"""[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?(?:chpasswd\b|passwd[ \t]++--stdin|[^\n|;&]{0,200}?--(?:password-stdin|token-stdin|with-token)\b)""",
+     "keywords": ["-stdin", "chpasswd", "with-token"], "allowlists": _LOOKUPS},
+    {"id": "prompt-answer",  # a password typed at its prompt by a script: Tcl expect's expect "password:" then send "...\r",
+     # pexpect's child.expect("Password:") then child.sendline("...")
+     "regex": r"""(?i)\bexpect\b[^\n]{0,30}?pass(?:word|phrase)?[^\n]{0,12}?(?:\n[ \t]*+|\{[ \t]*+)(?:[\w.]{1,40}\.)?send(?:line)?\b"""
+              r"""[ \t(]{0,4}(?:--[ \t]++)?[rbu]?["']([^"'\s$\\]{4,200})(?:\\[rn])?["']""",
+     "keywords": ["expect"], "allowlists": _LOOKUPS},
+    {"id": "jwt-signing-key",  # a JWT's HMAC key written into the call: jwt.sign(payload, '...'), jwt.encode(payload,
+     # "...", algorithm="HS256"), jwt.verify / jwt.decode, java-jwt's Algorithm.HMAC256("..."), jjwt's hmacShaKeyFor("...")
+     "regex": r"""\b(?:jwt|jsonwebtoken|JWT|jose|Jwts?)\.(?:sign|verify|encode|decode)[ \t]*+\([ \t]*+(?:\{[^{}\n]{0,300}\}"""
+              r"""|[\w.$\[\]]{1,100}(?:\([^()\n]{0,100}\))?)[ \t]*+,[ \t]*+[rbu]?["']([^"'\s]{8,200})["']"""
+              r"""|\bAlgorithm\.HMAC(?:256|384|512)[ \t]*+\([ \t]*+"([^"\s]{8,200})"|\bhmacShaKeyFor[ \t]*+\([ \t]*+"([^"\s]{8,200})\"""",
+     "keywords": ["jwt", "hmac"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "tool-command-password",  # a particular tool's command that takes a password or token as an argument:
+     # openssl enc -k pw; net use Z: \\host\share pw /user:... (not "*" or an option); rabbitmqctl add_user me pw; composer
+     # config http-basic.host me pw (bearer.host, gitlab-token.host, github-oauth.host: a token); bundle config host me:pw;
+     # cargo login token; mix hex.* --key key; npm config set //registry/:_authToken token; redis-server --requirepass pw
+     # (a compose file's command); rclone config create name s3 ... secret_access_key key. Commands are written with one
+     # space between their words, and each alternative starts with a keyword: literals the scan already has the places of
+     "regex": r"""(?i)(?:\bopenssl\b[^\n;&|]{0,200}?\s(?-i:-k)[ \t]++|\bnet use\b[^\n;&|]{0,100}?[ \t]\\\\\S{1,200}[ \t]++(?=[^\s/*])"""
+              r"""|\brabbitmqctl\b[^\n;&|]{0,100}?\s(?:add_user|change_password)[ \t]++\S{1,64}[ \t]++"""
+              r"""|\bcomposer\b (?:global )?config\b[^\n;&|]{0,100}?\s(?:http-basic\.\S{1,200}[ \t]++\S{1,64}"""
+              r"""|(?:bearer|gitlab-token|gitlab-oauth|github-oauth)\.\S{1,200})[ \t]++"""
+              r"""|\bbundle config\b[^\n;&|]{0,100}?\s[\w.-]{1,100}\.[a-z]{2,10}/?[ \t]++[^\s:"']{1,64}:"""
+              r"""|\bcargo login(?:[ \t]++--registry[ \t=]{1,4}\S{1,100})?[ \t]++|\bmix hex\.\w{1,30}\b[^\n;&|]{0,200}?\s--key[ \t=]{1,4}"""
+              r"""|\b(?:npm|pnpm|yarn) \bconfig set[ \t]++\S{0,200}?(?:_authToken|_auth|_password|npmAuthToken)[ \t]++"""
+              r"""|\s--(?:requirepass|masterauth)[ \t]++|\brclone\b config (?:create|update)\b[^\n;&|]{0,300}?\s(?:secret_access_key|pass"""
+              r"""|password|client_secret|token|key|account_key|sas_url)[ \t]++)["']?([^\s"'`$<{]{4,200})""",
+     "keywords": ["openssl", "/user:", "rabbitmqctl", "composer", "bundle config", "cargo login", "mix hex.", "config set",
+                  "requirepass", "masterauth", "rclone"], "allowlists": _LOOKUPS},
+    {"id": "mount-option-password",  # mount -t cifs ... -o username=me,password=...,vers=3.0; an fstab line's cifs options
+     "regex": r"""(?i)(?:\s-o[ \t]++|\bcifs[ \t]++)(?:[^\s,"']{1,100},){0,10}(?:password|pass)=([^\s,"'$]{4,200})""",
+     "keywords": ["password=", "pass="], "allowlists": _LOOKUPS},
+    {"id": "config-password-blank",  # "password value" with a blank, no "=": msmtp's msmtprc, a line alone; fetchmail's
+     # .fetchmailrc: user "me" there with password "..."
+     "regex": r"""(?im)^[ \t]*+(?:password|passwd|passphrase|pass)[ \t]++["']?([^\s"'#;=:][^\s"']{3,199})["']?[ \t]*+$"""
+              r"""|\buser(?:name)?[ \t]++(?:"[^"\n]{1,100}"|[^\s"]{1,100})(?:[ \t]++there)?(?:[ \t]++(?:with|has|is))?[ \t]++pass(?:word)?[ \t]++"""
+              r"""(?:"([^"\n]{4,200})"|'([^'\n]{4,200})'|([^\s"']{4,200}))""",
+     "keywords": ["pass"], "path": _CONFIG_FILES, "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "insecure-password",  # HAProxy's userlist: user admin insecure-password ... (a plain-text password, by name)
+     "regex": r"""\binsecure-password[ \t]++(\S{4,200})""", "keywords": ["insecure-password"], "allowlists": _LOOKUPS},
+    {"id": "sasl-passwd-line",  # Postfix's sasl_passwd under any name: [smtp.host]:587 user:password (a relay's name holds "smtp")
+     "regex": r"""(?m)^\[[\w.-]{1,200}\]:\d{1,5}[ \t]++[^\s:]{1,200}:(\S{4,200})[ \t]*+$""", "keywords": ["smtp"],
+     "allowlists": _LOOKUPS},
+    {"id": "lua-long-string-secret",  # Lua's long bracket string: password = [[...]], api_key = [==[...]==] (one "=" at most)
+     "regex": r"""(?i)""" + _SECRET_NAME + r"""[ \t]*+=[ \t]*+\[=?\[([^\]\s]{8,200})\]=?\]""",
+     "keywords": _SECRET_KEYWORDS, "path": r"(?i)\.lua$", "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "laravel-app-key",  # Laravel's APP_KEY, "base64:" and 32 bytes: in .env, or as env('APP_KEY', '...')'s default
+     # in config/app.php ('key' => ...)
+     "regex": r"""\b(?:APP_KEY|APP_PREVIOUS_KEYS|key)\b[^\n]{0,80}?\bbase64:([A-Za-z0-9+/]{43}=)(?![A-Za-z0-9+/=])""",
+     "keywords": ["base64:"], "entropy": 4.0},
+    {"id": "webhook-url",  # a webhook's URL is its credential: Mattermost's incoming hooks (/hooks/ and a 26-character id),
+     # IFTTT's Maker key, Zapier's catch hooks (Slack's, Discord's and Teams' are gitleaks' or service-token's)
+     "regex": r"""https?://[\w.-]{1,100}/hooks/([a-z0-9]{26})(?![\w-])|\bmaker\.ifttt\.com/(?:trigger/[\w-]{1,100}/(?:json/)?with/)?key/"""
+              r"""([\w-]{20,64})|\bhooks\.zapier\.com/hooks/catch/(\d{3,12}/[a-z0-9]{5,12})""",
+     "keywords": ["/hooks/", "maker.ifttt.com"], "entropy": 3.0},
+    {"id": "private-key-text",  # private keys written as text, not PEM: a Tor v3 onion service's key (ED25519-V3:...), a
+     # BIP32 extended private key (xprv, tprv...), a NATS nkey seed (S and the key's kind, base32, after its BEGIN line or
+     # a name "seed"), an Ethereum key in a Hardhat or Truffle network's accounts: ["0x..."] or given to ethers' Wallet,
+     # viem's privateKeyToAccount
+     "regex": r"""\bED25519-V3:([A-Za-z0-9+/]{86}==)|\b([xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{107,108})(?!\w)"""
+              r"""|NKEY SEED-{5,6}[ \t]*+\r?\n(S[UACNOX][A-Z2-7]{56})\b|(?i:seed)["']?[ \t]{0,4}[=:][ \t]{0,4}["']?(S[UACNOX][A-Z2-7]{56})\b"""
+              r"""|\baccounts["']?[ \t]*+:[ \t]*+\[[ \t]*+["'](?:0x)?([0-9a-fA-F]{64})["']"""
+              r"""|(?:\bWallet|\bprivateKeyToAccount|\bfromPrivateKey|\bAccount\.from_key)[ \t]*+\([ \t]*+["'](?:0x)?"""
+              r"""([0-9a-fA-F]{64})["']""",
+     "keywords": ["ed25519-", "xprv", "tprv", "yprv", "zprv", "nkey seed", "_seed", "accounts", "wallet", "keytoaccount", "fromp", "from_key"],
+     "entropy": 3.0},
+    {"id": "vendor-client-secret",  # a client built with its secret, where the vendor's name is in the file: Twilio's
+     # Client("AC...", auth token: 32 hex), Pusher's { secret: 20 hex }
+     "regex": r"""\bAC[0-9a-f]{32}["']?[ \t]*+,[ \t]*+["']([0-9a-f]{32})["']|\bsecret["']?[ \t]*+:[ \t]*+["']([0-9a-f]{20})["']""",
+     "keywords": ["twilio", "pusher"], "entropy": 3.0},
+    {"id": "db-login-string",  # a database login as user/password@: Oracle's JDBC thin URL (jdbc:oracle:thin:scott/...@//db),
+     # sqlplus, rman, expdp and the like, SQL*Plus' CONNECT; and ODBC's braced value, PWD={...}
+     "regex": r"""(?i)\bjdbc:oracle:(?:thin|oci\d?|kprb):[\w$#.]{1,64}/([^@\s"'/;]{3,200})@"""
+              r"""|\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)(?:\.exe)?(?:[ \t]++-\w{1,20}){0,4}[ \t]++["']?[\w$#.]{1,64}/([^@\s"'/]{3,200})@"""
+              r"""|(?m:^)connect [ \t]*+[\w$#.]{1,64}/([^@\s"'/;]{3,200})@|[;?&"'][ \t]{0,8}(?:password=|pwd=)\{([^{}\n]{4,128})\}"""
+              r"""|(?m:^)conn [ \t]*+[\w$#.]{1,64}/([^@\s"'/;]{3,200})@""",  # apart: "connect |conn " would be read as "conn"
+     "keywords": ["oracle", "sqlplus", "rman target", "expdp", "impdp", "sqlldr", "dgmgrl", "connect ", "pwd={", "password={"],
+     "allowlists": _VALUE_ALLOWLISTS},
+]
