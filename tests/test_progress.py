@@ -243,7 +243,7 @@ def test_cli_progress_errors_in_hindi_under_a_hindi_locale(monkeypatch, capsys):
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     monkeypatch.delenv("CTXLIB_LANG", raising=False)
     assert main(["progress", "--name", "  "]) == 2
-    assert capsys.readouterr().err == "ctxlib: --name खाली नहीं हो सकता\n"
+    assert capsys.readouterr().err == "ctxlib: --name ख़ाली नहीं हो सकता\n"
     with pytest.raises(SystemExit):
         main(["progress", "--lang", "fr"])
     assert "invalid choice: 'fr'" in capsys.readouterr().err
