@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,70 @@ def test_hub_says_what_it_cannot_isolate_without_root(monkeypatch):
     assert "any number of learners" in run.isolation_report(shared_account=True)[1]
     monkeypatch.setattr(run, "running_as_root", lambda: True)
     assert "a system user of their own" in run.isolation_report(shared_account=False)[0]
+
+
+def _nobody():
+    import pwd
+
+    if os.geteuid() != 0:
+        pytest.skip("copying as another user needs root (the hub's isolated mode)")
+    try:
+        return pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user 'nobody' to copy as")
+
+
+def test_lessons_are_copied_into_a_home_by_the_learner_not_by_root(monkeypatch):
+    """As root, the hub's copy of the lessons into a learner's home is made by a process running as the learner:
+    root writing or changing owners in a folder the learner controls can be led outside it by a link the
+    learner's process swaps in meanwhile (found by the hostile review: copytree, then os.walk + chown as root)."""
+    import shutil
+    import tempfile
+
+    from ctxlib.course import room
+
+    nobody = _nobody()
+    top = Path(tempfile.mkdtemp(prefix="ctxlib-copy-"))  # not pytest's 0700 folder: 'nobody' must reach it
+    try:
+        os.chmod(top, 0o755)
+        source, home = top / "lessons", top / "home"
+        (source / "en" / ".ipynb_checkpoints").mkdir(parents=True)
+        (source / "en" / "01.ipynb").write_text("{}\n")
+        (source / "en" / ".~01.ipynb").write_text("{}\n")
+        home.mkdir(mode=0o700)
+        os.chown(home, nobody.pw_uid, nobody.pw_gid)
+
+        def as_root(*args, **kwargs):
+            raise AssertionError("root wrote into the learner's home")
+
+        for name in ("copytree", "copy2", "copyfile"):
+            monkeypatch.setattr(shutil, name, as_root)
+        monkeypatch.setattr(os, "chown", as_root)
+        assert room.copy_lessons(source, home, nobody) is True
+        monkeypatch.undo()
+        copied = home / "lessons" / "en" / "01.ipynb"
+        assert copied.read_text() == "{}\n" and copied.stat().st_uid == nobody.pw_uid
+        assert sorted(p.name for p in (home / "lessons" / "en").iterdir()) == ["01.ipynb"]
+        copied.write_text("the learner's work\n")
+        assert room.copy_lessons(source, home, nobody) is False  # never over what is there
+        assert copied.read_text() == "the learner's work\n"
+    finally:
+        shutil.rmtree(top)
+
+
+def test_a_copy_the_learner_cannot_make_is_one_line_naming_the_home():
+    import shutil
+    import tempfile
+
+    from ctxlib.course import room
+
+    nobody = _nobody()
+    top = Path(tempfile.mkdtemp(prefix="ctxlib-copy-"))
+    try:
+        os.chmod(top, 0o755)
+        (top / "lessons").mkdir()
+        (top / "home").mkdir(mode=0o755)  # root's: the learner may not write in it
+        with pytest.raises(RuntimeError, match=r"copying the lessons into .*home as nobody failed: PermissionError"):
+            room.copy_lessons(top / "lessons", top / "home", nobody)
+    finally:
+        shutil.rmtree(top)

@@ -22,7 +22,6 @@ appears on a command line. Everything the hub keeps is in the room folder.
 import hashlib
 import os
 import pwd
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,7 +32,8 @@ from jupyterhub.handlers.login import LoginHandler
 from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner, set_user_setuid
 from jupyterhub.utils import url_path_join
 
-from ctxlib.course.room import NAME_PATTERN, NameRefused, login_words, name_rule_text, sign_in_name, system_user
+from ctxlib.course.room import (NAME_PATTERN, NameRefused, copy_lessons, login_words, name_rule_text, sign_in_name,
+                                system_user)
 from ctxlib.i18n import LANGS
 
 c = get_config()  # noqa: F821 (JupyterHub defines it while it loads this file)
@@ -170,18 +170,6 @@ def private_folder(path: Path, owner: pwd.struct_passwd | None) -> None:
 private_folder(PRIVATE, None)
 
 
-def copy_course(home: Path, owner: pwd.struct_passwd | None) -> None:
-    """Copy the lessons into ``home`` (never over the learner's work), owned by ``owner``."""
-    if (home / "lessons").exists():
-        return
-    shutil.copytree(COURSE / "lessons", home / "lessons",
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", ".*.ipynb"))
-    if owner is not None:
-        for folder, dirs, files in os.walk(home / "lessons"):
-            for entry in [folder, *(os.path.join(folder, f) for f in files)]:
-                os.chown(entry, owner.pw_uid, owner.pw_gid, follow_symlinks=False)
-
-
 class LearnerSpawner(LocalProcessSpawner):
     """Each learner's server as their own system user ``ctx-<name>`` (see ``ensure_learner``)."""
 
@@ -217,7 +205,7 @@ def prepare_home(spawner) -> None:
     owner = ensure_learner(name) if ISOLATED else None
     home = HOMES / name
     private_folder(home, owner)
-    copy_course(home, owner)
+    copy_lessons(COURSE / "lessons", home, owner)  # as the learner: root writes nothing in their home
     RUNTIME.mkdir(mode=0o711, exist_ok=True)
     if RUNTIME.is_symlink() or RUNTIME.stat().st_uid != os.geteuid():  # made by someone else to catch sockets
         raise RuntimeError(f"{RUNTIME} belongs to another user; remove it and start the hub again")

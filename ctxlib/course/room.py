@@ -10,13 +10,19 @@ be one safe path component and a valid user name. ``sign_in_name`` applies the r
 A refusal is a code and its parameters (``NameRefused``); ``name_rule_text`` gives the words in
 English or Hindi, for the login page. ``system_user`` maps a name to the user its server runs as
 (``ctx-asha.rao``), as The Littlest JupyterHub maps its learners to ``jupyter-<name>``.
+``copy_lessons`` gives a new home its copy of the lessons, written by the learner's own user.
 Not handled: creating the user (``tools/jupyterhub_config.py`` runs ``useradd``), passwords.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import shutil
+import subprocess
+import sys
 import unicodedata
+from pathlib import Path
 
 from ctxlib.i18n import N_, check_lang, message
 
@@ -87,6 +93,44 @@ def system_user(name: str) -> str:
         digest = hashlib.sha256(name.encode()).hexdigest()[:8]
         user = f"{SYSTEM_PREFIX}{name[:SYSTEM_MAX_CHARS - len(SYSTEM_PREFIX) - 9]}-{digest}"
     return user
+
+
+LESSONS_LEFT_OUT = (".ipynb_checkpoints", ".*.ipynb")  # Jupyter's own copies, never the course's
+_COPY = ("import shutil, sys\n"
+         "shutil.copytree(sys.argv[1], sys.argv[2], ignore=shutil.ignore_patterns(*sys.argv[3:]))\n")
+
+
+def copy_lessons(source, home, user=None) -> bool:
+    """Copy the folder ``source`` to ``home/lessons``, unless the home already has one (the learner's work).
+
+    Args:
+        source: the course's ``lessons`` folder; home: the learner's home folder.
+        user: the learner's ``pwd.struct_passwd`` when the hub runs as root, else ``None``.
+    Returns:
+        whether a copy was made.
+    Raises:
+        RuntimeError: the copy failed, with its last line of error output.
+
+    As root, the copy is made by a process running as ``user`` (``subprocess``'s ``user`` and ``group``, no
+    supplementary groups), so root itself writes nothing and changes no owner inside a home the learner
+    controls: a root copy and ``chown`` there could be led outside it by a link the learner's running
+    process makes meanwhile (``lessons/en`` swapped for a link to ``/etc`` between two steps), writing into
+    or giving the learner files anywhere. The learner's process can only do what the learner could.
+    """
+    dest = Path(home) / "lessons"
+    if os.path.lexists(dest):
+        return False
+    command = [sys.executable, "-I", "-c", _COPY, str(source), str(dest), *LESSONS_LEFT_OUT]
+    if user is None:  # not root: the hub's own user is the learners' too
+        shutil.copytree(source, dest, ignore=shutil.ignore_patterns(*LESSONS_LEFT_OUT))
+        return True
+    done = subprocess.run(command, user=user.pw_uid, group=user.pw_gid, extra_groups=[], cwd=str(home),
+                          env={"PATH": os.defpath, "HOME": str(home), "LANG": "C.UTF-8"},
+                          capture_output=True, text=True)
+    if done.returncode:
+        said = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        raise RuntimeError(f"copying the lessons into {home} as {user.pw_name} failed: {said}")
+    return True
 
 
 # The login page's words (tools/hub_templates/login.html), each shown in English and Hindi.
