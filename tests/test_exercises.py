@@ -536,3 +536,46 @@ def test_prints_beside_a_returned_result_change_nothing(capsys):
     assert run_cases(chatty, SEQUENCE_CASES).outcome == "passed"
     assert "sorting [3, 1, 2]" in capsys.readouterr().out
     assert run_cases(lambda xs: print(xs) or None, SEQUENCE_CASES).outcome == "failed"
+
+
+def test_an_int_too_long_for_str_is_shown_as_reprlib_shows_a_long_int_not_raised():
+    """Python refuses str() of an int past 4,300 digits; reprlib calls it, so q.check raised a ValueError
+    from inside ctxlib when an answer held one (2 ** 20000 from a wrong formula). Found by the hostile review."""
+    import reprlib
+    import sys
+
+    from ctxlib.course.exercises import shown_value
+
+    for lang, words in (("en", "your function returned 100000000000000000...0000000000000000000: too high."),
+                        ("hi", "your function ने 100000000000000000...0000000000000000000 लौटाया: बहुत ज़्यादा।")):
+        result = run_cases(lambda xs: 10 ** 5000, [Case(([1],), 3, {"en": "for one", "hi": "एक के लिए"})], lang)
+        assert result.outcome == "failed" and result.message.endswith(words)
+    assert run_cases(lambda xs: [-(10 ** 9000)] * 3, SEQUENCE_CASES).message.endswith(
+        "returned [-10000000000000000...0000000000000000000, -10000000000000000...0000000000000000000, "
+        "-10000000000000000...0000000000000000000]: item 0 (counting from 0): too low.")
+    assert run_cases(10 ** 5000, [Case(None, 3, {"en": "for x", "hi": "x के लिए"})], name="fill").outcome == "failed"
+    numbers = [10 ** 4300 - 1, 10 ** 4300, 2 ** 20000, -(7 ** 20000), 3 ** 30000 + 12345]
+    limit = sys.get_int_max_str_digits()
+    try:
+        sys.set_int_max_str_digits(0)
+        expected = [reprlib.repr(n) for n in numbers]
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert [shown_value(n) for n in numbers] == expected
+
+
+def test_an_exception_whose_text_cannot_be_made_is_named_by_its_type():
+    class Broken(Exception):
+        def __str__(self):
+            return str(1 / 0)
+
+    def breaks(xs):
+        raise Broken()
+
+    def too_long(xs):
+        raise ValueError(10 ** 5000)
+
+    for answer, name in ((breaks, "Broken"), (too_long, "ValueError")):
+        for lang in ("en", "hi"):
+            result = run_cases(answer, SEQUENCE_CASES, lang)
+            assert result.outcome == "error" and result.message.splitlines()[0].endswith(name)

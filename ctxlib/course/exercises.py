@@ -35,9 +35,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
-import decimal
-import math
-import numbers
 import reprlib
 import sys
 import sysconfig
@@ -45,8 +42,9 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ctxlib.i18n import LANGS, N_, message, message_n
+from ctxlib.i18n import LANGS, N_, message
 
+from .compare import _equal, _explained, _unchanged, shown_value  # noqa: F401 (shown_value: the engine's name too)
 from .progress import record_quietly
 from .quiz import Question, load_quiz, question_text, resolve_checker
 
@@ -92,17 +90,6 @@ MESSAGES = {lang: {key: message(msgid, lang) for key, msgid in (MESSAGE_IDS | WH
             for lang in LANGS}
 
 
-def _count_why(got_len: int, expected_len: int, unit: str, lang: str) -> str:
-    """``"4 items, more than the right answer has"`` (or characters, or fewer), singular for 1."""
-    if unit == "items" and got_len > expected_len:
-        return message_n("{n} item, more than the right answer has", "{n} items, more than the right answer has", got_len, lang)
-    if unit == "items":
-        return message_n("{n} item, fewer than the right answer has", "{n} items, fewer than the right answer has", got_len, lang)
-    if got_len > expected_len:
-        return message_n("{n} character, more than the right answer has", "{n} characters, more than the right answer has",
-                         got_len, lang)
-    return message_n("{n} character, fewer than the right answer has", "{n} characters, fewer than the right answer has",
-                     got_len, lang)
 _LIBRARY_DIRS = tuple({str(Path(__file__).parents[1])} | {sysconfig.get_path(k) for k in ("stdlib", "purelib", "platlib")})
 
 
@@ -148,17 +135,6 @@ def describe(msgid: str, **params) -> dict:
     return {lang: message(msgid, lang, **params) for lang in LANGS}
 
 
-def _kind(value) -> str:
-    """The kind of value a question asks for: list and tuple are one kind, int and float another."""
-    if isinstance(value, (list, tuple)):
-        return "list"
-    if isinstance(value, (numbers.Real, decimal.Decimal)) and not isinstance(value, bool):  # Decimal: an exact bill
-        return "number"
-    if isinstance(value, (set, frozenset)):
-        return "set"
-    return type(value).__name__
-
-
 def _same(got, expected) -> bool:
     if isinstance(expected, Property):
         try:
@@ -168,70 +144,6 @@ def _same(got, expected) -> bool:
     try:
         return _equal(got, expected, depth=0)
     except Exception:  # an answer whose == or len raises is not equal to anything
-        return False
-
-
-def _equal(got, expected, depth: int) -> bool:
-    kind = _kind(expected)
-    if kind != _kind(got) or depth > 20:
-        return False
-    if kind == "number":  # by value (5 == 5.0); a bool is not a count, even though True == 1
-        return math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9)
-    if kind == "list":
-        return len(got) == len(expected) and all(_equal(g, e, depth + 1) for g, e in zip(got, expected))
-    if isinstance(expected, dict):
-        return got.keys() == expected.keys() and all(_equal(got[k], expected[k], depth + 1) for k in expected)
-    return type(got) is type(expected) and got == expected
-
-
-def _why(got, expected, msgs: dict, depth: int = 0) -> str | None:
-    """How ``got`` differs from ``expected``, in words that do not give ``expected`` away (None: no words for it)."""
-    kind, got_kind = _kind(expected), _kind(got)
-    if kind != got_kind:
-        return msgs["type_none" if got is None else "type"].format(got=got_kind, wanted=kind)
-    if kind == "number":
-        return None if math.isnan(got) else msgs["high" if got > expected else "low"]
-    if kind == "str":
-        if "\ufffd" in got and "\ufffd" not in expected:
-            return msgs["replacement"]
-        if len(got) != len(expected):
-            return _count_why(len(got), len(expected), "characters", msgs["lang"])
-        return msgs["char"].format(i=next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b))
-    if kind == "list":
-        if len(got) != len(expected):
-            return _count_why(len(got), len(expected), "items", msgs["lang"])
-        if _is_rearranged(got, expected):
-            return msgs["order"]
-        i = next(i for i, (g, e) in enumerate(zip(got, expected)) if not _equal(g, e, 0))
-        inner = _why(got[i], expected[i], msgs, depth + 1) if depth < 3 else None
-        return msgs["item_why"].format(i=i, why=inner) if inner else msgs["item"].format(i=i)
-    if isinstance(expected, dict) and got.keys() != expected.keys():
-        return msgs["keys"]
-    return None
-
-
-def _is_rearranged(got, expected) -> bool:
-    """Whether ``got`` holds the same items as ``expected``, each as often, in another order."""
-    left = list(expected)
-    for item in got:
-        match = next((i for i, e in enumerate(left) if _equal(item, e, 0)), None)
-        if match is None:
-            return False
-        left.pop(match)
-    return not left
-
-
-def _explained(got, expected, msgs: dict) -> str | None:
-    try:
-        return _why(got, expected, msgs)
-    except Exception:  # a hostile answer (len or > raising) gets no explanation, only its value
-        return None
-
-
-def _unchanged(before, after) -> bool:
-    try:
-        return before == after
-    except Exception:
         return False
 
 
@@ -260,7 +172,11 @@ def _call(answer, given, watch: _PrintWatch):
 
 def _their_error(exc: BaseException, msgs: dict) -> str:
     """The learner's exception and the deepest line of their own code in its traceback."""
-    lines = [f"{type(exc).__name__}: {exc}"]
+    try:
+        said = str(exc)
+    except Exception:  # noqa: BLE001  an exception whose __str__ fails, or holds an int too long for str
+        said = ""
+    lines = [f"{type(exc).__name__}: {said}" if said else type(exc).__name__]
     frames = traceback.extract_tb(exc.__traceback__)[1:]  # frame 0 is run_cases calling them
     theirs = [f for f in frames if not f.filename.startswith(_LIBRARY_DIRS)]
     if theirs:
@@ -289,7 +205,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     if answer is None:
         return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=answer)))
     if not callable(answer) and any(c.args is not None for c in cases):
-        return CheckResult("failed", 0, total, msgs["not_callable"].format(name=name, got=reprlib.repr(answer)))
+        return CheckResult("failed", 0, total, msgs["not_callable"].format(name=name, got=shown_value(answer)))
     rules = [c.expected for c in cases if isinstance(c.expected, Property) and c.expected.untouched is not None]
     if rules and any(_holds(rule.untouched, answer) for rule in rules):
         plain = [Case(c.args, replace(c.expected, untouched=None) if isinstance(c.expected, Property) else c.expected,
@@ -332,7 +248,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     elif isinstance(case.expected, Property):
         shown, why = _shown(case.expected, got, lang), None
     else:
-        shown, why = reprlib.repr(got), _explained(got, case.expected, msgs)
+        shown, why = shown_value(got), _explained(got, case.expected, msgs)
     key = ("failed_value" if case.args is None else "failed") + ("_why" if why else "")
     return CheckResult("failed", passed, total, msgs[key].format(
         passed=passed, total=total, about=about, name=name, got=shown, why=why))
@@ -350,7 +266,7 @@ def _shown(rule: Property, got, lang: str) -> str:
         shown = rule.shown(got)
         return str(shown[lang] if isinstance(shown, dict) and lang in shown else shown)  # describe(...): one per language
     except Exception:
-        return reprlib.repr(got)
+        return shown_value(got)
 
 
 def _answer_name(answer, default: str) -> str:
