@@ -160,3 +160,22 @@ def test_grade_errors_in_hindi(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["grade", "missing", "--lang", "hi"]) == 2
     assert capsys.readouterr().err == "ctxlib: missing: ऐसा कोई folder नहीं\n"
+
+
+def test_a_hand_in_with_a_huge_name_does_not_widen_every_line_of_the_report(tmp_path, capsys):
+    """A 4 MiB name in one hand-in made `grade --by-question --html` print 250 MB and write a 222 MB page (the
+    name sets the column's width in every row, and is listed under every question): found by the hostile review."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    huge = "A" * 1_000_000
+    (folder / "a.json").write_text(progress_json(huge, [attempt("budget_100", "passed")]))
+    (folder / "b.json").write_text(progress_json(huge + "B", []))  # cut alike: told apart by the file
+    (folder / "c.json").write_text(progress_json("Ravi", []))
+    csv_path, html_path = tmp_path / "g.csv", tmp_path / "g.html"
+    assert main(["grade", str(folder), "--csv", str(csv_path), "--by-question", "--html", str(html_path)]) == 0
+    out = capsys.readouterr().out
+    assert len(out) < 50_000 and html_path.stat().st_size < 100_000
+    cut = "A" * 79 + "…"
+    assert [row[0] for row in csv.reader(csv_path.open(encoding="utf-8"))][1:] == [f"{cut} (a.json)", f"{cut} (b.json)",
+                                                                                 "Ravi"]
+    assert f"{cut} (a.json)" in out and "Ravi" in out

@@ -14,6 +14,18 @@ from ctxlib.repo import display_path
 from .progress import question_summary
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula (OWASP's list)
+MAX_NAME_CHARS = 80  # a learner's name in the table; a longer one is cut (it is in every row's width)
+
+
+def short_name(name: str) -> str:
+    """A learner's name as the table shows it: at most ``MAX_NAME_CHARS`` characters, a cut one ending in "…".
+
+    A hand-in is untrusted: its name is printed in every line of the summary (the column is as wide as the
+    widest name) and in every question of ``--by-question`` and ``--html``, so a 4 MiB name made 250 MB of
+    output. Two names cut alike are then told apart by their files (``distinct_names``).
+    ``short_name("x" * 100)`` -> ``"xxx…x…"`` (79 characters and "…").
+    """
+    return name if len(name) <= MAX_NAME_CHARS else name[:MAX_NAME_CHARS - 1] + "…"
 
 
 def terminal_text(text: str) -> str:
