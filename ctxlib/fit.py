@@ -400,7 +400,7 @@ def _no_match(query, files, skipped) -> str:
     # problem: say what text was left out unread (not binaries, which hold no words, nor what ignore rules
     # or the credential rules left out: those are the user's choice, or never searched).
     unread = {Reason.TOO_BIG, Reason.CANNOT_READ, Reason.TOO_DEEP, Reason.NUMBER_TOO_LONG,
-              Reason.FOLDER_UNREADABLE}
+              Reason.FOLDER_UNREADABLE, Reason.TOO_MANY_IGNORE_FILES, Reason.PATH_TOO_LONG}
     left_out = [s for s in skipped if isinstance(s, Skipped) and s.code in unread]
     read = "1 file read" if len(files) == 1 else f"{len(files):,} files read"
     text = f"no file matches the query {bm25.shorten(query)!r} ({read}"

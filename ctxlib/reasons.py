@@ -55,6 +55,10 @@ class Reason(Enum):
     CANNOT_READ = "cannot-read", N_("cannot be read ({problem})"), N_("cannot be read")
     FOLDER_UNREADABLE = ("folder-unreadable", N_("folder cannot be read ({problem})"),
                          N_("folder cannot be read"))
+    TOO_MANY_IGNORE_FILES = ("too-many-ignore-files", N_("folder not read: more than {most} .gitignore files apply to it"),
+                             N_("folder not read: too many .gitignore files apply to it"))
+    PATH_TOO_LONG = ("path-too-long", N_("folder not read: its path is longer than {most:,} bytes"),
+                     N_("folder not read: its path is too long"))
     SYMLINK_INSIDE = "symlink-inside", N_("symbolic link to inside the root: not followed")
     SYMLINK_OUTSIDE = "symlink-outside", N_("symbolic link to outside the root: not followed")
     NO_SUCH_FILE = "no-such-file", N_("no such file")

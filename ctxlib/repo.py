@@ -19,6 +19,12 @@ data: the readable text files, and every file or folder it left out with the rea
   (``ignore.py``); a pattern that can match nothing (``"["``) in ``include``/``exclude`` is an error.
 - A file or folder the reader may not open (permission denied) is skipped with the reason,
   and the walk goes on.
+- Every name is matched against each ignore file that applies to it, those of all the folders
+  above it, and each match scans the whole path: a chain of 2,000 folders each with a ``.gitignore``
+  took 226 s to walk, 3,000 folders under 64 of them 33 s. So a folder whose own ``.gitignore`` would
+  make more than ``MAX_IGNORE_FILES`` apply (the ``--exclude`` list counts as one; real trees have a
+  few), and a folder whose path is longer than ``MAX_PATH_BYTES`` (Linux's ``PATH_MAX``: git cannot
+  check such a path out), are not read, and are reported.
 - Bytes that are not UTF-8 are replaced with U+FFFD and the file is noted, not dropped.
 - Credentials are never returned unless asked: dotenv files, private keys and the credential
   files of common tools (kubeconfig, registry auth, cloud and database clients) by name here
@@ -47,6 +53,8 @@ from .reasons import Reason, Skipped
 
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
 BINARY_SNIFF_BYTES = 8192  # git's own test for "binary": a NUL byte near the start
+MAX_IGNORE_FILES = 32  # .gitignore files (and the --exclude list) that may apply to one folder
+MAX_PATH_BYTES = 4096  # a folder's path below the root, as Linux's PATH_MAX bounds a path git can check out
 
 DEFAULT_EXCLUDED_DIRS = {
     ".git": N_("version control data"), ".hg": N_("version control data"), ".svn": N_("version control data"),
@@ -344,6 +352,9 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, max_f
     """Read the files of the open folder ``fd`` into ``repo``; returns its subfolders to walk,
     as ``[(name, prefix, specs), ...]``."""
     specs = _folder_specs(fd, prefix, specs, repo)
+    if len(specs) > MAX_IGNORE_FILES:
+        repo.skipped.append(Skipped.of(display_path(prefix), Reason.TOO_MANY_IGNORE_FILES, most=MAX_IGNORE_FILES))
+        return []
     try:
         with os.scandir(fd) as found:
             entries = sorted(found, key=lambda e: e.name)
@@ -369,6 +380,8 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, max_f
                 repo.skipped.append(Skipped.of(shown + "/", Reason.EXCLUDED_DIR, kind=excluded_as))
             elif _ignored(rel, True, specs):
                 repo.skipped.append(Skipped.of(shown + "/", Reason.IGNORED))
+            elif len(os.fsencode(rel)) + 1 > MAX_PATH_BYTES:
+                repo.skipped.append(Skipped.of(shown + "/", Reason.PATH_TOO_LONG, most=MAX_PATH_BYTES))
             else:
                 folders.append((entry.name, rel + "/", specs))
         elif kind == "file":
