@@ -39,7 +39,7 @@ def at_line_start(text: str, i: int) -> bool:
     j = _space_before(text, i)
     if j > 4 and text.startswith("async", j - 5):
         j = _space_before(text, j - 5)
-    return j == 0 or text[j - 1] == "\n"
+    return j == 0 or text[j - 1] == "\n" or j == 1 and text[0] == "\ufeff"  # after a byte order mark: the first line
 
 
 def _space_before(text: str, i: int) -> int:

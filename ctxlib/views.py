@@ -64,8 +64,8 @@ def _parse(text: str):
     # theirs to fix, not a problem with reading it.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", (SyntaxWarning, DeprecationWarning))
-        try:
-            return ast.parse(text)
+        try:  # a UTF-8 byte order mark, as Windows editors save: Python reads past it, ast.parse of a str does not
+            return ast.parse(text.removeprefix("\ufeff"))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             # ValueError: NUL bytes; RecursionError/MemoryError: generated code nested or
             # chained too deeply for the parser. All mean: no signatures view, use line ranges.

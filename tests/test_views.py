@@ -127,3 +127,19 @@ def test_code_too_deep_for_the_parser_has_no_signatures_view():
     # A generated constant of 5,000 chained additions makes ast.parse raise RecursionError.
     text = "VAT = " + '"a" + ' * 5000 + '"a"\n'
     assert signatures_view(text) is None
+
+
+def test_a_python_file_saved_with_a_byte_order_mark_has_signatures():
+    """Python runs a file that starts with a UTF-8 BOM (Windows editors save one), but ast.parse of the decoded
+    text refused U+FEFF, so such a file had no signatures view and no symbols: found by the hostile review."""
+    text = "\ufeffimport os\n\n\ndef vat(amount):\n    \"\"\"VAT.\"\"\"\n    return amount * 0.19\n"
+    assert signatures_view(text) == 'def vat(amount):\n    """VAT."""\n    ...\n'
+    assert symbol_view(text, "vat") == 'def vat(amount):\n    """VAT."""\n    return amount * 0.19\n'
+
+
+def test_a_byte_order_mark_does_not_hide_the_first_lines_import():
+    from ctxlib.imports import import_statements
+
+    assert import_statements("\ufeffimport shop.vat\n") == (("shop.vat",), ())
+    assert import_statements("\ufefffrom shop import cart\n") == ((), ((0, "shop", ("cart",)),))
+    assert import_statements("x\ufeffimport os\n") == ((), ())  # only at the very start
