@@ -75,6 +75,12 @@ def pack_context(files: dict[str, str], query_terms, budget: int, count=estimate
     return Packed(chosen=chosen, used=used, budget=budget, skipped=skipped)
 
 
+def percent_text(pct) -> str:
+    """A percentage as typed, never rounded: ``percent_text(50.0)`` -> ``"50"``, ``percent_text(99.9999999)``
+    -> ``"99.9999999"`` (``f"{pct:g}"`` said ``"100"``, a margin that would leave nothing)."""
+    return repr(float(pct)).removesuffix(".0")
+
+
 def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
     """The budget to pack for when ``margin_pct`` percent of ``budget_tokens`` must stay free.
 
@@ -93,5 +99,5 @@ def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
         raise ValueError(f"margin must be a percentage from 0 up to (not including) 100, got {margin_pct!r}")
     left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)  # exact: 10**23 is not rounded
     if left < 1:
-        raise ValueError(f"a margin of {margin_pct:g}% leaves nothing of a budget of {budget_tokens:,} tokens")
+        raise ValueError(f"a margin of {percent_text(margin_pct)}% leaves nothing of a budget of {budget_tokens:,} tokens")
     return left

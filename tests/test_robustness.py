@@ -396,6 +396,22 @@ def test_margin_and_the_tokenizer_line(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("ctxlib: margin must be a percentage from 0 up to")
 
 
+def test_the_margin_is_shown_as_given_never_rounded(tmp_path, capsys):
+    """'--margin 99.9999999' was shown as "margin: 100 percent" ({pct:g}), a margin that would leave nothing;
+    99.99999999999999 'leaves nothing', said as 'a margin of 100%'. Found by the hostile review."""
+    from ctxlib.packing import percent_text
+
+    (tmp_path / "vat.py").write_text("def vat(amount):\n    return amount * 0.19\n")
+    assert main(["pack", str(tmp_path), "--query", "vat", "--budget", "100000000000", "--margin", "99.9999999"]) == 0
+    assert "margin: 99.9999999 percent of the 100,000,000,000-token budget is left free; packed for 99\n" in (
+        capsys.readouterr().err)
+    assert main(["pack", str(tmp_path), "--query", "vat", "--budget", "10000000000", "--margin", "99.99999999999999"]) == 2
+    assert capsys.readouterr().err == ("ctxlib: a margin of 99.99999999999999% leaves nothing of a budget of "
+                                       "10,000,000,000 tokens\n")
+    assert [percent_text(p) for p in (50, 50.0, 12.5, 1e-300, 0.1 + 0.2)] == ["50", "50", "12.5", "1e-300",
+                                                                              "0.30000000000000004"]
+
+
 def test_a_long_pack_is_counted_in_the_other_encoding_only_when_asked(tmp_path, capsys, monkeypatch):
     from ctxlib.cli import pack as pack_cli
 

@@ -52,7 +52,7 @@ def cmd_pack(args) -> int:
     import contextlib
 
     from ..fit import pack_repository
-    from ..packing import budget_after_margin
+    from ..packing import budget_after_margin, percent_text
 
     path = Path(args.path)
     if not path.exists():
@@ -76,8 +76,8 @@ def cmd_pack(args) -> int:
     report = format_pack_report(pack, args.query).split("\n")
     extra = [tokenizer_note(pack, count_other=args.compare_encodings)]
     if budget < args.budget:
-        extra.insert(0, message("margin: {pct:g} percent of the {budget:,}-token budget is left free; packed for {packed:,}",
-                                "en", pct=args.margin, budget=args.budget, packed=budget))
+        extra.insert(0, message("margin: {pct} percent of the {budget:,}-token budget is left free; packed for {packed:,}",
+                                "en", pct=percent_text(args.margin), budget=args.budget, packed=budget))
     print("\n".join(report[:-1] + extra + report[-1:]), file=sys.stderr)
     if args.include_secrets:
         for line in secret_warnings(pack):
