@@ -28,6 +28,7 @@ from typing import Callable
 
 from . import bm25, ranking, render, repo, scoring, strategies
 from .i18n import message_n
+from .offers import Offers
 from .packing import check_budget
 from .reasons import Reason, Skipped
 from .strategies import Option, same_bytes
@@ -198,7 +199,7 @@ class Choosing:
 
 def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: Frame, *,
            view: str = "auto", strategy: str = DEFAULT_STRATEGY, include_secrets: bool = False,
-           ceiling: int | None = CHARS_PER_TOKEN_CEILING) -> Choosing:
+           ceiling: int | None = CHARS_PER_TOKEN_CEILING, offers: Offers | None = None) -> Choosing:
     """Let ``strategy`` choose views of the relevant files for ``budget_tokens`` (the whole pack's budget).
 
     Each option is priced exactly (``Frame.block_tokens``), except one that surely cannot fit:
@@ -210,8 +211,10 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
     footholds the ``FOOTHOLD_FILES`` best (a prefix at every budget: still monotone), density and
     knapsack ``POOL_FILES``. Raises ``ValueError`` as the strategies do (a knapsack too large).
     ``ceiling``: characters per token left past which a text is "too big" untokenized; ``None`` counts
-    every text exactly (``pack_ranked`` does when the ceiling left nothing packed).
+    every text exactly (``pack_ranked`` does when the ceiling left nothing packed). ``offers``: the views
+    and counts of an earlier pass of the same pack (``offers.Offers``), so that none is made twice.
     """
+    offers = offers or Offers(files, ranking_.terms, view, frame)
     refused: dict[str, Skipped] = {}
     tokenized, cleared = set(), set()  # cleared: files whose whole text holds no secret
 
@@ -223,7 +226,7 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
         text = option.text
         if text is None or len(text) > most:
             return over
-        tokens = frame.block_tokens(option)
+        tokens = offers.block_tokens(option)
         tokenized.add(option.path)
         if tokens > limit:
             return tokens
@@ -237,8 +240,7 @@ def choose(files: dict[str, str], ranking_: Ranking, budget_tokens: int, frame: 
 
     copies, later = same_bytes(files, [path for path, _ in ranking_.relevant])
     relevant = [(path, score) for path, score in ranking_.relevant if path not in later]
-    candidates = (view_options(path, files[path], ranking_.terms, score, view, copies.get(path, ()))
-                  for path, score in relevant)
+    candidates = (offers.options(path, score, copies.get(path, ())) for path, score in relevant)
     # n blocks carry n - 1 separators, and each block's cost counts one: give one back.
     room = budget_tokens - frame.frame + frame.separator
     if strategy == "footholds":  # monotone in the budget: footholds first (of the pool), then widening
@@ -378,14 +380,15 @@ def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, e
     # The one choice of encoder for the whole pack, by the most it can count (tokens.counter_for).
     count = counter_for(COUNTED_PER_CHAR * sum(len(files[path]) for path, _ in relevant), encoding)
     frame = Frame.of(fmt, encoding, count)
+    offers = Offers(files, ranked.terms, view, frame)  # every pass below makes a view, or counts it, once
     choosing = choose(files, ranked, budget_tokens, frame, view=view, strategy=strategy,
-                      include_secrets=include_secrets)
+                      include_secrets=include_secrets, offers=offers)
     if not choosing.chosen:  # the ceiling is a guess: a text of long whitespace runs can beat it and fit
         choosing = choose(files, ranked, budget_tokens, frame, view=view, strategy=strategy,
-                          include_secrets=include_secrets, ceiling=None)
-    rendered = render_within(choosing.chosen, frame, budget_tokens)
+                          include_secrets=include_secrets, ceiling=None, offers=offers)
     if not choosing.chosen:
-        raise ValueError(_nothing_packed(relevant, choosing.refused, files, ranked.terms, view, frame, budget_tokens))
+        raise ValueError(_nothing_packed(relevant, choosing.refused, offers, frame, budget_tokens))
+    rendered = render_within(choosing.chosen, frame, budget_tokens)
     scores = dict(relevant)
     return Pack(text=rendered.text, used_tokens=rendered.used, budget_tokens=budget_tokens,
                 chosen=[Choice(o.path, o.view, tokens, scores[o.path], o.value, o.ranges, o.text, o.copies)
@@ -410,7 +413,7 @@ def _no_match(query, files, skipped) -> str:
     return text + ")"
 
 
-def _nothing_packed(relevant, refused: dict, files, terms, view: str, frame: Frame, budget_tokens: int) -> str:
+def _nothing_packed(relevant, refused: dict, offers: Offers, frame: Frame, budget_tokens: int) -> str:
     best = relevant[0][0]
     if best in refused:
         # The budget is not the problem when the best matches were refused for their content.
@@ -418,10 +421,11 @@ def _nothing_packed(relevant, refused: dict, files, terms, view: str, frame: Fra
         return (f"nothing was packed: the best match, {best}, was refused ({refused[best].reason})" +
                 (f", and {more} more like it" if more else ""))
     path, score = relevant[0]
-    options = [o for o in view_options(path, files[path], terms, score, view) if o.text is not None]
-    needs = [frame.count(frame.render([o])) for o in options]
+    # A block's tokens less what it adds as a block: the text of a pack holding it alone (Frame.block_tokens).
+    needs = [offers.block_tokens(o) + frame.frame - frame.separator for o in offers.options(path, score)
+             if o.text is not None]
     need = (f"the best match, {path}, needs {min(needs):,} tokens in its smallest view" if needs
-            else f"the best match, {path}, has no {view} view")
+            else f"the best match, {path}, has no {offers.view} view")
     budget = message_n("a budget of {n:,} token", "a budget of {n:,} tokens", budget_tokens)
     return f"{budget} is too small for anything: {need} ({frame.fmt} format, {frame.encoding})"
 

@@ -254,3 +254,29 @@ def test_a_text_of_long_whitespace_runs_that_fits_is_packed_not_refused_as_too_b
     pack = pack_files({"vat.py": text}, "vat", 8_000, view="whole")
     assert [c.path for c in pack.chosen] == ["vat.py"] and pack.used_tokens == 6_814
     assert pack.used_tokens == count_tokens(pack.text)
+
+
+@pytest.mark.parametrize("strategy", ["footholds", "greedy", "density", "knapsack"])
+def test_nothing_fits_parses_and_counts_each_view_once(monkeypatch, strategy):
+    """When nothing fits, the pack walks again with every view counted, then says what the best match needs:
+    each pass made the views afresh, so a Python file was parsed up to 3 times and every view counted again for
+    the error (a 268 kB module: 3 parses, 1.35 million characters counted). Found by the hostile review."""
+    import ast
+
+    import ctxlib.fit
+    import ctxlib.views
+
+    parsed, counted = [], []
+    real_parse, real_counter = ast.parse, ctxlib.fit.counter_for
+    monkeypatch.setattr(ctxlib.views.ast, "parse", lambda text, *a, **k: parsed.append(1) or real_parse(text, *a, **k))
+
+    def counter(total_chars, encoding):
+        count = real_counter(total_chars, encoding)
+        return lambda text: counted.append(text) or count(text)
+
+    monkeypatch.setattr(ctxlib.fit, "counter_for", counter)
+    files = {"vat.py": "".join(f"def vat_{i}(x):\n    '''vat {i}'''\n    return x * {i}\n\n" for i in range(300))}
+    with pytest.raises(ValueError, match="too small for anything: the best match, vat.py, needs 4,210 tokens in its smallest view"):
+        pack_files(files, "vat", 20, strategy=strategy)
+    assert len(parsed) == 1
+    assert len(counted) == len(set(counted))  # no text counted twice
