@@ -191,6 +191,35 @@ def test_cli_progress_reports_and_keeps_a_corrupted_file(progress_file, capsys):
     assert len(kept) == 1 and kept[0].read_text() == "not json"
 
 
+class RecordingLock:
+    def __init__(self, events, fails=None):
+        self.events, self.fails = events, fails
+
+    def acquire(self):
+        if self.fails:
+            raise self.fails
+        self.events.append("lock")
+
+    def release(self):
+        self.events.append("unlock")
+
+
+def test_cli_progress_reads_under_the_writers_lock(progress_file, monkeypatch, capsys):
+    """`ctxlib progress` moves a corrupt file aside, so it must not read while a notebook writes: without the
+    lock, a kernel's fresh file, written meanwhile, could be the one renamed '.corrupt-'. Found by the hostile review."""
+    events = []
+    monkeypatch.setattr(progress, "progress_lock", lambda path: RecordingLock(events))
+    real = progress.open_progress
+    monkeypatch.setattr(progress, "open_progress", lambda path=None: events.append("read") or real(path))
+    progress_file.write_text("not json", encoding="utf-8")
+    assert main(["progress"]) == 0
+    assert events == ["lock", "read", "unlock"]
+    events.clear()  # a folder the reader may not write: read without a lock, as before
+    monkeypatch.setattr(progress, "progress_lock", lambda path: RecordingLock(events, PermissionError(13, "denied")))
+    assert main(["progress"]) == 0 and events == ["read"]
+    assert "Progress" in capsys.readouterr().out
+
+
 def test_cli_progress_blank_name_is_a_one_line_error(capsys):
     assert main(["progress", "--name", "  "]) == 2
     assert capsys.readouterr().err == "ctxlib: --name must not be blank\n"

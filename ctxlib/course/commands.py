@@ -32,7 +32,8 @@ def cmd_progress(args) -> int:
     path = progress.progress_path()
     try:
         if args.name is None:
-            data, moved = progress.open_progress(path)
+            with progress.lock_to_read(path):  # a corrupt file is moved aside: not while a notebook writes
+                data, moved = progress.open_progress(path)
         else:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)

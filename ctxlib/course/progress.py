@@ -20,7 +20,8 @@ UTF-8 byte order mark is accepted; a number over 100 digits is refused with a re
 Several writers at once (two notebooks, a notebook and ``ctxlib progress --name``): every
 write holds a lock on ``<file>.lock`` (``filelock``), re-reads the file under the lock and
 appends to what it finds, so no attempt is lost (``tests/test_progress.py`` runs 4 processes
-x 200 attempts). Reading is ``ctxlib.safefile``'s: only a regular file of at most
+x 200 attempts); ``ctxlib progress``, which may move a corrupt file aside, reads under it too
+(``lock_to_read``). Reading is ``ctxlib.safefile``'s: only a regular file of at most
 ``MAX_PROGRESS_BYTES``, JSON nested at most 64 deep; anything else is refused with a reason.
 
 A question's outcome for scoring is its best attempt: passed, else failed (a wrong answer or
@@ -29,6 +30,7 @@ file systems where locks do not work (some network shares), where the later writ
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -192,12 +194,35 @@ def progress_lock(path):
     no lock there (``contextlib.nullcontext``).
     """
     if sys.platform == "emscripten":
-        import contextlib
-
         return contextlib.nullcontext()
     import filelock
 
     return filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS)
+
+
+@contextlib.contextmanager
+def lock_to_read(path):
+    """``progress_lock(path)`` held, for a reader: reading may move a corrupt file aside (``open_progress``),
+    and a writer must not be writing meanwhile. Where no lock can be made (no folder yet, or one the reader
+    may not write, where nothing could be moved either) the file is read without one; a lock held by
+    another for ``LOCK_TIMEOUT_SECONDS`` raises ``filelock.Timeout`` as it does for writers."""
+    lock = progress_lock(path)
+    if not hasattr(lock, "acquire"):  # the browser build: no locks
+        yield
+        return
+    import filelock
+
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def save_progress(data: dict, path=None) -> None:
