@@ -254,7 +254,8 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
     finally:
         os.close(root_fd)
     repo.files.sort(key=lambda f: f.path)
-    repo.skipped.sort(key=lambda s: s.path)
+    # A .gitignore that cannot be read is said when its rules are read, and again when it is read as a file: once.
+    repo.skipped = sorted(dict.fromkeys(repo.skipped), key=lambda s: s.path)
     repo.notes.sort(key=lambda s: s.path)
     return repo
 

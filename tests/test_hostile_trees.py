@@ -142,3 +142,14 @@ def test_tree_totals_of_a_deep_chain_make_each_folder_once():
             "totals = tree_totals(rows)\n"
             "assert totals[0] == ('d/', 3 * 3999) and totals[-1] == ('d/' * 3999, 3) and len(totals) == 3999\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_gitignore_that_cannot_be_read_is_reported_once(tmp_path):
+    """Its rules are read first (and it is reported), then it is read as a file (and was reported again)."""
+    os.mkfifo(tmp_path / ".gitignore")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / ".gitignore").write_text("a" * (repo.MAX_FILE_BYTES + 1))
+    (tmp_path / "vat.py").write_text("vat = 1\n")
+    found = read_repo(tmp_path)
+    assert [(s.path, s.code) for s in found.skipped] == [(".gitignore", Reason.NOT_REGULAR), ("sub/.gitignore", Reason.TOO_BIG)]
+    assert [f.path for f in found.files] == ["vat.py"]
