@@ -29,6 +29,8 @@ import sys
 from pathlib import Path
 
 from . import tokens  # the rest of the library is imported by the tools, so `ctxlib count` starts as fast
+from .mcproots import ToolInputError, check_roots, open_target, resolve_path  # noqa: F401 (the server's names too)
+from .mcproots import roots_text as _roots_text
 
 MAX_BUDGET_TOKENS = 2_000_000  # ten times the largest context window of 2026; a larger ask is a mistake
 MAX_TOP = 1_000
@@ -36,80 +38,18 @@ SHOWN_DIGITS = 30  # a longer number in an error is told by its length
 PROGRESS_EVERY_FILES = 200  # a progress notification per this many files read
 
 
-class ToolInputError(ValueError):
-    """An argument the model sent that cannot be used; its text is one sentence for the model to act on."""
-
-
 def _sentence(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return text if text.endswith(".") else text + "."
 
 
-def check_roots(roots) -> list[Path]:
-    """The server's roots as resolved folders.
-
-    Args:
-        roots: folder paths (str or Path), at least one.
-    Returns:
-        each root with links resolved (``Path.resolve``), in the order given, duplicates dropped.
-    Raises:
-        ValueError: for no root, or a root that is not an existing folder (naming it).
-    """
-    resolved = []
-    for root in roots:
-        path = Path(root).expanduser().resolve()
-        if not path.is_dir():
-            raise ValueError(f"--root {root}: not a folder" if path.exists() else f"--root {root}: no such folder")
-        if path not in resolved:
-            resolved.append(path)
-    if not resolved:
-        raise ValueError("give at least one --root DIR: the folders the server may read")
-    return resolved
-
-
-def _roots_text(roots) -> str:
-    return ", ".join(str(r) for r in roots)
-
-
-def resolve_path(roots: list[Path], path: str | None) -> tuple[Path, Path]:
-    """``(root, target)``: the folder or file ``path`` names, inside one of ``roots``.
-
-    Args:
-        roots: resolved root folders (``check_roots``).
-        path: ``None`` or ``""`` for the first root; a path relative to a root (tried against each
-            root in order, the first that has it wins); or an absolute path inside a root.
-    Returns:
-        the root holding it and the path itself (not resolved: the reader opens it without following links).
-    Raises:
-        ToolInputError: for a path outside every root, one that passes through a symbolic link, or one
-            that does not exist; the message names the roots.
-    """
-    if path is None or not str(path).strip():
-        return roots[0], roots[0]
-    if not isinstance(path, str) or "\x00" in path:
-        raise ToolInputError(f"path must be a text path inside the roots ({_roots_text(roots)}), got {path!r}.")
-    candidates = [Path(path)] if os.path.isabs(path) else [root / path for root in roots]
-    for candidate in candidates:
-        absolute = Path(os.path.abspath(candidate))  # '..' folded without touching the disk
-        root = next((r for r in roots if absolute == r or r in absolute.parents), None)
-        if root is None:
-            continue
-        here = root
-        try:  # a name the system refuses (over 255 bytes: "File name too long") is no such file
-            for part in absolute.relative_to(root).parts:  # no link anywhere below the root
-                here = here / part
-                if here.is_symlink():
-                    raise ToolInputError(f"{path}: is or passes through a symbolic link; the server reads nothing "
-                                         f"through links (roots: {_roots_text(roots)}).")
-            if absolute.exists():
-                return root, absolute
-        except OSError as exc:
-            raise ToolInputError(f"{path:.200}: cannot be read ({exc.strerror}; "
-                                 f"roots: {_roots_text(roots)}).") from None
-    if not any(Path(os.path.abspath(c)) == r or r in Path(os.path.abspath(c)).parents
-               for c in candidates for r in roots):
-        raise ToolInputError(f"{path}: is outside the roots this server may read ({_roots_text(roots)}).")
-    raise ToolInputError(f"{path}: no such file or folder in the roots ({_roots_text(roots)}).")
+def _open_folder(roots, root: Path, target: Path, path, tool: str) -> int:
+    """``open_target``'s descriptor of the folder ``target``; ``ToolInputError`` for a file (``tool`` reads folders)."""
+    fd, folder = open_target(roots, root, target, path)
+    if not folder:
+        os.close(fd)
+        raise ToolInputError(f"{path}: is a file; {tool} reads a folder (roots: {_roots_text(roots)}).")
+    return fd
 
 
 def check_budget_arg(budget) -> int:
@@ -197,8 +137,7 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
     encoding = _check_choice("encoding", encoding, sorted(tokens.ENCODINGS))
     include, exclude = _check_patterns("include", include), _check_patterns("exclude", exclude)
     root, target = resolve_path(roots, path)
-    if not target.is_dir():
-        raise ToolInputError(f"{path}: is a file; pack reads a folder (roots: {_roots_text(roots)}).")
+    fd = _open_folder(roots, root, target, path, "pack")
     seen = [0]
 
     def tick(n=1):
@@ -208,9 +147,11 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
 
     try:
         pack = fit.pack_repository(target, query, budget, encoding=encoding, view=view, include=include,
-                                   exclude=exclude, include_secrets=False, progress=tick)
+                                   exclude=exclude, include_secrets=False, progress=tick, root_fd=fd)
     except ValueError as exc:
         raise ToolInputError(_sentence(exc)) from None
+    finally:
+        os.close(fd)
     shown = str(target.relative_to(root)) if target != root else "."
     report = {
         "root": str(root), "path": shown, "query": query, "budget_tokens": budget,
@@ -258,9 +199,11 @@ def rank_tool(roots: list[Path], query, path=None, top=20, explain=False) -> dic
     if not isinstance(explain, bool):
         raise ToolInputError(f"explain must be true or false; got {explain!r}.")
     root, target = resolve_path(roots, path)
-    if not target.is_dir():
-        raise ToolInputError(f"{path}: is a file; rank reads a folder (roots: {_roots_text(roots)}).")
-    files = {f.path: f.text for f in repo.read_repo(target).files}
+    fd = _open_folder(roots, root, target, path, "rank")
+    try:
+        files = {f.path: f.text for f in repo.read_repo(target, root_fd=fd).files}
+    finally:
+        os.close(fd)
     try:
         cleaned = ranking.clean_query(query, files)
         ranked = ranking.rank_files(files, cleaned)
@@ -303,8 +246,13 @@ def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> di
     for path in paths:
         root, target = resolve_path(roots, path)
         shown = str(target.relative_to(root)) if target != root else "."
-        if target.is_dir():
-            found = repo.read_repo(target)
+        fd, folder = open_target(roots, root, target, path)
+        try:
+            found = repo.read_repo(target, root_fd=fd) if folder else repo.read_file(
+                target.name, shown, repo.MAX_FILE_BYTES, dir_fd=fd)
+        finally:
+            os.close(fd)
+        if isinstance(found, repo.Repo):
             under = (lambda rel: f"{shown}/{rel}") if shown != "." else (lambda rel: rel)
             rows = [{"path": under(f.path),
                      "tokens": tokens.count_tokens(f.text, encoding), "characters": len(f.text)}
@@ -313,7 +261,7 @@ def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> di
             folders.append({"path": shown, "tokens": sum(r["tokens"] for r in rows), "files": len(rows)})
             skipped += [{**_reason(s), "path": under(s.path)} for s in found.skipped]
         else:
-            found, remark = repo.read_file(target, shown, repo.MAX_FILE_BYTES)
+            found, remark = found
             if found is not None:
                 files.append({"path": shown, "tokens": tokens.count_tokens(found.text, encoding),
                               "characters": len(found.text)})

@@ -219,7 +219,7 @@ def _spec(patterns, what: str) -> pathspec.GitIgnoreSpec | None:
 
 
 def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bool = False,
-              exclude=(), include=(), progress=None) -> Repo:
+              exclude=(), include=(), progress=None, root_fd: int | None = None) -> Repo:
     """Walk ``root`` and read every text file a context builder may use.
 
     Args:
@@ -231,6 +231,9 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
         include: gitignore-style patterns; when given, only files matching one of them are
             read (``["*.py", "docs/"]``); the others are skipped as "not matched by --include".
         progress: optional callable, called with 1 after each file is read (a progress bar).
+        root_fd: an open descriptor of ``root`` to read from instead of opening ``root`` by name (the MCP
+            server opens each part below its root without following links: ``safefile.open_folder_below``);
+            not closed.
     Returns:
         a ``Repo``: ``files`` and ``skipped`` sorted by path, and ``notes`` for files whose
         undecodable bytes were replaced. Ignored folders are reported once, as ``"vendor/"``.
@@ -244,7 +247,8 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
         raise ValueError(f"max_file_bytes must be a positive whole number of bytes, got {max_file_bytes!r}")
     excluded, included = _spec(exclude, "exclude"), _spec(include, "include")
     try:  # the root itself may be a link (the user named it); nothing under it is followed
-        root_fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+        root_fd = os.dup(root_fd) if root_fd is not None else os.open(
+            root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         raise ValueError(f"{root}: not a directory" if os.path.lexists(root) else f"{root}: no such directory") from None
     repo = Repo(root=root)

@@ -83,10 +83,32 @@ def open_nofollow(path, flags: int = READ_FLAGS, dir_fd: int | None = None) -> i
     try:
         return os.open(path, flags, dir_fd=dir_fd)
     except OSError as exc:
-        # O_NOFOLLOW says ELOOP (EMLINK or EFTYPE on some systems): the entry's own type decides.
-        if exc.errno in _LINK_ERRNOS and is_link(path, dir_fd):
+        # O_NOFOLLOW says ELOOP (EMLINK or EFTYPE on some systems), or ENOTDIR with O_DIRECTORY (Linux): the
+        # entry's own type decides.
+        linkish = exc.errno in _LINK_ERRNOS or exc.errno == errno.ENOTDIR and flags & getattr(os, "O_DIRECTORY", 0)
+        if linkish and is_link(path, dir_fd):
             raise Refused(Reason.NOT_REGULAR, kind=LINK) from None
         raise
+
+
+def open_folder_below(base, parts) -> int:
+    """An open descriptor of the folder ``base``/``parts``: ``base`` opened as named (it may be a link), then
+    each of ``parts`` relative to the one before it, never through a link.
+
+    A path checked by name (no link in it) can have a folder swapped for a link before it is read; a reader
+    given this descriptor reads what the check saw, or nothing. Raises ``Refused`` (a part is a link) or
+    ``OSError`` (missing, not a folder); the caller closes the descriptor.
+    """
+    fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        for part in parts:
+            inner = open_nofollow(part, DIR_FLAGS, fd)
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def is_link(path, dir_fd: int | None = None) -> bool:

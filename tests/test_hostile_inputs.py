@@ -300,3 +300,34 @@ def test_an_mcp_argument_is_named_in_a_short_sentence(tmp_path, call, said):
     with pytest.raises(mcp_server.ToolInputError) as caught:  # a raw OSError, "Exceeds the limit (4300 digits)"
         call(mcp_server, [tmp_path.resolve()])
     assert said in str(caught.value) and len(str(caught.value)) < 400 + len(str(tmp_path))
+
+
+@pytest.mark.parametrize("tool, arguments", [
+    ("pack_tool", {"query": "plans", "budget": 500, "path": "sub"}),
+    ("rank_tool", {"query": "plans", "path": "sub"}),
+    ("count_tool", {"paths": ["sub"]}),
+    ("count_tool", {"paths": ["sub/plans.py"]}),
+])
+def test_mcp_a_folder_swapped_for_a_link_after_the_check_is_not_read_through(tmp_path, monkeypatch, tool, arguments):
+    """resolve_path checked the path by name (no link below the root), then the tool read it by name again,
+    following links: a folder the repository's own process swaps for a link between the two led the read
+    outside the roots. Found by the hostile review; the swap is made right after the check."""
+    mcp_server = pytest.importorskip("ctxlib.mcp_server")
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "sub").mkdir(parents=True)
+    (root / "sub" / "plans.py").write_text("inside = 'plans'\n")
+    outside.mkdir()
+    (outside / "plans.py").write_text("secret_plans = 'outside the root'\n")
+    real = mcp_server.resolve_path
+
+    def resolve_then_swap(roots, path):
+        found = real(roots, path)
+        (root / "sub" / "plans.py").unlink()
+        (root / "sub").rmdir()
+        (root / "sub").symlink_to(outside, target_is_directory=True)
+        return found
+
+    monkeypatch.setattr(mcp_server, "resolve_path", resolve_then_swap)
+    roots = mcp_server.check_roots([root])
+    with pytest.raises(mcp_server.ToolInputError, match="sub.*: is or passes through a symbolic link"):
+        getattr(mcp_server, tool)(roots, **arguments)
