@@ -210,11 +210,24 @@ def _spec(patterns, what: str) -> pathspec.GitIgnoreSpec | None:
         spec = ignore.compile_patterns(patterns) if patterns else None
     except ValueError as exc:
         raise ValueError(f"{what}: not a gitignore-style pattern list ({exc})") from None
-    for line, pattern in zip(patterns, spec.patterns if spec else ()):
-        if pattern.include is None and line.strip() and not line.startswith("#"):
-            raise ValueError(message(N_("{what}: the pattern {line!r} can match no file name (git reads an "
-                                        "unclosed '[' so; write '\\[' for the character)"), "en",
-                                     what=what, line=line))
+    # A pattern that matches nothing left every file out (--include) or nothing (--exclude) without a word, and
+    # the pack then said "no file matches the query": each such pattern is named, with git's reason.
+    read = [(line, None) for line in patterns if not line]  # pathspec drops "" (and keeps "  " as no pattern)
+    for line, include in read + [(p.pattern, p.include) for p in (spec.patterns if spec else ())]:
+        if include is not None:
+            continue
+        if not line.strip() or line.startswith("#"):
+            why = N_("{what}: the pattern {line!r} matches no file name: git reads a blank line, or one that starts "
+                     "with '#', as no pattern (write '\\#' for the character)")
+        elif "[" in line:
+            why = N_("{what}: the pattern {line!r} can match no file name (git reads an unclosed '[' so; write '\\[' "
+                     "for the character)")
+        else:
+            why = N_("{what}: the pattern {line!r} can match no file name")
+        raise ValueError(message(why, "en", what=what, line=line))
+    if what == "include" and spec and all(p.include is False for p in spec.patterns):
+        raise ValueError(message(N_("{what}: {line!r} only takes back what an earlier pattern matched, so no file "
+                                    "matches; to leave files out, use --exclude"), "en", what=what, line=patterns[0]))
     return spec
 
 

@@ -279,6 +279,24 @@ def test_an_include_pattern_that_can_match_nothing_is_an_error(tmp_path):
         read_repo(tmp_path, include=["["])
 
 
+@pytest.mark.parametrize("patterns, says", [
+    ([""], "include: the pattern '' matches no file name: git reads a blank line, or one that starts with '#'"),
+    (["#x"], "include: the pattern '#x' matches no file name: git reads a blank line, or one that starts with '#'"),
+    (["", "["], "include: the pattern '' matches no file name"),  # "" was dropped, and '[' paired with it
+    (["*.py", "["], r"include: the pattern '\[' can match no file name \(git reads an unclosed '\['"),
+    (["/"], "include: the pattern '/' can match no file name$"),  # not "git reads an unclosed '['"
+    (["!*.md"], "include: '!\\*.md' only takes back what an earlier pattern matched, so no file matches; to leave "
+                "files out, use --exclude"),
+])
+def test_an_include_pattern_that_matches_nothing_is_named_with_its_reason(tmp_path, patterns, says):
+    """A blank or commented --include left every file out, and the pack said 'no file matches the query'; '/'
+    was explained as an unclosed '['. Found by the hostile review."""
+    (tmp_path / "a.py").write_text("x = 1\n")
+    with pytest.raises(ValueError, match=says):
+        read_repo(tmp_path, include=patterns)
+    assert [f.path for f in read_repo(tmp_path, include=["*.py", "!b.py"]).files] == ["a.py"]
+
+
 def test_a_literal_backslash_name_and_a_byte_0xff_name_stay_two_files(tmp_path):
     os.makedirs(tmp_path / "r")
     (tmp_path / "r" / "a\\xff.py").write_text("literal = 1\n")
