@@ -179,3 +179,15 @@ def test_a_hand_in_with_a_huge_name_does_not_widen_every_line_of_the_report(tmp_
     assert [row[0] for row in csv.reader(csv_path.open(encoding="utf-8"))][1:] == [f"{cut} (a.json)", f"{cut} (b.json)",
                                                                                  "Ravi"]
     assert f"{cut} (a.json)" in out and "Ravi" in out
+
+
+def test_hints_written_as_floats_are_summed_exactly(tmp_path, capsys):
+    """JSON Schema takes 1e308 as a whole number of hints; summed as floats, two of them were 'inf' in the table
+    (and in 'ctxlib progress'). Found by the hostile review."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "a.json").write_text(progress_json("Asha", [attempt("budget_100", "passed", 1e308),
+                                                        attempt("fits_but_not_all", "passed", 2.0)]))
+    assert main(["grade", str(folder), "--csv", str(tmp_path / "g.csv")]) == 0
+    [row] = list(csv.reader((tmp_path / "g.csv").open(encoding="utf-8")))[1:]
+    assert row[4] == str(int(1e308) + 2) and "inf" not in capsys.readouterr().out

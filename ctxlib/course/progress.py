@@ -168,6 +168,8 @@ def parse_progress(text: str) -> dict:
     if problem is not None:
         raise ProgressError(problem)
     data.setdefault("learner", None)
+    for a in data["attempts"]:  # 3.0 is a whole number to the schema; as a float, two of 1e308 summed to inf
+        a["hints_used"] = int(a["hints_used"])
     return data
 
 
