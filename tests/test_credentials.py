@@ -9,7 +9,7 @@ import string
 
 import pytest
 
-from ctxlib.credentials import GITLEAKS_VERSION, find_secrets, rules, shannon_entropy
+from ctxlib.credentials import GITLEAKS_VERSION, credential_file_pattern, find_secrets, rules, shannon_entropy
 from ctxlib.fit import pack_files
 from ctxlib.repo import credential_file_reason, credential_in_text
 
@@ -204,3 +204,21 @@ def test_a_credential_file_under_a_neutral_name_is_refused_by_its_content(path):
 def test_a_look_alike_is_neither_refused_by_name_nor_by_content(path):
     assert credential_file_reason(path) is None, path
     assert find_secrets(LOOK_ALIKES[path], path) == [], path
+
+
+@pytest.mark.parametrize("path, named", [(".ENV", ".env"), ("keys/ID_RSA", "id_rsa"), ("id_rsa~", "id_rsa"),
+                                         ("deploy/id_rsa.bak", "id_rsa"), (".env~", ".env"), (".env ", ".env"),
+                                         ("id_ed25519\u200b", "id_ed25519"), ("home/.SSH/ID_ECDSA", "**/.ssh/id_*"),
+                                         ("backup/.pgpass.orig", ".pgpass"), ("Secrets.YAML", "secrets.yaml"),
+                                         ("certs/Server.PEM", "*.pem"), (".netrc.old~", ".netrc")])
+def test_a_credential_file_whose_name_hides_the_usual_one_is_refused(path, named):
+    # a backup's or an editor's suffix, capitals (a case-insensitive file system opens .ENV as .env), a trailing
+    # space (Windows drops it) or a zero-width character: the same file under the name a reader sees
+    assert credential_file_reason(path) is not None, path
+    assert credential_file_pattern(path) == named
+
+
+@pytest.mark.parametrize("path", ["ID_RSA.PUB", ".ENV.EXAMPLE", "notes.bak", "config.old", "src/Credentials.py",
+                                  "docs/SECRETS.md", "Makefile~"])
+def test_a_plain_name_that_only_looks_hidden_is_packed(path):
+    assert credential_file_reason(path) is None, path
