@@ -6,6 +6,7 @@ Each renderer takes blocks (anything with ``path``, ``view`` and ``text``) in or
 returns one string; blocks are joined by the format's ``SEPARATORS`` entry.
 
     text      ==> shop/vat.py (whole) <==   then the text; a blank line between files
+              (a line of a file that starts as a header does, "==> ", gets one more "=")
     markdown  ## shop/vat.py (whole)        then the text in a fenced block with its language
     json      {"files": [{"path": ..., "view": ..., "text": ...}, ...]}, one file per line
 """
@@ -44,10 +45,22 @@ def _view(b) -> str:
     return f"{b.view}; the same bytes as {', '.join(copies[:SHOWN_COPIES])}{more}" if copies else b.view
 
 
+# A file's line that starts as a header does (two or more "=", then "> ") gets one more "=", as mboxrd escapes a
+# mail's "From " lines: a file cannot forge another file's header ("==> b.py (whole) <==") in the pack, and the
+# line is still read back by dropping one "=". A real header is always exactly "==> ".
+_HEADER_LIKE = re.compile(r"^(?===+> )", re.M)
+
+
+def _escaped(text: str) -> str:
+    return _HEADER_LIKE.sub("=", text) if "=> " in text else text
+
+
 def render_text(blocks) -> str:
     """Plain text: ``==> path (view) <==`` above each file's text, a blank line between files; a file
-    with identical copies names them: ``==> a/x.py (whole; the same bytes as b/x.py) <==``."""
-    return SEPARATORS["text"].join(f"==> {b.path} ({_view(b)}) <==\n{_body(b.text)}" for b in blocks)
+    with identical copies names them: ``==> a/x.py (whole; the same bytes as b/x.py) <==``. A line of a
+    file that starts like a header (``==> ``, ``===> ``...) is shown with one more ``=``, so every line
+    that starts with exactly ``==> `` is a header ctxlib wrote (the rule mboxrd uses for "From " lines)."""
+    return SEPARATORS["text"].join(f"==> {b.path} ({_view(b)}) <==\n{_body(_escaped(b.text))}" for b in blocks)
 
 
 def render_markdown(blocks) -> str:
