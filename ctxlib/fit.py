@@ -431,16 +431,16 @@ def _nothing_packed(relevant, refused: dict, offers: Offers, frame: Frame, budge
 
 
 def pack_repository(root, query, budget_tokens: int, *, max_file_bytes: int = repo.MAX_FILE_BYTES,
-                    include_secrets: bool = False, exclude=(), include=(), progress=None, root_fd=None,
-                    **options) -> Pack:
+                    max_tree_bytes: int = repo.MAX_TREE_BYTES, include_secrets: bool = False, exclude=(), include=(),
+                    progress=None, root_fd=None, **options) -> Pack:
     """Read ``root`` with ``repo.read_repo`` and pack it with ``pack_files``.
 
-    Takes ``pack_files``' keyword options, plus ``read_repo``'s ``max_file_bytes``,
+    Takes ``pack_files``' keyword options, plus ``read_repo``'s ``max_file_bytes``, ``max_tree_bytes``,
     ``include_secrets``, ``exclude``, ``include``, ``progress`` and ``root_fd``. Raises ``ValueError`` as both do.
     """
     check_budget(budget_tokens)
-    found = repo.read_repo(root, max_file_bytes=max_file_bytes, include_secrets=include_secrets,
-                           exclude=exclude, include=include, progress=progress, root_fd=root_fd)
+    found = repo.read_repo(root, max_file_bytes=max_file_bytes, include_secrets=include_secrets, exclude=exclude,
+                           include=include, progress=progress, root_fd=root_fd, max_tree_bytes=max_tree_bytes)
     files = {f.path: f.text for f in found.files}
     pack = pack_files(files, query, budget_tokens, include_secrets=include_secrets,
                       skipped=found.skipped, **options)

@@ -59,6 +59,8 @@ class Reason(Enum):
                              N_("folder not read: too many .gitignore files apply to it"))
     PATH_TOO_LONG = ("path-too-long", N_("folder not read: its path is longer than {most:,} bytes"),
                      N_("folder not read: its path is too long"))
+    TREE_FULL = ("tree-full", N_("not read: the files read before it hold {most:,} bytes, the most a tree may"),
+                 N_("not read: the tree's files passed the most a tree may hold"))
     SYMLINK_INSIDE = "symlink-inside", N_("symbolic link to inside the root: not followed")
     SYMLINK_OUTSIDE = "symlink-outside", N_("symbolic link to outside the root: not followed")
     NO_SUCH_FILE = "no-such-file", N_("no such file")

@@ -8,7 +8,8 @@ data: the readable text files, and every file or folder it left out with the rea
   re-include what a shallower one ignored, as in git.
 - Default excludes a repository rarely lists: ``.git``, caches, ``node_modules``, and
   virtual environments under any name (a folder holding ``pyvenv.cfg``).
-- Binary files (a NUL byte in the first 8 KiB) and files above ``max_file_bytes``.
+- Binary files (a NUL byte in the first 8 KiB) and files above ``max_file_bytes``; once the files read
+  hold ``max_tree_bytes`` (1 GiB), the rest are listed, not read: their texts would be held in memory.
 - Every folder and file is opened once, relative to an open descriptor of its folder and
   without following a link (``O_NOFOLLOW``); what is checked (type, size) is the open file's
   (``fstat``). A name swapped for a link to ``/etc/shadow`` while the walk runs is refused as a
@@ -55,6 +56,9 @@ MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or gener
 BINARY_SNIFF_BYTES = 8192  # git's own test for "binary": a NUL byte near the start
 MAX_IGNORE_FILES = 32  # .gitignore files (and the --exclude list) that may apply to one folder
 MAX_PATH_BYTES = 4096  # a folder's path below the root, as Linux's PATH_MAX bounds a path git can check out
+# All files' bytes: a tree's texts are held in memory (~1.7x their size), so a hostile or huge tree must not take it all.
+# 1 GiB is 27 times the standard library's 37 MB; files after that many bytes are listed, not read.
+MAX_TREE_BYTES = 1 << 30
 
 DEFAULT_EXCLUDED_DIRS = {
     ".git": N_("version control data"), ".hg": N_("version control data"), ".svn": N_("version control data"),
@@ -89,6 +93,7 @@ class Repo:
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[Skipped] = field(default_factory=list)
     texts: identical.SharedTexts = field(default_factory=identical.SharedTexts, repr=False, compare=False)
+    bytes_read: int = 0  # of the files read, before decoding
 
 
 def credential_file_reason(path: str) -> Skipped | None:
@@ -232,7 +237,8 @@ def _spec(patterns, what: str) -> pathspec.GitIgnoreSpec | None:
 
 
 def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bool = False,
-              exclude=(), include=(), progress=None, root_fd: int | None = None) -> Repo:
+              exclude=(), include=(), progress=None, root_fd: int | None = None,
+              max_tree_bytes: int = MAX_TREE_BYTES) -> Repo:
     """Walk ``root`` and read every text file a context builder may use.
 
     Args:
@@ -247,17 +253,22 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
         root_fd: an open descriptor of ``root`` to read from instead of opening ``root`` by name (the MCP
             server opens each part below its root without following links: ``safefile.open_folder_below``);
             not closed.
+        max_tree_bytes: once the files read hold this many bytes in all (default ``MAX_TREE_BYTES``, 1 GiB),
+            the files after them in the walk's order are skipped as ``Reason.TREE_FULL``, unread (the last
+            file read may pass it by at most ``max_file_bytes``).
     Returns:
         a ``Repo``: ``files`` and ``skipped`` sorted by path, and ``notes`` for files whose
         undecodable bytes were replaced. Ignored folders are reported once, as ``"vendor/"``.
         Paths are POSIX-style and printable (``display_path``).
     Raises:
-        ValueError: if ``root`` is not a directory, ``max_file_bytes`` is not positive, or a
+        ValueError: if ``root`` is not a directory, ``max_file_bytes`` or ``max_tree_bytes`` is not positive, or a
             pattern list is a bare string or holds a pattern that can match nothing (``"["``).
     """
     root = Path(root)
     if not is_whole_number(max_file_bytes, 1):
         raise ValueError(f"max_file_bytes must be a positive whole number of bytes, got {max_file_bytes!r}")
+    if not is_whole_number(max_tree_bytes, 1):
+        raise ValueError(f"max_tree_bytes must be a positive whole number of bytes, got {max_tree_bytes!r}")
     excluded, included = _spec(exclude, "exclude"), _spec(include, "include")
     try:  # the root itself may be a link (the user named it); nothing under it is followed
         root_fd = os.dup(root_fd) if root_fd is not None else os.open(
@@ -266,7 +277,7 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
         raise ValueError(f"{root}: not a directory" if os.path.lexists(root) else f"{root}: no such directory") from None
     repo = Repo(root=root)
     try:
-        _walk(root, root_fd, [("", excluded)] if excluded else [], included, repo, max_file_bytes,
+        _walk(root, root_fd, [("", excluded)] if excluded else [], included, repo, (max_file_bytes, max_tree_bytes),
               include_secrets, progress)
     finally:
         os.close(root_fd)
@@ -313,27 +324,13 @@ def _folder_specs(folder_fd: int, prefix: str, specs: list, repo: Repo) -> list:
     return specs + [(prefix, _gitignore_spec(lines, display_path(prefix) + ".gitignore", repo))]
 
 
-class _Folder:
-    """An open folder descriptor, closed once the walk has opened all of its subfolders."""
-
-    __slots__ = ("fd", "waiting")
-
-    def __init__(self, fd: int, waiting: int):
-        self.fd, self.waiting = fd, waiting
-
-    def release(self) -> None:
-        self.waiting -= 1
-        if self.waiting <= 0:
-            os.close(self.fd)
-
-
-def _walk(root: Path, root_fd: int, specs, included, repo: Repo, max_file_bytes, include_secrets, progress):
+def _walk(root: Path, root_fd: int, specs, included, repo: Repo, most_bytes, include_secrets, progress):
     # A loop over a stack of folders, not recursion: a tree nested 990 deep must not hit
     # Python's recursion limit. Folders are visited in sorted order, depth first. Every folder
     # and file is opened relative to its parent's open descriptor, never followed if it is a
     # link: a name swapped for a link while the walk runs cannot lead outside the root.
     where = (str(root), os.path.realpath(root))
-    stack = [(_Folder(os.dup(root_fd), 1), None, "", specs)]
+    stack = [(safefile.Folder(os.dup(root_fd), 1), None, "", specs)]
     try:
         while stack:
             parent, name, prefix, specs = stack.pop()
@@ -350,7 +347,7 @@ def _walk(root: Path, root_fd: int, specs, included, repo: Repo, max_file_bytes,
             finally:
                 parent.release()
             try:
-                folders = _read_folder(fd, where, prefix, specs, included, repo, max_file_bytes,
+                folders = _read_folder(fd, where, prefix, specs, included, repo, most_bytes,
                                        include_secrets, progress)
             except BaseException:
                 os.close(fd)
@@ -358,17 +355,18 @@ def _walk(root: Path, root_fd: int, specs, included, repo: Repo, max_file_bytes,
             if not folders:
                 os.close(fd)
                 continue
-            folder = _Folder(fd, len(folders))
+            folder = safefile.Folder(fd, len(folders))
             stack.extend((folder, *sub) for sub in reversed(folders))
     finally:  # an error mid-walk (KeyboardInterrupt): close what is still open
         for parent, *_ in stack:
             parent.release()
 
 
-def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, max_file_bytes,
+def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, most_bytes,
                  include_secrets, progress) -> list:
     """Read the files of the open folder ``fd`` into ``repo``; returns its subfolders to walk,
-    as ``[(name, prefix, specs), ...]``."""
+    as ``[(name, prefix, specs), ...]``. ``most_bytes``: (a file's, all files') largest size in bytes."""
+    max_file_bytes, max_tree_bytes = most_bytes
     specs = _folder_specs(fd, prefix, specs, repo)
     if len(specs) > MAX_IGNORE_FILES:
         repo.skipped.append(Skipped.of(display_path(prefix), Reason.TOO_MANY_IGNORE_FILES, most=MAX_IGNORE_FILES))
@@ -413,10 +411,14 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, max_f
             if pattern is not None:
                 repo.skipped.append(Skipped.of(shown, Reason.CREDENTIAL_FILE, pattern=pattern))
                 continue
+            if repo.bytes_read >= max_tree_bytes:
+                repo.skipped.append(Skipped.of(shown, Reason.TREE_FULL, most=max_tree_bytes))
+                continue
             found, remark = read_file(entry.name, shown, max_file_bytes, dir_fd=fd)
             if remark is not None and dict(remark.params).get("kind") == safefile.LINK:
                 remark = Skipped.of(shown, _link_reason(where, rel))  # swapped for a link meanwhile
             if found:
+                repo.bytes_read += found.size_bytes
                 text = repo.texts.share(found.text)  # copies of one file share one string
                 repo.files.append(found if text is found.text else RepoFile(found.path, text, found.size_bytes))
             if remark:
@@ -424,7 +426,7 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, max_f
             if progress:
                 progress(1)
         else:
-            kind_name = safefile.file_kind(_lstat_mode(entry)) or N_("not a regular file")
+            kind_name = safefile.file_kind(safefile.lstat_mode(entry)) or N_("not a regular file")
             repo.skipped.append(Skipped.of(shown, Reason.NOT_REGULAR, kind=kind_name))
     return folders
 
@@ -439,9 +441,3 @@ def _link_reason(where: tuple[str, str], rel: str) -> Reason:
     inside = os.path.commonpath([where[1], target]) == where[1]
     return _LINK_INSIDE if inside else _LINK_OUTSIDE
 
-
-def _lstat_mode(entry: os.DirEntry) -> int:
-    try:
-        return entry.stat(follow_symlinks=False).st_mode
-    except OSError:
-        return 0

@@ -284,3 +284,27 @@ def json_error_text(exc: json.JSONDecodeError) -> str:
     """``exc`` as ``"Expecting value at line 1 column 44"``. Some of ``json``'s messages already end
     in "at" ("Invalid control character at"); that one is dropped, so it never reads "at at"."""
     return f"{exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}"
+
+
+class Folder:
+    """An open folder descriptor ``fd`` that ``waiting`` subfolders still need: each ``release`` is one of them
+    opened (or given up); the last closes it. ``repo.read_repo``'s walk holds one per folder it is inside."""
+
+    __slots__ = ("fd", "waiting")
+
+    def __init__(self, fd: int, waiting: int):
+        self.fd, self.waiting = fd, waiting
+
+    def release(self) -> None:
+        """One subfolder done; close ``fd`` when none is left."""
+        self.waiting -= 1
+        if self.waiting <= 0:
+            os.close(self.fd)
+
+
+def lstat_mode(entry: os.DirEntry) -> int:
+    """``entry``'s mode bits, of the entry itself and not what a link names; ``0`` if it vanished or cannot be stat'ed."""
+    try:
+        return entry.stat(follow_symlinks=False).st_mode
+    except OSError:
+        return 0

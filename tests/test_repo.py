@@ -98,6 +98,31 @@ def test_size_cap_skips_larger_files_with_their_size(tmp_path):
     assert repo.files[0].size_bytes == 100
 
 
+def test_once_the_files_read_hold_max_tree_bytes_the_rest_are_listed_not_read(tmp_path):
+    # A tree's texts are held in memory: a hostile tree of many 1 MiB files must not take it all. The walk reads a
+    # folder's files in sorted order, then its folders, so which files are read is the same on every machine.
+    for name in ("a.txt", "b/c.txt", "b/d.txt", "e.txt"):
+        write(tmp_path, name, "x" * 40)
+    write(tmp_path, "b/empty.txt", "")
+    repo = read_repo(tmp_path, max_tree_bytes=80)
+    assert paths(repo) == ["a.txt", "e.txt"]  # 40 + 40 = 80: full
+    assert reasons(repo) == {name: "not read: the files read before it hold 80 bytes, the most a tree may"
+                             for name in ("b/c.txt", "b/d.txt", "b/empty.txt")}
+    assert repo.bytes_read == 80
+    assert paths(read_repo(tmp_path, max_tree_bytes=81)) == ["a.txt", "b/c.txt", "e.txt"]  # may pass it by a file
+    assert len(read_repo(tmp_path).files) == 5  # the default, 1 GiB
+
+
+def test_pack_names_the_files_past_max_tree_bytes(tmp_path):
+    from ctxlib.fit import pack_repository
+    from ctxlib.reasons import Reason
+    write(tmp_path, "a_vat.py", "VAT = 19\n")
+    write(tmp_path, "b_vat.py", "def vat():\n    return 19\n")
+    pack = pack_repository(tmp_path, "vat", 1000, max_tree_bytes=5)
+    assert [c.path for c in pack.chosen] == ["a_vat.py"]
+    assert [(s.path, s.code) for s in pack.skipped if s.path == "b_vat.py"] == [("b_vat.py", Reason.TREE_FULL)]
+
+
 def test_symlinks_are_never_followed(tmp_path):
     outside = tmp_path / "outside"
     write(outside, "secret.txt", "not part of the repository\n")
@@ -157,6 +182,8 @@ def test_bad_arguments_raise_for_people(tmp_path):
         read_repo(tmp_path / "file.txt")
     with pytest.raises(ValueError, match="max_file_bytes must be a positive whole number of bytes, got 0"):
         read_repo(tmp_path, max_file_bytes=0)
+    with pytest.raises(ValueError, match="max_tree_bytes must be a positive whole number of bytes, got -1"):
+        read_repo(tmp_path, max_tree_bytes=-1)
 
 
 def test_order_is_sorted_posix_paths_and_progress_counts_files(tmp_path):

@@ -68,7 +68,8 @@ def cmd_pack(args) -> int:
     with reading as bar:
         pack = pack_repository(path, args.query, budget, encoding=args.encoding, scorer=args.scorer,
                                view=args.view, strategy=args.strategy, fmt=args.format,
-                               max_file_bytes=args.max_file_bytes, include_secrets=args.include_secrets,
+                               max_file_bytes=args.max_file_bytes, max_tree_bytes=args.max_tree_bytes,
+                               include_secrets=args.include_secrets,
                                include=args.include, exclude=args.exclude,
                                progress=bar.update if bar is not None else None)
     sys.stdout.write(pack.text)
@@ -166,6 +167,8 @@ def add_pack_parser(sub) -> None:
                    help="output format (default: %(default)s)")
     p.add_argument("--max-file-bytes", type=int, default=repo.MAX_FILE_BYTES, metavar="N",
                    help="skip files larger than this many bytes (default: %(default)s)")
+    p.add_argument("--max-tree-bytes", type=int, default=repo.MAX_TREE_BYTES, metavar="N",
+                   help="read no more files once those read hold this many bytes (default: %(default)s)")
     p.add_argument("--include-secrets", action="store_true",
                    help="also pack dotenv files, keys and text that looks like a credential (off by default); "
                         "each secret let through is named on stderr")
