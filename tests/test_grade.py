@@ -191,3 +191,17 @@ def test_hints_written_as_floats_are_summed_exactly(tmp_path, capsys):
     assert main(["grade", str(folder), "--csv", str(tmp_path / "g.csv")]) == 0
     [row] = list(csv.reader((tmp_path / "g.csv").open(encoding="utf-8")))[1:]
     assert row[4] == str(int(1e308) + 2) and "inf" not in capsys.readouterr().out
+
+
+def test_grade_keeps_one_attempt_per_question_not_the_whole_hand_in():
+    # A 16 MiB hand-in parses to ~67 MB; grade reads a room's files one after another and keeps only this.
+    from ctxlib.course.progress import question_summary, summary_record
+    many = [attempt("a", "failed", hints=1), attempt("a", "error", hints=3), attempt("a", "passed"),
+            attempt("b", "error", solution=True), attempt("b", "failed", hints=2)] * 2_000
+    data = {**new_progress("Asha"), "attempts": many}
+    kept = summary_record(data)
+    assert kept["learner"] == "Asha" and len(kept["attempts"]) == 2
+    assert question_summary(kept) == question_summary(data) == {(LESSON, "a"): ("passed", 3, False),
+                                                               (LESSON, "b"): ("failed", 2, True)}
+    lessons = {LESSON: ["a", "b", "c"]}
+    assert grade_table([("Asha", "a.json", kept)], lessons) == grade_table([("Asha", "a.json", data)], lessons)

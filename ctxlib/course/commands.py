@@ -88,7 +88,7 @@ def cmd_grade(args) -> int:
                           problem=problem), file=sys.stderr)
             skipped.append((f.name, problem))
             continue
-        learners.append((grading.short_name(data.get("learner") or f.stem), f.name, data))
+        learners.append((grading.short_name(data.get("learner") or f.stem), f.name, progress.summary_record(data)))
     if not learners:
         raise UsageError(message_n("the {n} progress file in {folder} could not be read",
                                    "none of the {n} progress files in {folder} could be read", len(files), lang,

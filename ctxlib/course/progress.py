@@ -362,6 +362,16 @@ def question_summary(data: dict) -> dict:
     return summary
 
 
+def summary_record(data: dict) -> dict:
+    """``data`` reduced to one attempt per question that ``question_summary`` reads the same: its learner and, per
+    (lesson, question), the best outcome, the most hints and whether a solution was viewed. ``ctxlib grade`` keeps
+    these, not whole records: a 16 MiB hand-in parses to ~67 MB, and a room's files are read one after another."""
+    return {"learner": data.get("learner"),
+            "attempts": [{"lesson": lesson, "question": question, "outcome": outcome, "hints_used": hints,
+                          "solution_viewed": solution}
+                         for (lesson, question), (outcome, hints, solution) in question_summary(data).items()]}
+
+
 def lesson_scores(data: dict, lessons: dict) -> list[tuple[str, int, int, int, int]]:
     """``[(lesson, passed, questions, hints used, solutions viewed), ...]`` for ``lessons`` = ``{lesson: [ids]}``.
 
