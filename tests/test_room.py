@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,9 +64,17 @@ def _nobody():
     if os.geteuid() != 0:
         pytest.skip("copying as another user needs root (the hub's isolated mode)")
     try:
-        return pwd.getpwnam("nobody")
+        nobody = pwd.getpwnam("nobody")
     except KeyError:
         pytest.skip("no user 'nobody' to copy as")
+    # The copy runs this Python as the learner, as a room's learners run it for their own servers. A Python
+    # under root's home, or one whose shared library only root may read (CI's 3.13), cannot be tested so.
+    probe = subprocess.run([sys.executable, "-I", "-c", "pass"], user=nobody.pw_uid, group=nobody.pw_gid,
+                           extra_groups=[], cwd="/", capture_output=True, text=True)
+    if probe.returncode:
+        said = (probe.stderr.strip().splitlines() or [f"exit status {probe.returncode}"])[-1]
+        pytest.skip(f"user 'nobody' cannot run {sys.executable} ({said}), as a room's learners must")
+    return nobody
 
 
 def test_lessons_are_copied_into_a_home_by_the_learner_not_by_root(monkeypatch):
