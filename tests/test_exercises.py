@@ -510,7 +510,7 @@ def test_an_answer_that_prints_its_result_is_told_to_return_it(lesson, question_
     assert result.outcome == "failed" and result.passed == 0
     assert result.message.endswith(", printed printed something and returned None. A function hands its result back "
                                    "with return; print only shows it.")
-    assert hi.run(printed).message.endswith(" printed ने कुछ print किया और None लौटाया। function अपना नतीजा return से "
+    assert hi.run(printed).message.endswith(", printed ने कुछ print किया और None लौटाया। Function अपना नतीजा return से "
                                             "लौटाता है; print उसे सिर्फ़ दिखाता है।")
     assert capsys.readouterr().out  # what it printed is still shown, as in the notebook
     assert en.run(starter_of(en)).outcome == "not attempted"
