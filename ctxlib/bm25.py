@@ -25,12 +25,10 @@ most informative ones (held by fewest files, so highest idf), so the cost grows 
 that can matter, not with the query's length. Rarity comes from one pass that lists each file's
 words (``words_by_file``), which also tells ``bm25_scores`` where each kept term can be: past
 the cap, a query costs that one pass plus its rare terms, not a scan of the tree per term.
-``plain_bm25_scores`` is textbook BM25 on lower-case words, no fields: the
-baseline ``ctxlib eval`` compares against.
+``plain_bm25_scores`` is textbook BM25 on lower-case words, no fields: ``ctxlib eval``'s baseline.
 
-Not handled: stemming (``invoices`` is not ``invoice``; ``ranking.py`` stems file names),
-words glued without a case change or underscore (``urlparse`` is one term), non-ASCII
-identifiers, phrase queries.
+Not handled: stemming (``invoices`` is not ``invoice``; ``ranking.py`` stems file names), words glued
+without a case change or underscore (``urlparse`` is one term), non-ASCII identifiers, phrase queries.
 """
 from __future__ import annotations
 
@@ -42,6 +40,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import identical
+from .i18n import N_, Worded, WordedError
 
 K1 = 1.2
 B = 0.75
@@ -75,13 +74,14 @@ def query_terms(query) -> list[str]:
     """
     text = query if isinstance(query, str) else " ".join(query)
     terms = list(dict.fromkeys(code_terms(text)))
-    if not terms:
-        if any(ch.isalpha() and not ch.isascii() for ch in text):
-            # Code terms are ASCII identifiers; the lesson's term-count scorer matches any script.
-            raise ValueError(f"the query has no words to search for, got {shorten(text)!r}: BM25 here reads "
-                             "ASCII identifiers only; for other scripts use the terms scorer")
-        raise ValueError(f"the query has no words to search for, got {shorten(text)!r}")
+    if not terms:  # code terms are ASCII identifiers; the lesson's term-count scorer matches any script
+        raise _no_words(text, *[(N_(": BM25 here reads ASCII identifiers only; for other scripts use the terms "
+                                    "scorer"), {})] * any(ch.isalpha() and not ch.isascii() for ch in text))
     return terms
+
+
+def _no_words(text: str, *more) -> WordedError:
+    return WordedError(Worded((N_("the query has no words to search for, got {query}"), {"query": repr(shorten(text))}), *more))
 
 
 def _is_whole_part(text: str, i: int, n: int) -> bool:
@@ -193,12 +193,14 @@ class Selected:
     found_in: dict[str, frozenset[str]] | None = field(default=None, compare=False, repr=False)
 
     def note(self) -> str:
-        """One line for a report, e.g. ``"24 of 311 distinct query terms scored (...)"``; "" if none left out."""
+        """One line for a report, ``"24 of 311 distinct query terms scored (...)"``, as an ``i18n.Worded``
+        (English as a ``str``, ``note().text("hi")`` in Hindi); "" if none left out."""
         if not self.absent and not self.capped:
             return ""
-        total = len(self.terms) + len(self.absent) + len(self.capped)
-        return (f"{len(self.terms):,} of {total:,} distinct query terms scored ({len(self.absent):,} occur "
-                f"in no file, {len(self.capped):,} of the commonest left out past {MAX_QUERY_TERMS})")
+        return Worded((N_("{scored:,} of {total:,} distinct query terms scored ({absent:,} occur in no file, "
+                          "{capped:,} of the commonest left out past {most})"),
+                       {"scored": len(self.terms), "total": len(self.terms) + len(self.absent) + len(self.capped),
+                        "absent": len(self.absent), "capped": len(self.capped), "most": MAX_QUERY_TERMS}))
 
 
 def select_terms(files: dict[str, str], terms, max_terms: int | None = None) -> Selected:
@@ -422,7 +424,7 @@ def plain_bm25_scores(files: dict[str, str], query) -> dict[str, float]:
     text = query if isinstance(query, str) else " ".join(query)
     terms = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
     if not terms:
-        raise ValueError(f"the query has no words to search for, got {shorten(text)!r}")
+        raise _no_words(text)
     wanted, tfs, lengths = set(terms), {}, {}
     for path, body in files.items():
         words = _WORD.findall(body.lower())

@@ -26,8 +26,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import bm25, ranking, render, repo, scoring, strategies
-from .i18n import message_n
+from . import bm25, packerrors, ranking, render, repo, scoring, strategies
+from .i18n import Worded, WordedError
 from .offers import Offers
 from .packing import check_budget
 from .reasons import Reason, Skipped
@@ -347,7 +347,8 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
         a ``Pack``; ``pack.used_tokens == count_tokens(pack.text, encoding) <= budget_tokens``.
     Raises:
         ValueError: bad budget or option; no file matches the query; nothing fits the budget;
-            a knapsack too large to solve exactly.
+            a knapsack too large to solve exactly. The two about the files are ``i18n.WordedError``
+            (``packerrors``): ``error.text("hi")`` words them in Hindi.
     """
     check_options(budget_tokens, view, strategy, fmt)
     ranked = rank_query(files, query, scorer, signals)
@@ -376,7 +377,7 @@ def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, e
     check_options(budget_tokens, view, strategy, fmt)
     relevant = ranked.relevant
     if not relevant:
-        raise ValueError(_no_match(ranked.query, files, skipped))
+        raise WordedError(packerrors.no_match(ranked.query, len(files), skipped))
     # The one choice of encoder for the whole pack, by the most it can count (tokens.counter_for).
     count = counter_for(COUNTED_PER_CHAR * sum(len(files[path]) for path, _ in relevant), encoding)
     frame = Frame.of(fmt, encoding, count)
@@ -387,7 +388,7 @@ def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, e
         choosing = choose(files, ranked, budget_tokens, frame, view=view, strategy=strategy,
                           include_secrets=include_secrets, ceiling=None, offers=offers)
     if not choosing.chosen:
-        raise ValueError(_nothing_packed(relevant, choosing.refused, offers, frame, budget_tokens))
+        raise WordedError(_nothing_packed(relevant, choosing.refused, offers, frame, budget_tokens))
     rendered = render_within(choosing.chosen, frame, budget_tokens)
     scores = dict(relevant)
     return Pack(text=rendered.text, used_tokens=rendered.used, budget_tokens=budget_tokens,
@@ -398,36 +399,16 @@ def pack_ranked(files: dict[str, str], ranked: Ranking, budget_tokens: int, *, e
                 query_note=ranked.note)
 
 
-def _no_match(query, files, skipped) -> str:
-    # A tree whose matching files could not be read (too big, unreadable) reads as if the query were the
-    # problem: say what text was left out unread (not binaries, which hold no words, nor what ignore rules
-    # or the credential rules left out: those are the user's choice, or never searched).
-    unread = {Reason.TOO_BIG, Reason.CANNOT_READ, Reason.TOO_DEEP, Reason.NUMBER_TOO_LONG,
-              Reason.FOLDER_UNREADABLE, Reason.TOO_MANY_IGNORE_FILES, Reason.PATH_TOO_LONG}
-    left_out = [s for s in skipped if isinstance(s, Skipped) and s.code in unread]
-    read = "1 file read" if len(files) == 1 else f"{len(files):,} files read"
-    text = f"no file matches the query {bm25.shorten(query)!r} ({read}"
-    if left_out:
-        first = left_out[0]
-        text += f"; {len(left_out):,} left out when read, such as {bm25.shorten(first.path)}: {first.reason}"
-    return text + ")"
-
-
-def _nothing_packed(relevant, refused: dict, offers: Offers, frame: Frame, budget_tokens: int) -> str:
+def _nothing_packed(relevant, refused: dict, offers: Offers, frame: Frame, budget_tokens: int) -> Worded:
     best = relevant[0][0]
     if best in refused:
-        # The budget is not the problem when the best matches were refused for their content.
-        more = sum(path in refused for path, _ in relevant) - 1
-        return (f"nothing was packed: the best match, {best}, was refused ({refused[best].reason})" +
-                (f", and {more} more like it" if more else ""))
+        return packerrors.refused_best(best, refused[best], sum(path in refused for path, _ in relevant) - 1)
     path, score = relevant[0]
     # A block's tokens less what it adds as a block: the text of a pack holding it alone (Frame.block_tokens).
     needs = [offers.block_tokens(o) + frame.frame - frame.separator for o in offers.options(path, score)
              if o.text is not None]
-    need = (f"the best match, {path}, needs {min(needs):,} tokens in its smallest view" if needs
-            else f"the best match, {path}, has no {offers.view} view")
-    budget = message_n("a budget of {n:,} token", "a budget of {n:,} tokens", budget_tokens)
-    return f"{budget} is too small for anything: {need} ({frame.fmt} format, {frame.encoding})"
+    return packerrors.budget_too_small(budget_tokens, path, min(needs) if needs else None, offers.view,
+                                       frame.fmt, frame.encoding)
 
 
 def pack_repository(root, query, budget_tokens: int, *, max_file_bytes: int = repo.MAX_FILE_BYTES,

@@ -114,6 +114,72 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+def N_n(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a plural pair for the catalog, as ``N_`` does one id: ``(*N_n("{n} file", "{n} files"), n, {})``
+    is a ``Worded`` part that ``message_n`` words later."""
+    return singular, plural
+
+
+def in_lang(value, lang: str) -> str:
+    """``value`` worded in ``lang`` if it can be (a ``Worded``, a ``reasons.Skipped``: anything with ``text(lang)``),
+    else ``str(value)``; ``ValueError`` for an unknown ``lang``."""
+    check_lang(lang)
+    return value.text(lang) if callable(getattr(value, "text", None)) else str(value)
+
+
+class Worded(str):
+    """Text that is English as a ``str`` and can be worded again in any of ``LANGS``: ``text(lang)``.
+
+    ``Worded((N_("{n:,} files read"), {"n": 3}), (N_("; {k} left out"), {"k": 1}))`` is the English of its
+    parts, joined (``"3 files read; 1 left out"``); ``text("hi")`` joins their Hindi. A part of four,
+    ``(*N_n(singular, plural), n, {values})``, is worded by ``message_n``. A value that can be
+    worded itself (``in_lang``) is worded in the same language. The library raises and stores these where a
+    message may reach a person, so a command prints it in the person's language. Raises ``KeyError`` now, not
+    when shown, if a part's template names a field its values do not give.
+    """
+
+    parts: tuple
+
+    def __new__(cls, *parts):
+        self = super().__new__(cls, _join(parts, "en"))
+        self.parts = parts
+        return self
+
+    def text(self, lang: str = "en") -> str:
+        """The text in ``lang``; ``ValueError`` for an unknown language."""
+        return _join(self.parts, check_lang(lang))
+
+    def __reduce__(self):  # a copy keeps its parts (str's own would keep only the English)
+        return (_worded_from, self.parts)
+
+
+def _worded_from(*parts) -> Worded:
+    return Worded(*parts)
+
+
+def _join(parts, lang: str) -> str:
+    def worded(params: dict) -> dict:
+        return {k: v.text(lang) if callable(getattr(v, "text", None)) else v for k, v in params.items()}
+
+    return "".join(message(part[0], lang, **worded(part[1])) if len(part) == 2
+                   else message_n(part[0], part[1], part[2], lang, **worded(part[3])) for part in parts)
+
+
+class WordedError(ValueError):
+    """A ``ValueError`` a person may read in any of ``LANGS``: ``str(error)`` is the English, ``text(lang)`` the
+    words in ``lang``. Raised with a ``Worded`` (``WordedError(Worded(...))``) or plain text (English only)."""
+
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang`` (English if it was raised with plain text); ``ValueError`` for an unknown language."""
+        return in_lang(self.args[0] if self.args else "", lang)
+
+
+def error_name(exc: BaseException) -> str:
+    """The class name a person reads for ``exc``: ``"ValueError"`` for a ``WordedError`` (the class its
+    raiser documents), else ``type(exc).__name__``."""
+    return "ValueError" if isinstance(exc, WordedError) else type(exc).__name__
+
+
 def extract_notebook(fileobj, keywords, comment_tags, options):
     """Babel extractor for ``.ipynb``: the message ids in a notebook's code cells (``babel.cfg`` names it)."""
     from babel.messages.extract import extract_python

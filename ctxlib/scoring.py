@@ -10,6 +10,8 @@ in Lesson 1's example), symbols, search hits or recent edits. Lesson 3 adds a co
 """
 from __future__ import annotations
 
+from .i18n import N_, Worded, WordedError
+
 NAME_WEIGHT = 3
 
 
@@ -36,7 +38,8 @@ def clean_terms(query_terms) -> list[str]:
         if term.strip():
             terms.append(term.strip().lower())
     if not terms:
-        raise ValueError(f"the query is empty: give at least one non-blank term, got {list(query_terms)!r}")
+        raise WordedError(Worded((N_("the query is empty: give at least one non-blank term, got {terms}"),
+                                 {"terms": repr(list(query_terms))})))
     return terms
 
 

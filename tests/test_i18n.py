@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 from ctxlib.i18n import DOMAIN, LANGS, LOCALE_DIR, check_lang, message, message_n
 
 ROOT = Path(__file__).resolve().parents[1]
-KEYWORDS = {"message": None, "message_n": (1, 2), "N_": None}
+KEYWORDS = {"message": None, "message_n": (1, 2), "N_": None, "N_n": (1, 2)}
 
 
 def method_map():

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from ctxlib.i18n import DOMAIN, LANGS, LOCALE_DIR  # noqa: E402
 
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
-KEYWORDS = ["-k", "message", "-k", "message_n:1,2", "-k", "N_"]
+KEYWORDS = ["-k", "message", "-k", "message_n:1,2", "-k", "N_", "-k", "N_n:1,2"]
 # The .mo's header would carry the time of the run (POT-Creation-Date) and change the file's bytes on a
 # tree whose messages did not change; a fixed date keeps a clean tree clean.
 HEADER_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)

@@ -1,12 +1,35 @@
 """What every ``ctxlib`` subcommand shares: the error a user's mistake raises, file names as
-printable text, and the ``--include``/``--exclude`` options of ``count`` and ``pack``."""
+printable text, the ``--include``/``--exclude`` options of ``count`` and ``pack``, and ``--lang``."""
 from __future__ import annotations
 
 import os
 
 
 class UsageError(Exception):
-    """A problem with what the user asked for; printed as one line, exit status 2."""
+    """A problem with what the user asked for; printed as one line, exit status 2 (in the command's
+    language when raised with an ``i18n.Worded``)."""
+
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang``: a ``Worded`` one worded there, plain text as it is."""
+        from ..i18n import in_lang
+
+        return in_lang(self.args[0] if self.args else "", lang)
+
+
+def add_lang_option(p) -> None:
+    """Add ``--lang {en,hi}`` to the parser ``p``: the report's and the errors' language (default: ``CTXLIB_LANG``,
+    else the locale's, else English; ``i18n.lang_from_environment``)."""
+    from ..i18n import LANGS
+
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="the language of the report and of errors (default: from CTXLIB_LANG or the locale, else en)")
+
+
+def lang_of(args) -> str:
+    """The language a command speaks: its ``--lang``, else ``i18n.lang_from_environment()``."""
+    from ..i18n import lang_from_environment
+
+    return getattr(args, "lang", None) or lang_from_environment()
 
 
 def display_name(name) -> str:

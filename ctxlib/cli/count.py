@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 from .. import tokens
-from ..i18n import N_, message
+from ..i18n import N_, Worded, in_lang, message
 from ..reasons import Reason, group_by_reason
-from .common import UsageError, add_glob_options
+from .common import UsageError, add_glob_options, add_lang_option, lang_of
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024  # what ``ctxlib count`` reads from standard input at most
 
@@ -26,9 +26,10 @@ def count_rows(named_texts: list[tuple[str, str]], encoding: str) -> list[tuple[
     return rows
 
 
-def format_count_table(rows, encoding: str) -> str:
-    """The ``count`` report as aligned plain text, one line per file."""
-    head = ("file", "characters", encoding, "rough (chars/4)")
+def format_count_table(rows, encoding: str, lang: str = "en") -> str:
+    """The ``count`` report as aligned plain text, one line per file; the rough column's head in ``lang``
+    (``file`` and ``characters`` stay English, as the glossary keeps them)."""
+    head = ("file", "characters", encoding, message("rough (chars/4)", lang))
     width = max([len(head[0])] + [len(r[0]) for r in rows])
     lines = [f"{head[0]:<{width}}  {head[1]:>10}  {head[2]:>11}  {head[3]:>15}"]
     lines += [f"{n:<{width}}  {c:>10,}  {e:>11,}  {r:>15,}" for n, c, e, r in rows]
@@ -42,6 +43,7 @@ def cmd_count(args) -> int:
     skipped files are named on stderr and the rest is counted. Returns 0 when something was
     counted; raises ``UsageError`` when nothing could be (one path: its reason).
     """
+    lang = lang_of(args)
     if not args.files:
         try:
             from ..safefile import Refused, read_stream
@@ -49,24 +51,27 @@ def cmd_count(args) -> int:
             try:  # ctxlib count < /dev/zero: stops at the cap, never fills the memory
                 named = [("<stdin>", read_stream(sys.stdin.buffer, MAX_STDIN_BYTES).decode("utf-8"))]
             except Refused as exc:
-                raise UsageError(f"<stdin>: {exc.reason}") from None
+                raise UsageError(f"<stdin>: {in_lang(exc, lang)}") from None
         except UnicodeDecodeError as exc:
-            raise UsageError(f"<stdin>: is not UTF-8 text (bad byte at offset {exc.start})") from None
-        print(format_count_table(count_rows(named, args.encoding), args.encoding))
+            raise UsageError(Worded((N_("<stdin>: is not UTF-8 text (bad byte at offset {offset:,})"),
+                                     {"offset": exc.start}))) from None
+        print(format_count_table(count_rows(named, args.encoding), args.encoding, lang))
         return 0
     named, skipped, notes = read_count_paths(args.files, include=args.include, exclude=args.exclude)
     if not named:
         if len(skipped) == 1:
-            raise UsageError(f"{skipped[0].path}: {skipped[0].reason}")
-        raise UsageError(message("nothing to count: all {n:,} paths were skipped", "en", n=len(skipped)))
+            raise UsageError(f"{skipped[0].path}: {skipped[0].text(lang)}")
+        raise UsageError(message("nothing to count: all {n:,} paths were skipped", lang, n=len(skipped)))
     rows = count_rows(named, args.encoding)
+    if len(rows) > len(named):  # the total row, named in the command's language
+        rows[-1] = (message("total", lang), *rows[-1][1:])
     from ..repo import display_path
 
     tops = [display_path(p).rstrip("/") + "/" if os.path.isdir(p) else display_path(os.path.dirname(p)) + "/"
             for p in args.files]
-    print(format_tree(rows[:len(named)], [t if t != "/" else "" for t in tops]) if args.tree
-          else format_count_table(rows, args.encoding))
-    for line in format_skipped(skipped, notes):
+    print(format_tree(rows[:len(named)], [t if t != "/" else "" for t in tops], lang) if args.tree
+          else format_count_table(rows, args.encoding, lang))
+    for line in format_skipped(skipped, notes, lang=lang):
         print(line, file=sys.stderr)
     return 0
 
@@ -100,16 +105,16 @@ def read_count_paths(paths, include=(), exclude=()):
     return named, skipped, notes
 
 
-def format_skipped(skipped, notes, listed: int = 8) -> list[str]:
-    """stderr lines for what ``count`` skipped or changed: one per path, or one per reason past ``listed``."""
+def format_skipped(skipped, notes, listed: int = 8, lang: str = "en") -> list[str]:
+    """stderr lines for what ``count`` skipped or changed, in ``lang``: one per path, or one per reason past ``listed``."""
     lines = []
     for label, items in ((N_("skipped"), skipped), (N_("note"), notes)):
         for group in group_by_reason(items):
             if len(group) <= listed:
-                lines += [f"ctxlib count: {message(label)}: {s.path}: {s.reason}" for s in group]
+                lines += [f"ctxlib count: {message(label, lang)}: {s.path}: {s.text(lang)}" for s in group]
             else:
-                lines.append(message("ctxlib count: {label}: {n:,} files: {kind} (e.g. {examples})", "en",
-                                     label=message(label), n=len(group), kind=group[0].group_text(),
+                lines.append(message("ctxlib count: {label}: {n:,} files: {kind} (e.g. {examples})", lang,
+                                     label=message(label, lang), n=len(group), kind=group[0].group_text(lang),
                                      examples=", ".join(s.path for s in group[:3])))
     return lines
 
@@ -146,13 +151,13 @@ def tree_totals(rows, tops=("",)) -> list[tuple[str, int]]:
     return sorted(listed, key=lambda kv: (-kv[1], kv[0]))
 
 
-def format_tree(rows, tops=("",)) -> str:
-    """``count --tree``: one line per folder, ``tokens  folder/``, largest first, then the total."""
+def format_tree(rows, tops=("",), lang: str = "en") -> str:
+    """``count --tree``: one line per folder, ``tokens  folder/``, largest first, then the total (in ``lang``)."""
     totals = tree_totals(rows, tops)
     total = sum(r[2] for r in rows)
     width = max([len(f"{total:,}")] + [len(f"{t:,}") for _, t in totals])
     lines = [f"{tokens:>{width},}  {folder}" for folder, tokens in totals]
-    lines.append(f"{total:>{width},}  " + message("total ({n:,} files)", "en", n=len(rows)))
+    lines.append(f"{total:>{width},}  " + message("total ({n:,} files)", lang, n=len(rows)))
     return "\n".join(lines)
 
 
@@ -172,4 +177,5 @@ def add_count_parser(sub) -> None:
     p.add_argument("--tree", action="store_true",
                    help="print tokens per folder, largest first (like a disk-usage view), instead of per file")
     add_glob_options(p)
+    add_lang_option(p)
     p.set_defaults(func=cmd_count)

@@ -7,7 +7,8 @@ import re
 import sys
 
 from . import count, evaluation, pack, rank
-from .common import UsageError, display_name
+from ..i18n import in_lang
+from .common import UsageError, display_name, lang_of
 
 
 def _short(message: str) -> str:
@@ -86,8 +87,8 @@ def main(argv=None, extensions=None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except (UsageError, ValueError) as exc:
-        print(f"ctxlib: {exc}", file=sys.stderr)
+    except (UsageError, ValueError) as exc:  # in the command's language when the error can be worded there
+        print(f"ctxlib: {in_lang(exc, lang_of(args))}", file=sys.stderr)
         return 2
     except OSError as exc:  # the file system said no (a folder where a file should be, say)
         where = f"{display_name(exc.filename)}: " if exc.filename else ""

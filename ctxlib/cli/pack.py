@@ -9,41 +9,47 @@ import sys
 from pathlib import Path
 
 from .. import tokens
-from ..i18n import message
+from ..i18n import N_, Worded, message
 from ..reasons import Reason, group_by_reason
-from .common import UsageError, add_glob_options
+from .common import UsageError, add_glob_options, add_lang_option, lang_of
 
 # Reasons that many files share on a real repository: more than one of them is one report line.
 ALWAYS_GROUPED = frozenset({Reason.NO_MATCH, Reason.BUDGET_FULL, Reason.WALK_STOPPED, Reason.STOPPED_AT,
                             Reason.NOT_WEIGHED})
 
 
-def format_pack_report(pack, query: str, listed: int = 8) -> str:
-    """The ``pack`` report for stderr: packed files, skipped files grouped by reason, the total."""
+def format_pack_report(pack, query: str, listed: int = 8, lang: str = "en") -> str:
+    """The ``pack`` report for stderr, in ``lang`` (``"en"`` or ``"hi"``): packed files, skipped files grouped
+    by reason, the total. Column heads and views stay in English, as the glossary keeps them. ``ValueError``
+    for an unknown ``lang``."""
     from ..bm25 import shorten
+    from ..i18n import in_lang
 
-    lines = [f"ctxlib pack: {pack.files_read:,} files read, {pack.files_tokenized:,} tokenized, "
-             f"query {shorten(query)!r}"]
-    lines += [f"query: {pack.query_note}"] if pack.query_note else []
+    lines = [message("ctxlib pack: {read:,} files read, {tokenized:,} tokenized, query {query}", lang,
+                     read=pack.files_read, tokenized=pack.files_tokenized, query=repr(shorten(query)))]
+    lines += [message("query: {note}", lang, note=in_lang(pack.query_note, lang))] if pack.query_note else []
     lines.append(f"  {'tokens':>7}  {'view':<10}  {'score':>7}  file")
-    lines += [f"  {c.tokens:>7,}  {c.view:<10}  {c.score:>7.2f}  {c.path}" + (f"  ({c.ranges[0]} of {c.ranges[1]} ranges)" if c.ranges else "")
-              for c in pack.chosen]
+    lines += [f"  {c.tokens:>7,}  {c.view:<10}  {c.score:>7.2f}  {c.path}" + (
+        "  (" + message("{kept} of {total} ranges", lang, kept=c.ranges[0], total=c.ranges[1]) + ")" if c.ranges else "")
+        for c in pack.chosen]
     one_by_one, grouped = [], []
     for items in group_by_reason(pack.skipped):
         if len(items) <= 1 or len(items) <= listed and items[0].code not in ALWAYS_GROUPED:
-            one_by_one += [f"  {s.path}: {s.reason}" for s in items]
+            one_by_one += [f"  {s.path}: {s.text(lang)}" for s in items]
         else:
-            grouped.append(f"  {len(items):,} files: {items[0].group_text()} "
-                           f"(e.g. {', '.join(s.path for s in items[:3])})")
+            n, examples = format(len(items), ","), ", ".join(s.path for s in items[:3])
+            grouped.append(message("  {n} files: {reason} (e.g. {examples})", lang, n=n,
+                                   reason=items[0].group_text(lang), examples=examples))
     if pack.skipped:
-        lines += ["skipped:"] + sorted(one_by_one) + grouped
+        lines += [message("skipped:", lang)] + sorted(one_by_one) + grouped
     if len(pack.notes) <= listed:
-        lines += [f"note: {n.path}: {n.reason}" for n in pack.notes]
+        lines += [message("note: {path}: {reason}", lang, path=n.path, reason=n.text(lang)) for n in pack.notes]
     else:
-        lines.append(f"note: {len(pack.notes):,} files are not valid UTF-8; their undecodable bytes were "
-                     f"replaced with U+FFFD (e.g. {', '.join(n.path for n in pack.notes[:3])})")
-    lines.append(f"total: {pack.used_tokens:,} of {pack.budget_tokens:,} tokens "
-                 f"({pack.encoding}, counted on the rendered text)")
+        lines.append(message("note: {n:,} files are not valid UTF-8; their undecodable bytes were replaced with "
+                             "U+FFFD (e.g. {examples})", lang, n=len(pack.notes),
+                             examples=", ".join(n.path for n in pack.notes[:3])))
+    lines.append(message("total: {used:,} of {budget:,} tokens ({encoding}, counted on the rendered text)", lang,
+                         used=pack.used_tokens, budget=pack.budget_tokens, encoding=pack.encoding))
     return "\n".join(lines)
 
 
@@ -54,9 +60,10 @@ def cmd_pack(args) -> int:
     from ..fit import pack_repository
     from ..packing import budget_after_margin, percent_text
 
+    lang = lang_of(args)
     path = Path(args.path)
     if not path.exists():
-        raise UsageError(f"{args.path}: no such directory")
+        raise UsageError(Worded((N_("{path}: no such directory"), {"path": args.path})))
     budget = budget_after_margin(args.budget, args.margin)
     if sys.stderr.isatty():  # tqdm only for a person watching: its import costs ~30 ms
         from tqdm import tqdm
@@ -74,14 +81,14 @@ def cmd_pack(args) -> int:
                                progress=bar.update if bar is not None else None)
     sys.stdout.write(pack.text)
     sys.stdout.flush()
-    report = format_pack_report(pack, args.query).split("\n")
-    extra = [tokenizer_note(pack, count_other=args.compare_encodings)]
+    report = format_pack_report(pack, args.query, lang=lang).split("\n")
+    extra = [tokenizer_note(pack, count_other=args.compare_encodings, lang=lang)]
     if budget < args.budget:
         extra.insert(0, message("margin: {pct} percent of the {budget:,}-token budget is left free; packed for {packed:,}",
-                                "en", pct=percent_text(args.margin), budget=args.budget, packed=budget))
+                                lang, pct=percent_text(args.margin), budget=args.budget, packed=budget))
     print("\n".join(report[:-1] + extra + report[-1:]), file=sys.stderr)
     if args.include_secrets:
-        for line in secret_warnings(pack):
+        for line in secret_warnings(pack, lang):
             print(line, file=sys.stderr)
     return 0
 
@@ -89,29 +96,29 @@ def cmd_pack(args) -> int:
 NOTE_CHARS = 50_000  # a pack this long or shorter is counted in the other encoding by default (~0.05 s)
 
 
-def tokenizer_note(pack, count_other: bool | None = None) -> str:
+def tokenizer_note(pack, count_other: bool | None = None, lang: str = "en") -> str:
     """One report line: the pack's tokens in the other shipped encoding, and that other providers differ too.
 
     ``"tokenizers differ: this text is 1,993 tokens in o200k_base, 2,210 in cl100k_base (+10.9%); ..."``.
     The budget is exact only for the encoding it was counted in. ``count_other``: count the text in the
     other encoding (``True``), say how to ask for it (``False``), or count it only when the text is at
     most ``NOTE_CHARS`` characters (``None``, the default): a long pack would pay for loading a second
-    encoding (~0.2 s) just for this line, so ``--compare-encodings`` asks for it.
+    encoding (~0.2 s) just for this line, so ``--compare-encodings`` asks for it. ``lang``: ``"en"`` or ``"hi"``.
     """
     other = next(name for name in sorted(tokens.ENCODINGS) if name != pack.encoding)
     if not (count_other or count_other is None and len(pack.text) <= NOTE_CHARS):
         return message("tokenizers differ: the budget is exact in {encoding} only; {other} and other providers' "
                        "tokenizers count this text differently, so leave room with --margin PCT "
-                       "(--compare-encodings counts it in {other})", "en", encoding=pack.encoding, other=other)
+                       "(--compare-encodings counts it in {other})", lang, encoding=pack.encoding, other=other)
     theirs = tokens.counter_for(len(pack.text), other)(pack.text)
     change = (theirs - pack.used_tokens) / pack.used_tokens * 100 if pack.used_tokens else 0.0
     return message("tokenizers differ: this text is {ours:,} tokens in {encoding}, {theirs:,} in {other} "
                    "({change:+.1f}%); other providers' tokenizers differ again, so leave room with --margin PCT",
-                   "en", ours=pack.used_tokens, encoding=pack.encoding, theirs=theirs, other=other, change=change)
+                   lang, ours=pack.used_tokens, encoding=pack.encoding, theirs=theirs, other=other, change=change)
 
 
-def secret_warnings(pack) -> list[str]:
-    """One stderr warning per secret in the packed text (``--include-secrets`` lets them through).
+def secret_warnings(pack, lang: str = "en") -> list[str]:
+    """One stderr warning per secret in the packed text (``--include-secrets`` lets them through), in ``lang``.
 
     Each names the file, the line within the packed view and gitleaks' rule; credential files
     packed by name (``.env``) get one warning each too.
@@ -123,10 +130,10 @@ def secret_warnings(pack) -> list[str]:
         by_name = repo.credential_file_reason(choice.path)
         if by_name:
             lines.append(message("ctxlib: warning: {path} {reason}; packed because of --include-secrets",
-                                 "en", path=choice.path, reason=by_name))
+                                 lang, path=choice.path, reason=by_name.text(lang)))
         for found in credentials.find_secrets(choice.text, choice.path):
             lines.append(message("ctxlib: warning: {path}, line {line} of its {view} view: a secret "
-                                 "(gitleaks: {rule}) packed because of --include-secrets", "en",
+                                 "(gitleaks: {rule}) packed because of --include-secrets", lang,
                                  path=choice.path, line=found.line, view=choice.view, rule=found.rule))
     return lines
 
@@ -179,4 +186,5 @@ def add_pack_parser(sub) -> None:
                    help="count the packed text in the other shipped encoding too, however long it is (by "
                         f"default only a pack of at most {NOTE_CHARS:,} characters is counted again)")
     add_glob_options(p)
+    add_lang_option(p)
     p.set_defaults(func=cmd_pack)

@@ -4,24 +4,25 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import UsageError
+from ..i18n import N_, Worded, in_lang, message
+from .common import UsageError, add_lang_option, lang_of
 
 
-def format_rank_report(ranked, query: str, top: int = 20, explain: bool = False) -> str:
-    """The ``rank`` report: one line per file (place, score, kind, path), best first, and with
-    ``explain`` each file's BM25 part and signals (``ranking.explain_ranked``)."""
+def format_rank_report(ranked, query: str, top: int = 20, explain: bool = False, lang: str = "en") -> str:
+    """The ``rank`` report in ``lang``: one line per file (place, score, kind, path), best first, and with
+    ``explain`` each file's BM25 part and signals (``ranking.explain_ranked``, in English: the signals' names)."""
     from ..bm25 import shorten
     from ..ranking import explain_ranked
 
     scored = [r for r in ranked if r.score > 0]
-    lines = [f"ctxlib rank: {len(scored):,} of {len(ranked):,} files score above 0 for {shorten(query)!r}",
-             f"  {'place':>5}  {'score':>7}  {'kind':<9}  file"]
+    lines = [message("ctxlib rank: {scored:,} of {n:,} files score above 0 for {query}", lang, scored=len(scored),
+                     n=len(ranked), query=repr(shorten(query))), f"  {'place':>5}  {'score':>7}  {'kind':<9}  file"]
     for place, r in enumerate(scored[:top], 1):
         lines.append(f"  {place:>5}  {r.score:>7.2f}  {r.kind:<9}  {r.path}")
         if explain:
             lines += ["         " + line for line in explain_ranked(r).splitlines()[1:]]
     if len(scored) > top:
-        lines.append(f"  ... {len(scored) - top:,} more (--top N shows more)")
+        lines.append(message("  ... {n:,} more (--top N shows more)", lang, n=len(scored) - top))
     return "\n".join(lines)
 
 
@@ -31,11 +32,12 @@ def cmd_rank(args) -> int:
 
     from .. import ranking, repo
 
+    lang = lang_of(args)
     path = Path(args.path)
     if not path.exists():
-        raise UsageError(f"{args.path}: no such directory")
+        raise UsageError(Worded((N_("{path}: no such directory"), {"path": args.path})))
     if args.top < 1:
-        raise UsageError(f"--top must be a positive whole number, got {args.top}")
+        raise UsageError(Worded((N_("--top must be a positive whole number, got {top}"), {"top": args.top})))
     files = {f.path: f.text for f in repo.read_repo(path).files}
     query = ranking.clean_query(args.query, files)
     ranked = ranking.rank_files(files, query)
@@ -47,9 +49,9 @@ def cmd_rank(args) -> int:
                   sys.stdout, indent=1, ensure_ascii=True)
         print()
     else:
-        print(format_rank_report(ranked, args.query, args.top, args.explain))
+        print(format_rank_report(ranked, args.query, args.top, args.explain, lang))
         if query.note:
-            print(f"query: {query.note}")
+            print(message("query: {note}", lang, note=in_lang(query.note, lang)))
     return 0
 
 
@@ -68,4 +70,5 @@ def add_rank_parser(sub) -> None:
     p.add_argument("--top", type=int, default=20, metavar="N", help="show the N best files (default: %(default)s)")
     p.add_argument("--explain", action="store_true", help="show why each file ranked where it did")
     p.add_argument("--format", default="text", choices=["text", "json"], help="output format (default: %(default)s)")
+    add_lang_option(p)
     p.set_defaults(func=cmd_rank)

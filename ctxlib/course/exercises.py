@@ -42,7 +42,7 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ctxlib.i18n import LANGS, N_, message
+from ctxlib.i18n import LANGS, N_, WordedError, error_name, message
 
 from .compare import _equal, _explained, _unchanged, shown_value  # noqa: F401 (shown_value: the engine's name too)
 from .progress import record_quietly
@@ -170,13 +170,13 @@ def _call(answer, given, watch: _PrintWatch):
         return answer(*given)
 
 
-def _their_error(exc: BaseException, msgs: dict) -> str:
-    """The learner's exception and the deepest line of their own code in its traceback."""
+def _their_error(exc: BaseException, msgs: dict, lang: str = "en") -> str:
+    """The learner's exception (ctxlib's own worded in ``lang``) and the deepest line of their own code in its traceback."""
     try:
-        said = str(exc)
+        said = exc.text(lang) if isinstance(exc, WordedError) else str(exc)
     except Exception:  # noqa: BLE001  an exception whose __str__ fails, or holds an int too long for str
         said = ""
-    lines = [f"{type(exc).__name__}: {said}" if said else type(exc).__name__]
+    lines = [f"{error_name(exc)}: {said}" if said else error_name(exc)]
     frames = traceback.extract_tb(exc.__traceback__)[1:]  # frame 0 is run_cases calling them
     theirs = [f for f in frames if not f.filename.startswith(_LIBRARY_DIRS)]
     if theirs:
@@ -225,7 +225,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
             got = NotImplementedError
         except (Exception, SystemExit) as exc:  # the learner's bug, reported as theirs (exit() too)
             about = _capital(case.about[lang])
-            return CheckResult("error", passed, total, msgs["error"].format(about=about, error=_their_error(exc, msgs)))
+            return CheckResult("error", passed, total, msgs["error"].format(about=about, error=_their_error(exc, msgs, lang)))
         if i == 0 and (got is None or got is Ellipsis) and not watch.written:
             return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=got)))
         changed = next((n for n, (a, b) in enumerate(zip(case.args or (), given or ()), 1) if not _unchanged(a, b)), None)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ctxlib.bm25 import code_terms
 from ctxlib.fit import pack_repository, rank
-from ctxlib.i18n import N_
+from ctxlib.i18n import N_, error_name
 from ctxlib.repo import credential_in_text, read_repo
 from ctxlib.strategies import Option, knapsack
 from ctxlib.tokens import count_tokens
@@ -186,7 +186,7 @@ def capstone_cases() -> list[Case]:
         try:
             pack(a)
         except Exception as exc:
-            return describe(N_("not something pack_repository can pack ({error})"), error=f"{type(exc).__name__}: {exc}")
+            return describe(N_("not something pack_repository can pack ({error})"), error=f"{error_name(exc)}: {exc}")
         return reprlib.repr(a)
 
     def used(a):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ctxlib.ceiling import is_whole_number
-from ctxlib.i18n import check_lang, message
+from ctxlib.i18n import check_lang, in_lang, message
 
 from ..tables import Table
 from .explorer import Explorer
@@ -133,7 +133,7 @@ def repack(files: dict, budget: int, query: str, counter: str = "rough", lang: s
     try:
         packed = pack_context(files, query.split(), budget, count=token_counter(counter))
     except ValueError as exc:
-        return message("cannot pack: {error}", lang, error=exc)
+        return message("cannot pack: {error}", lang, error=in_lang(exc, lang))
     return describe_pack(packed, lang)
 
 

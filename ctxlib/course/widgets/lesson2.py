@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ctxlib.i18n import N_, check_lang, message
+from ctxlib.i18n import N_, check_lang, in_lang, message
 
 from ..tables import Table
 from .explorer import Explorer
@@ -134,7 +134,7 @@ def _run_loop(window_tokens, fixed_prefix_tokens, max_attempts, patch_tokens,
                                    diagnostics_tokens=diagnostics_tokens,
                                    max_attempts=max_attempts, reply_reserve_tokens=patch_tokens))
     except ValueError as exc:
-        return message("cannot run the loop: {error}", lang, error=exc), None
+        return message("cannot run the loop: {error}", lang, error=in_lang(exc, lang)), None
     lines = [describe_ceiling(ceiling, lang)]
     if ceiling.fits:
         gap = fill_tokens - ceiling.ceiling_tokens

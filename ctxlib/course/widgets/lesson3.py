@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ctxlib.i18n import LANGS, N_, check_lang, message
+from ctxlib.i18n import LANGS, N_, check_lang, in_lang, message
 from ctxlib.reasons import LEFT_OUT_BY_PACKER, Reason, Skipped
 
 from ..tables import Table
@@ -177,7 +177,7 @@ def repack_repository(files: dict, query: str = "vat invoice", budget: int = 2_0
     try:
         pack = pack_files(files, query, budget, scorer=scorer, view=view, strategy=strategy or DEFAULT_STRATEGY)
     except ValueError as exc:
-        return t["error"].format(error=exc)
+        return t["error"].format(error=in_lang(exc, lang))
     return describe_repo_pack(pack, lang)
 
 

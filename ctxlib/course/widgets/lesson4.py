@@ -8,7 +8,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ctxlib.cost import ANTHROPIC, NO_CACHE, run_cost
-from ctxlib.i18n import N_, check_lang, message
+from ctxlib.i18n import N_, check_lang, in_lang, message
 from ctxlib.overflow import CURRENT_FILE, chapter_run, exploration_run, run_loop
 from ctxlib.removal import (Rule, compaction, compose, drop_superseded_diffs, head_and_tail, head_trim,
                             keep_tail, no_removal, observation_masking, replace_stale_copies, summarize_span)
@@ -142,7 +142,7 @@ def rerun_removal(rule: str = "observation_masking", keep_last: int = 10, thresh
                            window_tokens=scenario.window_tokens)
         outcome = run_loop(scenario, chosen)
     except ValueError as exc:
-        return message("cannot run the loop: {error}", lang, error=exc)
+        return message("cannot run the loop: {error}", lang, error=in_lang(exc, lang))
     mean = sum(t.input_tokens for t in outcome.turns) / len(outcome.turns)
     plain, cached = run_cost(outcome, NO_CACHE), run_cost(outcome, ANTHROPIC)
     return "\n".join([

@@ -1,0 +1,154 @@
+"""``ctxlib pack``, ``count`` and ``rank`` in Hindi: ``--lang hi`` or ``CTXLIB_LANG=hi`` words the report and the
+errors a person reads, and the library's own errors (``i18n.WordedError``) carry every language."""
+import copy
+import pickle
+
+import pytest
+
+from ctxlib.course.commands import main
+from ctxlib.course.sample_project import build_sample_project
+from ctxlib.fit import pack_files
+from ctxlib.i18n import N_, Worded, WordedError, message
+from ctxlib.repo import read_repo
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    return str(build_sample_project(tmp_path_factory.mktemp("shop")))
+
+
+@pytest.fixture(scope="module")
+def files(shop):
+    return {f.path: f.text for f in read_repo(shop).files}
+
+
+def run(capsys, *argv):
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# Words of the English report that must not be left in the Hindi one (the glossary keeps
+# file, tokens, view, score, query, budget-free technical words in English; these are prose).
+ENGLISH_PROSE = ("files read", "tokenized,", "skipped:", "total:", "counted on", "looks like", "ignored by",
+                 "no such", "too small", "matches the query", "more (--top", "score above", "rough")
+
+
+def test_pack_report_in_hindi_with_lang(shop, capsys):
+    status, out, err = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "800", "--lang", "hi")
+    assert status == 0 and out.startswith("==> shop/invoice.py (ranges")  # the pack itself does not change
+    lines = err.splitlines()
+    assert lines[0] == "ctxlib pack: 23 files पढ़ी गईं, 11 tokenize हुईं, query 'vat invoice'"
+    assert "  .env: credential file लगती है (.env)" in lines
+    assert "छोड़ी गई files:" in lines
+    assert lines[-1] == "कुल: 800 में से 767 tokens (o200k_base, render हुए text पर गिने गए)"
+    assert not [w for w in ENGLISH_PROSE if w in err]
+
+
+def test_pack_report_follows_ctxlib_lang_and_is_english_by_default(shop, capsys, monkeypatch):
+    monkeypatch.setenv("CTXLIB_LANG", "hi")
+    _, out_hi, err_hi = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "800")
+    assert err_hi.splitlines()[-1].startswith("कुल: 800 में से ")
+    _, out_en, err_en = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "800", "--lang", "en")
+    assert out_en == out_hi
+    assert err_en.splitlines()[-1] == "total: 767 of 800 tokens (o200k_base, counted on the rendered text)"
+
+
+@pytest.mark.parametrize("argv, english, hindi", [
+    (["--query", "zzqq", "--budget", "800"], "ctxlib: no file matches the query 'zzqq' (23 files read)",
+     "ctxlib: कोई भी file query 'zzqq' से match नहीं करती (23 files पढ़ी गईं)"),
+    (["--query", "vat invoice", "--budget", "20"],
+     "ctxlib: a budget of 20 tokens is too small for anything: the best match, shop/invoice.py, needs 50 tokens "
+     "in its smallest view (text format, o200k_base)",
+     "ctxlib: 20 tokens का बजट किसी भी चीज़ के लिए बहुत छोटा है: सबसे अच्छे match, shop/invoice.py, को अपने "
+     "सबसे छोटे view में 50 tokens चाहिए (text format, o200k_base)"),
+])
+def test_pack_errors_in_both_languages(shop, capsys, argv, english, hindi):
+    status, _, err = run(capsys, "pack", shop, *argv)
+    assert (status, err.strip()) == (2, english)
+    status, _, err = run(capsys, "pack", shop, *argv, "--lang", "hi")
+    assert (status, err.strip()) == (2, hindi)
+
+
+def test_missing_folder_in_hindi(capsys, tmp_path):
+    for command in (["pack", "--budget", "9"], ["rank"]):
+        status, _, err = run(capsys, command[0], str(tmp_path / "nope"), "--query", "x", *command[1:], "--lang", "hi")
+        assert (status, err.strip()) == (2, f"ctxlib: {tmp_path / 'nope'}: ऐसा कोई folder नहीं है")
+
+
+def test_count_and_rank_in_hindi(shop, capsys):
+    status, out, err = run(capsys, "count", shop, "--lang", "hi")
+    assert status == 0
+    assert out.splitlines()[0].split()[-2:] == ["अनुमान", "(chars/4)"]
+    assert out.splitlines()[-1].split()[0] == "कुल"
+    assert f"ctxlib count: छोड़ी गई: {shop}/.env: credential file लगती है (.env)" in err.splitlines()
+    status, out, _ = run(capsys, "count", shop, "--tree", "--lang", "hi")
+    assert out.splitlines()[-1].split()[1:] == ["कुल", "(23", "files)"]
+    status, out, _ = run(capsys, "rank", shop, "--query", "vat invoice", "--top", "2", "--lang", "hi")
+    lines = out.splitlines()
+    assert lines[0] == "ctxlib rank: 23 में से 14 files का score 'vat invoice' के लिए 0 से ऊपर है"
+    assert lines[-1] == "  ... 12 और (--top N और दिखाता है)"
+    assert not [w for w in ENGLISH_PROSE if w in out]
+
+
+def test_count_stdin_error_in_hindi(capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"ok \xff")))
+    status, _, err = run(capsys, "count", "--lang", "hi")
+    assert (status, err.strip()) == (2, "ctxlib: <stdin>: UTF-8 text नहीं है (offset 3 पर ग़लत byte)")
+
+
+def test_library_errors_carry_both_languages(files):
+    with pytest.raises(WordedError) as caught:
+        pack_files(files, "zzqq", 800)
+    assert isinstance(caught.value, ValueError)
+    assert str(caught.value) == "no file matches the query 'zzqq' (23 files read)"
+    assert caught.value.text("hi") == "कोई भी file query 'zzqq' से match नहीं करती (23 files पढ़ी गईं)"
+    one = {"a.py": "vat = 1\n"}
+    with pytest.raises(WordedError) as caught:
+        pack_files(one, "zzqq", 800)
+    assert caught.value.text("hi").endswith("(1 file पढ़ी गई)") and str(caught.value).endswith("(1 file read)")
+    with pytest.raises(ValueError, match="lang must be one of"):
+        caught.value.text("fr")
+
+
+def test_worded_is_its_english_and_survives_copies():
+    worded = Worded((N_("{path}: no such directory"), {"path": "x/"}),
+                    (N_(" ({fmt} format, {encoding})"), {"fmt": "text", "encoding": "o200k_base"}))
+    assert worded == "x/: no such directory (text format, o200k_base)" and isinstance(worded, str)
+    hindi = message("{path}: no such directory", "hi", path="x/") + " (text format, o200k_base)"
+    assert worded.text("hi") == hindi
+    for copied in (pickle.loads(pickle.dumps(worded)), copy.deepcopy(worded), copy.copy(worded)):
+        assert copied.text("hi") == hindi
+    error = pickle.loads(pickle.dumps(WordedError(worded)))
+    assert error.text("hi") == hindi and str(error) == worded
+    assert WordedError("plain English").text("hi") == "plain English"  # no catalog entry to word it by
+    with pytest.raises(KeyError):  # a template missing a value fails when made, not when shown
+        Worded((N_("{path}: no such directory"), {"folder": "x/"}))
+
+
+def test_long_query_note_in_hindi(shop, capsys):
+    query = " ".join(f"word{a}{b}" for a in "abcdef" for b in "abcdef") + " vat invoice"  # 36 found nowhere
+    status, _, err = run(capsys, "pack", shop, "--query", query, "--budget", "800", "--lang", "hi")
+    assert status == 0
+    note = [line for line in err.splitlines() if line.startswith("query: ")]
+    assert note == ["query: query के 38 अलग-अलग terms में से 2 का score गिना गया (36 किसी file में नहीं हैं, "
+                    "24 के बाद सबसे आम 0 छोड़ दिए गए)"]
+
+
+def test_explorers_word_the_librarys_errors_in_hindi(files):
+    from ctxlib.course.widgets.lesson1 import repack
+    from ctxlib.course.widgets.lesson3 import repack_repository
+
+    assert repack({"a.py": "x"}, 300, "   ", lang="hi") == (
+        "pack नहीं हो सका: query ख़ाली है: कम से कम एक ऐसा term दें जो ख़ाली न हो, मिला []")
+    assert repack_repository(files, "वैट इनवॉइस", 2000, lang="hi") == (
+        "pack नहीं हो सका: query में खोजने लायक कोई शब्द नहीं है, मिला 'वैट इनवॉइस': यहाँ BM25 सिर्फ़ ASCII "
+        "identifiers पढ़ता है; दूसरी लिपियों के लिए terms scorer इस्तेमाल करें")
+    assert repack_repository(files, "vat", 10, lang="hi").startswith("pack नहीं हो सका: 10 tokens का बजट ")
+    assert repack_repository(files, "vat", 10, lang="en").startswith("cannot pack: a budget of 10 tokens is ")
