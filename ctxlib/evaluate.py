@@ -41,26 +41,35 @@ from pathlib import Path
 
 from . import fit, history, ranking, repo
 from .ceiling import is_whole_number
-from .i18n import N_
+from .i18n import N_, Worded, WordedError, message
 
 BUDGETS = (13_000, 27_000, 50_000)
 MAX_TARGETS = 4
 MAX_CHANGED = 12
 MIN_WORDS = 3
 MIN_QUALIFYING = 3  # fewer qualifying commits than this: "too little history"
-QUALIFY_RULES = (
-    "one parent (no merges, no root commit)",
-    "subject not automated or bookkeeping (merge, bump, release, revert, pre-commit, a version number)",
-    f"modifies 1 to {MAX_TARGETS} code files (source or packaging, not tests, docs or changelogs) and touches "
-    f"at most {MAX_CHANGED} files",
-    f"the cleaned message keeps at least {MIN_WORDS} words",
-)
-CLEANING_RULES = (
-    "subject and body; trailer lines (Signed-off-by: ...), Mercurial's --HG-- lines and pull-request "
-    "numbers (#123) removed",
-    "every edited file's path and file name removed (src/pkg/lexer.py, lexer.py); the module's "
-    "name alone stays",
-)
+_QUALIFY = (N_("one parent (no merges, no root commit)"),
+            N_("subject not automated or bookkeeping (merge, bump, release, revert, pre-commit, a version number)"),
+            N_("modifies 1 to {most} code files (source or packaging, not tests, docs or changelogs) and touches "
+               "at most {changed} files"),
+            N_("the cleaned message keeps at least {words} words"))
+_CLEANING = (N_("subject and body; trailer lines (Signed-off-by: ...), Mercurial's --HG-- lines and pull-request "
+                "numbers (#123) removed"),
+             N_("every edited file's path and file name removed (src/pkg/lexer.py, lexer.py); the module's "
+                "name alone stays"))
+
+
+def qualify_rules(lang: str = "en") -> tuple[str, ...]:
+    """The rules a commit must meet to be a task, in ``lang`` (``"en"`` or ``"hi"``); ``ValueError`` for another."""
+    return tuple(message(rule, lang, most=MAX_TARGETS, changed=MAX_CHANGED, words=MIN_WORDS) for rule in _QUALIFY)
+
+
+def cleaning_rules(lang: str = "en") -> tuple[str, ...]:
+    """How a commit's message is cleaned into a query (``clean_message``), in ``lang``."""
+    return tuple(message(rule, lang) for rule in _CLEANING)
+
+
+QUALIFY_RULES, CLEANING_RULES = qualify_rules(), cleaning_rules()  # the English, as ``eval --format json`` gives them
 _AUTOMATED = re.compile(r"^\s*(merge\b|bump\b|release\b|revert\b|prepare\b|\[pre-commit|pre-commit|"
                         r"update (the )?changelog|v?\d+\.\d+(\.\d+)?\s*$|version\b|changelog\b)", re.I)
 _TRAILER = re.compile(r"^[A-Za-z][\w-]*-by:.*$|^(Closes|Fixes|Refs|See|Co-authored-by|Change-Id):.*$|"
@@ -69,8 +78,9 @@ _TRAILER = re.compile(r"^[A-Za-z][\w-]*-by:.*$|^(Closes|Fixes|Refs|See|Co-author
 _PR_NUMBER = re.compile(r"\(?#\d+\)?|\bgh-\d+\b", re.I)
 
 
-class EvalError(ValueError):
-    """Why a folder cannot be evaluated: not a git repository, too little history, a bad option."""
+class EvalError(WordedError):
+    """Why a folder cannot be evaluated: not a git repository, too little history, a bad option (a ``ValueError``
+    whose ``text(lang)`` words the reasons a person meets first)."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +135,7 @@ def _reader(path) -> history.GitCommand | history.PureGit:
     try:
         return history.open_history(path)
     except history.HistoryError as exc:
-        raise EvalError(str(exc)) from None
+        raise EvalError(*exc.args) from None
 
 
 def clean_message(message: str, edited) -> str:
@@ -186,14 +196,15 @@ def mine_instances(path, *, every: int = 1, limit: int | None = None, label: str
         path = reader.git_dir  # messages name the repository, not the reader
     try:
         if not reader.has_head():
-            raise EvalError(f"{path}: the repository has no commits yet")
+            raise EvalError(Worded((N_("{path}: the repository has no commits yet"), {"path": str(path)})))
         log = reader.log()
     except history.HistoryError as exc:
-        raise EvalError(str(exc)) from None
+        raise EvalError(*exc.args) from None
     found = [i for i in map(qualifying, log) if i]
     if len(found) < MIN_QUALIFYING:
-        raise EvalError(f"{path}: too little history: {len(found)} qualifying commit(s), at least "
-                        f"{MIN_QUALIFYING} needed (a shallow clone? try 'git fetch --unshallow')")
+        raise EvalError(Worded((N_("{path}: too little history: {n} qualifying commit(s), at least {least} needed "
+                                   "(a shallow clone? try 'git fetch --unshallow')"),
+                                {"path": str(path), "n": len(found), "least": MIN_QUALIFYING})))
     if not label:  # the repository's folder name: "shop" for shop/.git, "jinja.git" for a bare mirror
         label = reader.git_dir.parent.name if reader.git_dir.name == ".git" else reader.git_dir.name
     chosen = [Instance(i.commit, i.parent, i.query, i.targets, label) for i in found[::every]]
@@ -218,7 +229,7 @@ def files_at(path, commit: str) -> dict[str, str]:
         try:
             reader.write_tree(commit, Path(tmp), max_file_bytes=repo.MAX_FILE_BYTES)
         except history.HistoryError as exc:
-            raise EvalError(str(exc)) from None
+            raise EvalError(*exc.args) from None
         return {f.path: f.text for f in repo.read_repo(tmp).files}
 
 
@@ -376,7 +387,7 @@ def evaluate_repository(path, *, every: int = 1, limit: int | None = None, budge
         try:
             outcomes = run_instance(reader, instance, systems, budgets, encoding)
         except (EvalError, ValueError, OSError) as exc:
-            run.skipped.append((instance, str(exc)))
+            run.skipped.append((instance, exc.args[0] if isinstance(exc, WordedError) and exc.args else str(exc)))
         else:
             run.instances.append(instance)
             for o in outcomes:
@@ -386,22 +397,23 @@ def evaluate_repository(path, *, every: int = 1, limit: int | None = None, budge
     return run
 
 
-def explain_miss(path, outcome: TaskResult, signals=ranking.SIGNALS) -> str:
+def explain_miss(path, outcome: TaskResult, signals=ranking.SIGNALS, lang: str = "en") -> str:
     """Why ``outcome``'s edited file ranked low: ``ranking.explain_ranked`` for the file ranked
-    first and for the best-placed edited file, at the instance's parent commit."""
+    first and for the best-placed edited file, at the instance's parent commit. The frame is in
+    ``lang``; ``explain_ranked``'s parts stay English (the signals' names, as ``ctxlib rank --explain``)."""
     instance = outcome.instance
     files = files_at(path, instance.parent)
     ranked = ranking.rank_files(files, instance.query, signals) if files else []
     # Ranks as the outcome counts them (evaluate_files): only files scoring above 0 are placed.
     place = {r.path: (i, r) for i, r in enumerate(ranked, 1) if r.score > 0}
     target = min(instance.targets, key=lambda t: place.get(t, (10**9, None))[0])
-    lines = [f"ranked 1st: {ranking.explain_ranked(ranked[0])}" if ranked else
-             "no file was read at that commit (all ignored, too big or binary)"]
+    lines = [message("ranked 1st: {why}", lang, why=ranking.explain_ranked(ranked[0])) if ranked else
+             message("no file was read at that commit (all ignored, too big or binary)", lang)]
     if target in place:
         i, r = place[target]
-        lines.append(f"edited, ranked {i}: {ranking.explain_ranked(r)}")
+        lines.append(message("edited, ranked {place}: {why}", lang, place=i, why=ranking.explain_ranked(r)))
     elif target in files:
-        lines.append(f"edited: {target} scores 0 for the query (rank none)")
+        lines.append(message("edited: {path} scores 0 for the query (rank none)", lang, path=target))
     else:
-        lines.append(f"edited: {target} was not read (ignored, too big or binary at that commit)")
+        lines.append(message("edited: {path} was not read (ignored, too big or binary at that commit)", lang, path=target))
     return "\n".join(lines)

@@ -48,14 +48,22 @@ import tempfile
 import zlib
 from pathlib import Path
 
+from .i18n import N_, Worded, WordedError
+
 GITLINK = 0o160000  # a tree entry that is a submodule's commit, not a file
 
 # One commit of the log: (hash, parent hashes, message, [(status letter, path), ...]).
 LogEntry = tuple[str, list[str], str, list[tuple[str, str]]]
 
 
-class HistoryError(ValueError):
-    """Why a folder's history cannot be read: not a git repository, a missing commit, git failing."""
+class HistoryError(WordedError):
+    """Why a folder's history cannot be read: not a git repository, a missing commit, git failing (a ``ValueError``;
+    the reasons a person meets first, no such folder or not a repository, are worded in every language)."""
+
+
+def _not_a_repository(path) -> HistoryError:
+    return HistoryError(Worded((N_("{path}: not a git repository (ctxlib eval reads a repository's history)"),
+                                {"path": str(path)})))
 
 
 # What ``git rev-parse --local-env-vars`` lists: variables that point git at another repository
@@ -112,8 +120,8 @@ def _folder(path) -> Path:
     """``Path(path)`` if it is a folder; raises ``HistoryError``: no such directory, or not a directory (a file)."""
     p = Path(path)
     if not p.is_dir():
-        raise HistoryError(f"{path}: not a directory (give the repository's folder)" if p.exists()
-                           else f"{path}: no such directory")
+        raise HistoryError(Worded((N_("{path}: not a directory (give the repository's folder)") if p.exists()
+                                   else N_("{path}: no such directory"), {"path": str(path)})))
     return p
 
 
@@ -170,8 +178,7 @@ class GitCommand:
             said = _first_line(done.stderr)
             if "dubious ownership" in said:  # another user's folder: git's next lines say how to trust it
                 said += f" (to trust it: git config --global --add safe.directory {p.resolve()})"
-            raise HistoryError(f"{path}: not a git repository (ctxlib eval reads a repository's history)"
-                               if "not a git repository" in said else f"{path}: {said}")
+            raise _not_a_repository(path) if "not a git repository" in said else HistoryError(f"{path}: {said}")
         self.git_dir = Path(done.stdout.decode().strip())
 
     @staticmethod
@@ -269,11 +276,11 @@ class PureGit:
                 self.root = repo.path  # the working copy, or the bare repository itself
                 self.git_dir = Path(repo.controldir()).resolve()
         except NotGitRepository:
-            problem = "not a git repository (ctxlib eval reads a repository's history)"
+            raise _not_a_repository(path) from None
         except _damaged() as exc:  # a .git file that is not "gitdir: ...", a config file with a syntax error
             problem = f"cannot be read: {_problem(exc)}"
         if problem is None and not self.git_dir.is_dir():  # a .git file pointing nowhere, as git says too
-            problem = "not a git repository (ctxlib eval reads a repository's history)"
+            raise _not_a_repository(path)
         if problem:
             raise HistoryError(f"{path}: {problem}")
 

@@ -152,3 +152,39 @@ def test_explorers_word_the_librarys_errors_in_hindi(files):
         "identifiers पढ़ता है; दूसरी लिपियों के लिए terms scorer इस्तेमाल करें")
     assert repack_repository(files, "vat", 10, lang="hi").startswith("pack नहीं हो सका: 10 tokens का बजट ")
     assert repack_repository(files, "vat", 10, lang="en").startswith("cannot pack: a budget of 10 tokens is ")
+
+
+def test_eval_report_and_errors_in_hindi(tmp_path, capsys):
+    from ctxlib.course.sample_project import build_sample_git_repository
+
+    repo = build_sample_git_repository(tmp_path / "shop")
+    status, out, err = run(capsys, "eval", str(repo), "--budget", "500", "--misses", "1", "--lang", "hi")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"ctxlib eval: {repo} के history से 7 tasks"
+    assert lines[1] == ("commit task तब गिना जाता है जब: एक ही parent (merge नहीं, root commit नहीं); subject अपने-आप "
+                        "बना या हिसाब-किताब वाला न हो (merge, bump, release, revert, pre-commit, कोई version number); "
+                        "एक से 4 code files बदलता है (source या packaging, tests, docs या changelogs नहीं) और कुल "
+                        "मिलाकर ज़्यादा से ज़्यादा 12 files छूता है; साफ़ किए गए message में कम से कम 3 शब्द बचें")
+    assert lines[2].startswith("उसका message ऐसे साफ़ किया जाता है: subject और body; ")
+    assert any(line.split()[:2] == ["सादा", "BM25,"] for line in lines)  # the baseline's name, as the lesson's table
+    assert "चूक: 7af3e69c7e 'Round VAT to whole cents, half up, as the finance team does'" in lines
+    assert "  बदली गई: shop/vat.py (rank 4)" in lines
+    assert any(line.startswith("  rank 1: shop/money.py") for line in lines)
+    english = ("qualifies", "cleaned", "history of", "ranked first", "packed tokens", "miss:", "edited")
+    assert not [w for w in english if w in out]
+
+
+def test_eval_errors_a_learner_meets_first_in_hindi(tmp_path, capsys):
+    import subprocess
+
+    status, _, err = run(capsys, "eval", str(tmp_path), "--lang", "hi")
+    assert (status, err) == (2, f"ctxlib: {tmp_path}: git repository नहीं है (ctxlib eval repository का history "
+                                "पढ़ता है)\n")
+    status, _, err = run(capsys, "eval", str(tmp_path / "nope"), "--lang", "hi")
+    assert (status, err) == (2, f"ctxlib: {tmp_path / 'nope'}: ऐसा कोई folder नहीं है\n")
+    subprocess.run(["git", "init", "-q", "--template=", str(tmp_path)], check=True, capture_output=True)
+    status, _, err = run(capsys, "eval", str(tmp_path), "--lang", "hi")
+    assert (status, err) == (2, f"ctxlib: {tmp_path}: repository में अभी कोई commit नहीं है\n")
+    status, _, err = run(capsys, "eval", str(tmp_path), "--misses", "-1", "--lang", "hi")
+    assert (status, err) == (2, "ctxlib: --misses 0 या उससे ज़्यादा होना चाहिए, मिला -1\n")

@@ -7,23 +7,28 @@ from __future__ import annotations
 
 import sys
 
-from .common import UsageError, display_name
+from ..i18n import N_, Worded, in_lang, message, message_n
+from .common import UsageError, add_lang_option, display_name, lang_of
 
 
-def format_eval_report(run, summary: dict, misses=()) -> str:
-    """The ``eval`` report: the rules, then per system recall at each budget, MRR, top-1 and
-    kind shares, then the worst misses (``misses``: ``(outcome, explanation)`` pairs)."""
+def format_eval_report(run, summary: dict, misses=(), lang: str = "en") -> str:
+    """The ``eval`` report in ``lang``: the rules, then per system recall at each budget, MRR, top-1 and
+    kind shares, then the worst misses (``misses``: ``(outcome, explanation)`` pairs). Column heads, path
+    kinds and the signals' names stay English, as the glossary keeps them."""
     from ..bm25 import shorten
-    from ..evaluate import CLEANING_RULES, QUALIFY_RULES
+    from ..evaluate import cleaning_rules, qualify_rules
     from ..repo import display_path
 
     n = len(run.instances)
-    lines = [f"ctxlib eval: {n:,} task{'s' * (n != 1)} from the history of {run.repo}"
-             + (f" ({len(run.skipped)} could not be read)" if run.skipped else "")]
-    lines += [f"  not read: {i.commit[:10]}: {display_path(why)}" for i, why in run.skipped[:5]]
-    lines += [f"  and {len(run.skipped) - 5:,} more (--format json lists them all)"] if len(run.skipped) > 5 else []
-    lines += ["a commit qualifies if: " + "; ".join(QUALIFY_RULES),
-              "its message is cleaned: " + "; ".join(CLEANING_RULES)]
+    lines = [message_n("ctxlib eval: {n:,} task from the history of {repo}",
+                       "ctxlib eval: {n:,} tasks from the history of {repo}", n, lang, repo=run.repo)
+             + (message(" ({n:,} could not be read)", lang, n=len(run.skipped)) if run.skipped else "")]
+    lines += [message("  not read: {commit}: {why}", lang, commit=i.commit[:10], why=display_path(in_lang(why, lang)))
+              for i, why in run.skipped[:5]]
+    if len(run.skipped) > 5:
+        lines.append(message("  and {n:,} more (--format json lists them all)", lang, n=len(run.skipped) - 5))
+    lines += [message("a commit qualifies if: {rules}", lang, rules="; ".join(qualify_rules(lang))),
+              message("its message is cleaned: {rules}", lang, rules="; ".join(cleaning_rules(lang)))]
     budgets = run.budgets
     head = "".join(f"  all@{budget_label(b)}  any@{budget_label(b)}" for b in budgets)
     width = {b: max(6, len(f"all@{budget_label(b)}")) for b in budgets}  # a cell as wide as its head
@@ -31,15 +36,19 @@ def format_eval_report(run, summary: dict, misses=()) -> str:
     for name, s in summary.items():
         cells = "".join(f"  {s['all_recall'][b]:>{width[b]}.1%}  {s['any_recall'][b]:>{width[b]}.1%}"
                         for b in budgets)
-        lines.append(f"  {name:<26}{cells}  {s['mrr']:.3f}  {s['top1']:>5.1%}")
+        lines.append(f"  {message(name, lang):<26}{cells}  {s['mrr']:.3f}  {s['top1']:>5.1%}")
     for name, s in summary.items():
         first = ", ".join(f"{k} {v:.0%}" for k, v in s["first_kind"].items())
         share = ", ".join(f"{k} {v:.0%}" for k, v in s["kind_share"][budgets[0]].items())
-        lines += [f"{name}: file ranked first is {first}", f"{name}: packed tokens at {budgets[0]:,}: {share}"]
+        lines += [message("{system}: file ranked first is {kinds}", lang, system=message(name, lang), kinds=first),
+                  message("{system}: packed tokens at {budget:,}: {kinds}", lang, system=message(name, lang),
+                          budget=budgets[0], kinds=share)]
     for outcome, why in misses:
         i = outcome.instance
-        where = ", ".join(f"{display_path(t)} (rank {r or 'none'})" for t, r in outcome.ranks.items())
-        lines += ["", f"miss: {i.commit[:10]} {shorten(i.query, 100)!r}", f"  edited: {where}"]
+        where = ", ".join(message("{path} (rank {rank})", lang, path=display_path(t), rank=r or message("none", lang))
+                          for t, r in outcome.ranks.items())
+        lines += ["", message("miss: {commit} {query}", lang, commit=i.commit[:10], query=repr(shorten(i.query, 100))),
+                  message("  edited: {files}", lang, files=where)]
         lines += ["  " + line for line in why.splitlines()]
     return "\n".join(lines)
 
@@ -63,8 +72,9 @@ def cmd_eval(args) -> int:
 
     from .. import evaluate
 
+    lang = lang_of(args)
     if args.misses < 0:
-        raise UsageError(f"--misses must be 0 or more, got {args.misses}")
+        raise UsageError(Worded((N_("--misses must be 0 or more, got {n}"), {"n": args.misses})))
     budgets = tuple(args.budget or evaluate.BUDGETS)
     instances = evaluate.mine_instances(args.path, every=args.every, limit=args.limit)
     systems = (evaluate.CURRENT,) + (() if args.no_baseline else (evaluate.BASELINE,))
@@ -74,8 +84,8 @@ def cmd_eval(args) -> int:
                                            progress=bar.update)
     if not run.instances:  # every tree failed: a table of zeros would look like a measurement
         commit, why = run.skipped[0][0].commit, run.skipped[0][1]
-        raise UsageError(f"none of the {len(run.skipped):,} tasks could be read; the first, {commit[:10]}: "
-                         f"{display_name(why)}")
+        raise UsageError(message("none of the {n:,} tasks could be read; the first, {commit}: {why}", lang,
+                                 n=len(run.skipped), commit=commit[:10], why=display_name(in_lang(why, lang))))
     summary = run.summary()
     current = run.outcomes[evaluate.CURRENT.name]
     if args.format == "json":
@@ -87,8 +97,8 @@ def cmd_eval(args) -> int:
                   sys.stdout, indent=1, ensure_ascii=True)
         print()
     else:
-        misses = [(o, evaluate.explain_miss(args.path, o)) for o in evaluate.worst_misses(current, args.misses)]
-        print(format_eval_report(run, summary, misses))
+        misses = [(o, evaluate.explain_miss(args.path, o, lang=lang)) for o in evaluate.worst_misses(current, args.misses)]
+        print(format_eval_report(run, summary, misses, lang))
     return 0
 
 
@@ -118,4 +128,5 @@ def add_eval_parser(sub) -> None:
     p.add_argument("--misses", type=int, default=3, metavar="N", help="explain the N worst misses (default: 3)")
     p.add_argument("--no-baseline", action="store_true", help="skip the plain-BM25 baseline")
     p.add_argument("--format", default="text", choices=["text", "json"], help="output format (default: %(default)s)")
+    add_lang_option(p)
     p.set_defaults(func=cmd_eval)
