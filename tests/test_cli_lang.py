@@ -44,7 +44,7 @@ def test_pack_report_in_hindi_with_lang(shop, capsys):
     assert lines[0] == "ctxlib pack: 23 files पढ़ी गईं, 11 tokenize हुईं, query 'vat invoice'"
     assert "  .env: credential file लगती है (.env)" in lines
     assert "छोड़ी गई files:" in lines
-    assert lines[-1] == "कुल: 800 में से 767 tokens (o200k_base, render हुए text पर गिने गए)"
+    assert lines[-1] == "कुल: 800 में से 767 tokens (o200k_base, rendered text पर गिने गए)"
     assert not [w for w in ENGLISH_PROSE if w in err]
 
 
@@ -63,8 +63,8 @@ def test_pack_report_follows_ctxlib_lang_and_is_english_by_default(shop, capsys,
     (["--query", "vat invoice", "--budget", "20"],
      "ctxlib: a budget of 20 tokens is too small for anything: the best match, shop/invoice.py, needs 50 tokens "
      "in its smallest view (text format, o200k_base)",
-     "ctxlib: 20 tokens का बजट किसी भी चीज़ के लिए बहुत छोटा है: सबसे अच्छे match, shop/invoice.py, को अपने "
-     "सबसे छोटे view में 50 tokens चाहिए (text format, o200k_base)"),
+     "ctxlib: 20 tokens का बजट इतना छोटा है कि उसमें कुछ भी नहीं समाता: सबसे अच्छे match shop/invoice.py को "
+     "अपने सबसे छोटे view में 50 tokens चाहिए (text format, o200k_base)"),
 ])
 def test_pack_errors_in_both_languages(shop, capsys, argv, english, hindi):
     status, _, err = run(capsys, "pack", shop, *argv)
@@ -90,7 +90,7 @@ def test_count_and_rank_in_hindi(shop, capsys):
     status, out, _ = run(capsys, "rank", shop, "--query", "vat invoice", "--top", "2", "--lang", "hi")
     lines = out.splitlines()
     assert lines[0] == "ctxlib rank: 23 में से 14 files का score 'vat invoice' के लिए 0 से ऊपर है"
-    assert lines[-1] == "  ... 12 और (--top N और दिखाता है)"
+    assert lines[-1] == "  ... 12 और (ज़्यादा देखने के लिए --top N दें)"
     assert not [w for w in ENGLISH_PROSE if w in out]
 
 
@@ -100,7 +100,7 @@ def test_count_stdin_error_in_hindi(capsys, monkeypatch):
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"ok \xff")))
     status, _, err = run(capsys, "count", "--lang", "hi")
-    assert (status, err.strip()) == (2, "ctxlib: <stdin>: UTF-8 text नहीं है (offset 3 पर ग़लत byte)")
+    assert (status, err.strip()) == (2, "ctxlib: <stdin>: UTF-8 text नहीं है (ख़राब byte offset 3 पर)")
 
 
 def test_library_errors_carry_both_languages(files):
@@ -137,8 +137,8 @@ def test_long_query_note_in_hindi(shop, capsys):
     status, _, err = run(capsys, "pack", shop, "--query", query, "--budget", "800", "--lang", "hi")
     assert status == 0
     note = [line for line in err.splitlines() if line.startswith("query: ")]
-    assert note == ["query: query के 38 अलग-अलग terms में से 2 का score गिना गया (36 किसी file में नहीं हैं, "
-                    "24 के बाद सबसे आम 0 छोड़ दिए गए)"]
+    assert note == ["query: query के 38 अलग-अलग terms में से 2 का score गिना गया (36 किसी file में नहीं आते, "
+                    "24 की सीमा के कारण सबसे आम 0 छोड़ दिए गए)"]
 
 
 def test_explorers_word_the_librarys_errors_in_hindi(files):
@@ -162,15 +162,15 @@ def test_eval_report_and_errors_in_hindi(tmp_path, capsys):
     assert status == 0, err
     lines = out.splitlines()
     assert lines[0] == f"ctxlib eval: {repo} के history से 7 tasks"
-    assert lines[1] == ("commit task तब गिना जाता है जब: एक ही parent (merge नहीं, root commit नहीं); subject अपने-आप "
-                        "बना या हिसाब-किताब वाला न हो (merge, bump, release, revert, pre-commit, कोई version number); "
-                        "एक से 4 code files बदलता है (source या packaging, tests, docs या changelogs नहीं) और कुल "
-                        "मिलाकर ज़्यादा से ज़्यादा 12 files छूता है; साफ़ किए गए message में कम से कम 3 शब्द बचें")
-    assert lines[2].startswith("उसका message ऐसे साफ़ किया जाता है: subject और body; ")
+    assert lines[1] == ("commit task तब गिना जाता है जब: उसका एक ही parent हो (merge नहीं, root commit नहीं); subject "
+                        "अपने-आप बना या हिसाब-किताब वाला न हो (merge, bump, release, revert, pre-commit, कोई version "
+                        "number); वह 1 से 4 code files बदले (source या packaging; tests, docs या changelogs नहीं) और "
+                        "कुल ज़्यादा से ज़्यादा 12 files छुए; साफ़ किए गए message में कम से कम 3 शब्द बचें")
+    assert lines[2].startswith("उसका message ऐसे साफ़ किया जाता है: subject और body रखे जाते हैं; ")
     assert any(line.split()[:2] == ["सादा", "BM25,"] for line in lines)  # the baseline's name, as the lesson's table
     assert "चूक: 7af3e69c7e 'Round VAT to whole cents, half up, as the finance team does'" in lines
-    assert "  बदली गई: shop/vat.py (rank 4)" in lines
-    assert any(line.startswith("  rank 1: shop/money.py") for line in lines)
+    assert "  बदली गई: shop/vat.py (स्थान 4)" in lines
+    assert any(line.startswith("  पहले स्थान पर: shop/money.py") for line in lines)
     english = ("qualifies", "cleaned", "history of", "ranked first", "packed tokens", "miss:", "edited")
     assert not [w for w in english if w in out]
 
