@@ -27,14 +27,19 @@ and again) are still tried one by one.
 """
 from __future__ import annotations
 
+import contextlib
 import re
+import warnings
 
 import pathspec
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 _STAR = r"\[\^/\]\*"  # pathspec's "*": any run of characters within one folder name
 # One fixed-length piece of a name: an escaped character, a class ([ab], or [^/] for "?"), a plain character.
-_PIECE = r"(?:\\.|\[(?!\^/\]\*)(?:\\.|[^\]\\])+\]|\[\^/\](?!\*)|[^\\\[\]()*+?{}|^$./])"
+# A class may start with "]" (``[]a]``, ``[^]a]``: "]" is then one of its characters); one that does was not a
+# piece, so ``*[]a]`` 30 times kept 30 backtracking stars and a 200-character name took minutes.
+_PIECE = (r"(?:\\.|\[\^?\](?:\\.|[^\]\\])*\]|\[(?!\^/\]\*)(?:\\.|[^\]\\])+\]|\[\^/\](?!\*)"
+          r"|[^\\\[\]()*+?{}|^$./])")
 _BETWEEN_STARS = re.compile(_STAR + "(" + _PIECE + "+)(?=" + _STAR + ")")
 _STARS_IN_A_ROW = re.compile(r"(?<!\\)((?:\\\\)*)(?:" + _STAR + "){2,}")  # not after an escaping backslash
 _LEADING_DIRS, _MIDDLE_DIRS = "(?:.+/)?", "(?:/.+)?/"  # pathspec's "**/" at the start, "/**/" inside
@@ -145,9 +150,10 @@ class ScreenedSpec(pathspec.GitIgnoreSpec):
                     else:
                         others.append(source)
                 try:  # pathspec searches a pattern's regex in the name: so do the screens
-                    first = re.compile("|".join(f"(?:{s})" for s in others) or "(?!)").search
-                    joined = "|".join(f"(?:{s})" for s in anywhere) or "(?!)"
-                    later = re.compile("(?:^|(?<=/))(?:" + joined + ")").search
+                    with quiet_regex_warnings():
+                        first = re.compile("|".join(f"(?:{s})" for s in others) or "(?!)").search
+                        joined = "|".join(f"(?:{s})" for s in anywhere) or "(?!)"
+                        later = re.compile("(?:^|(?<=/))(?:" + joined + ")").search
                 except re.error:
                     screens.append((start, None))
                     continue
@@ -157,9 +163,34 @@ class ScreenedSpec(pathspec.GitIgnoreSpec):
 
 
 def compile_patterns(lines) -> pathspec.GitIgnoreSpec:
-    """``pathspec.GitIgnoreSpec.from_lines(lines)`` with ``LinearPattern``, as a ``ScreenedSpec``; raises its
-    ``ValueError`` for a line that is not a pattern (a lone ``!``)."""
-    return ScreenedSpec.from_lines(list(lines), LinearPattern)
+    """``pathspec.GitIgnoreSpec.from_lines(lines)`` with ``LinearPattern``, as a ``ScreenedSpec``.
+
+    Raises:
+        ValueError: a line that is not a pattern: pathspec's own (a lone ``!``), or a line whose regular
+            expression ``re`` refuses (a range written backwards, ``[z-a]``, or ``[a--b]``), named with
+            ``re``'s reason: ``"'e[z-a]': bad character range z-a"``. That was an ``re.error``, which is no
+            ``ValueError``: a repository's ``.gitignore`` holding such a line stopped the reader with a traceback.
+    """
+    lines = list(lines)
+    with quiet_regex_warnings():
+        try:
+            return ScreenedSpec.from_lines(lines, LinearPattern)
+        except re.error:
+            for line in lines:
+                try:
+                    LinearPattern(line)
+                except re.error as exc:
+                    raise ValueError(f"{line!r}: {exc.msg}") from None
+            raise
+
+
+@contextlib.contextmanager
+def quiet_regex_warnings():
+    """A context in which ``re`` compiles without its ``FutureWarning`` ("Possible nested set" for ``[[``):
+    a repository's ``.gitignore`` line such as ``[[:alpha:]]`` printed Python's warning to the user's terminal."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        yield
 
 
 def glob_regex(pattern: str) -> str:
