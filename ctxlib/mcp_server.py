@@ -34,6 +34,7 @@ from .mcproots import roots_text as _roots_text
 
 MAX_BUDGET_TOKENS = 2_000_000  # ten times the largest context window of 2026; a larger ask is a mistake
 MAX_TOP = 1_000
+MAX_COUNT_PATHS = 100  # each folder named is read whole: 100,000 "." read the tree 100,000 times
 SHOWN_DIGITS = 30  # a longer number in an error is told by its length
 PROGRESS_EVERY_FILES = 200  # a progress notification per this many files read
 
@@ -231,9 +232,12 @@ def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> di
     Returns:
         ``{"encoding", "files": [{"path", "tokens", "characters"}], "folders": [{"path", "tokens",
         "files"}], "skipped": [{"path", "reason"}], "total_tokens"}``; a folder is read as ``pack``
-        reads it (``.gitignore``, binaries, size cap, credentials skipped).
+        reads it (``.gitignore``, binaries, size cap, credentials skipped). A path named twice is read
+        once, and ``total_tokens`` counts each file once, also one named alone and inside a folder named
+        (``[".", "."]`` said twice the tree's tokens).
     Raises:
-        ToolInputError: for no path, a path outside the roots or through a link, or a bad encoding.
+        ToolInputError: for no path, more than ``MAX_COUNT_PATHS``, a path outside the roots or through a
+            link, or a bad encoding.
     """
     from . import repo
 
@@ -241,10 +245,15 @@ def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> di
     if isinstance(paths, str):
         paths = [paths]
     if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
-        raise ToolInputError(f"paths must be a list of one or more files or folders in the roots; got {paths!r}.")
-    files, folders, skipped = [], [], []
+        raise ToolInputError(f"paths must be a list of one or more files or folders in the roots; got {paths!r:.200}.")
+    if len(paths) > MAX_COUNT_PATHS:
+        raise ToolInputError(f"paths must name at most {MAX_COUNT_PATHS} files or folders; got {len(paths):,}.")
+    files, folders, skipped, seen = [], [], [], set()
     for path in paths:
         root, target = resolve_path(roots, path)
+        if target in seen:
+            continue
+        seen.add(target)
         shown = str(target.relative_to(root)) if target != root else "."
         fd, folder = open_target(roots, root, target, path)
         try:
@@ -267,8 +276,9 @@ def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> di
                               "characters": len(found.text)})
             if remark is not None and found is None:
                 skipped.append(_reason(remark))
+    once = {f["path"]: f["tokens"] for f in files}  # a file inside a folder also named alone: counted once
     return {"encoding": encoding, "files": files, "folders": folders, "skipped": skipped,
-            "total_tokens": sum(f["tokens"] for f in files)}
+            "total_tokens": sum(once.values())}
 
 
 PACK_DESCRIPTION = (
