@@ -114,8 +114,10 @@ def term_positions(text: str, term: str, lowered: str | None = None) -> list[int
             neither all letters nor all digits; code terms always are one or the other).
     Returns:
         the offsets, ascending; as many as ``code_terms(text).count(term)``.
-        ``term_positions("vat_rate = computeVatRate(); private", "vat")`` -> ``[0, 18]``.
+        ``term_positions("vat_rate = computeVatRate(); private", "vat")`` -> ``[0, 18]``. None for ``""``.
     """
+    if not term:  # no part is empty; an empty term raised IndexError (hit_lines(text, [""]))
+        return []
     patterns = _whole_part_patterns(term)
     if patterns:  # C-speed scans, no Python call per occurrence
         return sorted(m.start() for p in patterns for m in p.finditer(text))

@@ -171,8 +171,10 @@ def diagnostics_sizes(records) -> list[int]:
 def round_to(tokens: int, step: int = 1_000) -> int:
     """``tokens`` rounded to the nearest ``step`` (halves up), e.g. 23,836 -> 24,000.
 
-    Raises ``ValueError`` unless ``step`` is a positive whole number of tokens.
+    Raises ``ValueError`` unless ``tokens`` is a whole number >= 0 (NaN came back as NaN, 1.5 as 0.0)
+    and ``step`` a positive one.
     """
+    check_tokens("tokens", tokens)
     if not is_whole_number(step, 1):
         raise ValueError(f"step must be a positive whole number of tokens, got {step!r}")
     return (tokens + step // 2) // step * step

@@ -135,12 +135,20 @@ def _cut(block: Block, keep_from: int, keep_to: int, keep_also: tuple = ()) -> B
 
 
 def cut_head(block: Block, tokens: int) -> Block:
-    """``block`` without its first ``tokens`` kept tokens. Example: 18,000 kept, cut 16,412 -> the last 1,588."""
-    return _cut(block, tokens, block.tokens)
+    """``block`` without its first ``tokens`` kept tokens. Example: 18,000 kept, cut 16,412 -> the last 1,588.
+
+    Raises: ValueError unless ``tokens`` is a whole number >= 0 (-5 and NaN cut nothing, silently).
+    """
+    return _cut(block, check_tokens("tokens", tokens), block.tokens)
 
 
 def keep_head_and_tail(block: Block, head_tokens: int, tail_tokens: int) -> Block:
-    """``block`` keeping its first ``head_tokens`` and last ``tail_tokens`` kept tokens (the middle goes)."""
+    """``block`` keeping its first ``head_tokens`` and last ``tail_tokens`` kept tokens (the middle goes).
+
+    Raises: ValueError unless both are whole numbers >= 0 (a head of -10 kept the tail alone, silently).
+    """
+    check_tokens("head_tokens", head_tokens)
+    check_tokens("tail_tokens", tail_tokens)
     if head_tokens + tail_tokens >= block.tokens:
         return block
     return _cut(block, 0, head_tokens, ((block.tokens - tail_tokens, block.tokens),))

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .ceiling import check_attempts, check_tokens
+from .ceiling import check_attempts, check_tokens, is_whole_number
 from .ledger import DIAGNOSTICS_KIND, PATCH_KIND, TurnRecord
 from .overflow import CHAPTER_PATH, Outcome, Run, Step, run_loop
 from .removal import Block, Rule, head_trim, keep_tail as _keep_tail_rule  # noqa: F401 (Block: re-exported)
@@ -123,7 +123,9 @@ def _check(loop: Loop) -> tuple[tuple, tuple]:
     if unknown:
         raise ValueError(f"evictable_kinds must be among {LOOP_KINDS}, got {sorted(unknown)}")
     attempts = range(1, loop.max_attempts + 1)
-    if loop.passes_on_attempt is not None and loop.passes_on_attempt not in attempts:
+    # True is in range(1, 5) (it equals 1) and 1.0 too, then raised a TypeError mid-run: a whole number only.
+    if loop.passes_on_attempt is not None and not (is_whole_number(loop.passes_on_attempt)
+                                                   and loop.passes_on_attempt in attempts):
         raise ValueError(f"passes_on_attempt must be None or 1..{loop.max_attempts}, "
                          f"got {loop.passes_on_attempt!r}")
     return (_per_attempt("patch_tokens", loop.patch_tokens, loop.max_attempts),

@@ -24,6 +24,7 @@ import re
 import warnings
 
 from .bm25 import term_positions
+from .ceiling import is_whole_number
 from .strategies import Option
 
 ELISION = "⋮"  # one line that says "lines left out here"
@@ -200,7 +201,11 @@ def line_ranges(hits: list[int], n_lines: int, context: int = 2) -> list[tuple[i
     """Merge ``hits`` (1-based line numbers) widened by ``context`` lines into ranges.
 
     ``line_ranges([3, 5, 20], 30, context=1)`` -> ``[(2, 6), (19, 21)]`` (inclusive).
+    Raises ``ValueError`` for a ``context`` that is not a whole number >= 0 (-3 made every range
+    end before it began: a view of elisions only).
     """
+    if not is_whole_number(context):
+        raise ValueError(f"context must be a whole number of lines >= 0, got {context!r}")
     ranges: list[tuple[int, int]] = []
     for hit in sorted(hits):
         lo, hi = max(1, hit - context), min(n_lines, hit + context)
@@ -243,7 +248,12 @@ def ranges_view(text: str, terms, context: int = 2, max_ranges: int | None = Non
     Returns:
         e.g. ``"⋮\\n 12 | def vat_rate(country):\\n 13 |     ...\\n⋮\\n"``, or ``None`` when no
         line has a hit.
+    Raises:
+        ValueError: ``context`` is not a whole number >= 0, or ``max_ranges`` neither ``None`` nor a
+            whole number >= 1 (-1 dropped the last range, as a slice does).
     """
+    if max_ranges is not None and not is_whole_number(max_ranges, 1):
+        raise ValueError(f"max_ranges must be None or a whole number >= 1, got {max_ranges!r}")
     lines = _lines(text) if lines is None else lines
     ranges = line_ranges(hit_lines(text, terms) if hits is None else hits, len(lines), context)[:max_ranges]
     if not ranges:
