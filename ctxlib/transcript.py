@@ -258,8 +258,8 @@ def last_tokens(text: str, keep_tokens: int, encoding: str = "o200k_base") -> st
     o200k_base are " world again".
     Raises: ValueError if ``keep_tokens`` is not a whole number >= 0 or the encoding is unknown.
     """
-    from .tokens import get_encoding
+    from .tokens import encode_ids, get_encoding
 
     check_tokens("keep_tokens", keep_tokens)
-    ids = get_encoding(encoding).encode(text, disallowed_special=())
+    ids = encode_ids(text, encoding)  # a million blanks too, which tiktoken's own encode refuses
     return get_encoding(encoding).decode(ids[len(ids) - min(keep_tokens, len(ids)):])

@@ -154,3 +154,14 @@ def test_round_to_refuses_what_is_not_a_size(tokens):
     # NaN came back as NaN and 1.5 as 0.0.
     with pytest.raises(ValueError, match="tokens must be a whole number"):
         ledger.round_to(tokens)
+
+
+def test_the_last_tokens_of_a_million_blanks_are_cut_not_refused():
+    # tiktoken's encode gives up on the run ("Regex error while tokenizing"); count_tokens already split it itself.
+    from ctxlib.tokens import count_tokens, encode_ids
+    from ctxlib.transcript import last_tokens
+
+    text = " " * 999_999 + "x"
+    assert len(encode_ids(text)) == count_tokens(text) == 7_814
+    tail = last_tokens(text, 3)
+    assert tail.endswith("x") and not tail.strip(" x") and count_tokens(tail) <= 3
