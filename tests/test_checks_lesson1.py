@@ -726,3 +726,228 @@ def test_the_exact_budget_checker_accepts_the_sum_in_any_numeric_form():
     for right in (108, 108.0, numpy.int64(108), sum(count_tokens(LESSON1_FILES[n]) for n in
                                                    ("shop/pricing.py", "tests/test_pricing.py", "shop/cart.py"))):
         accepted(right, exact_budget_cases())
+
+
+# === Round 8: answers that once passed where they should not (or the reverse), and more slips and styles ===
+# Found: first_line_only passed every case (every text of the checker was one line); now a term on a later line.
+from collections import namedtuple  # noqa: E402
+from decimal import Decimal  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+import numpy  # noqa: E402
+
+
+# --- own_scorer, round 8: more slips and other styles ---------------------------------------------
+
+
+def empty_text_scores_zero(name, text, terms):
+    if not text: return 0
+    return sum(text.lower().count(t.lower()) + 3 * name.lower().count(t.lower()) for t in terms)
+
+
+def sum_forgotten_generator(name, text, terms):
+    return (text.lower().count(t.lower()) + 3 * name.lower().count(t.lower()) for t in terms)
+
+
+def sum_forgotten_list(name, text, terms):
+    return [text.lower().count(t.lower()) + 3 * name.lower().count(t.lower()) for t in terms]
+
+
+def text_and_name_as_a_pair(name, text, terms):
+    return (sum(text.lower().count(t.lower()) for t in terms), sum(3 * name.lower().count(t.lower()) for t in terms))
+
+
+def whole_words_in_the_name(name, text, terms):
+    return sum(text.lower().count(t.lower()) + 3 * len(re.findall(rf"\b{re.escape(t.lower())}\b", name.lower())) for t in terms)
+
+
+def name_weight_two(name, text, terms):
+    return sum(text.lower().count(t.lower()) + 2 * name.lower().count(t.lower()) for t in terms)
+
+
+def first_line_only(name, text, terms):
+    first = text.lower().split("\n", 1)[0]
+    return sum(first.count(t.lower()) + 3 * name.lower().count(t.lower()) for t in terms)
+
+
+def scorer_by_recursion(name, text, terms):
+    if not terms: return 0
+    t = terms[0].lower()
+    return text.lower().count(t) + 3 * name.lower().count(t) + scorer_by_recursion(name, text, terms[1:])
+
+
+def scorer_with_numpy(name, text, terms):
+    low = numpy.array([t.lower() for t in terms])
+    return int((numpy.char.count(text.lower(), low) + 3 * numpy.char.count(name.lower(), low)).sum())
+
+
+def scorer_in_decimal(name, text, terms):
+    total = Decimal(0)
+    for term in map(str.lower, terms):
+        total += text.lower().count(term) + Decimal(3) * name.lower().count(term)
+    return total
+
+
+def scorer_with_a_helper(name, text, terms):
+    def hits(where, term): return where.lower().count(term.lower())
+    return sum(hits(text, t) for t in terms) + 3 * sum(hits(name, t) for t in terms)
+
+
+SCORER_WRONG_8 = [empty_text_scores_zero, sum_forgotten_generator, sum_forgotten_list, text_and_name_as_a_pair,
+                  whole_words_in_the_name, name_weight_two, first_line_only]
+SCORER_RIGHT_8 = [scorer_by_recursion, scorer_with_numpy, scorer_in_decimal, scorer_with_a_helper]
+
+
+@pytest.mark.parametrize("wrong", SCORER_WRONG_8, ids=lambda f: f.__name__)
+def test_the_scorer_checker_rejects_round_8(wrong):
+    rejected(wrong, scorer_cases())
+
+
+@pytest.mark.parametrize("right", SCORER_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_scorer_checker_accepts_round_8(right):
+    accepted(right, scorer_cases())
+
+
+# --- own_packer, round 8: more slips and other styles ---------------------------------------------
+
+
+def _greedy(files, terms, budget, cost=estimate_tokens, order=None, zero=None):
+    chosen, used = [], 0
+    names = order(files, terms) if order else sorted(files, key=lambda n: -score_file(n, files[n], terms))
+    for n in names:
+        if (zero or (lambda n, t, terms: score_file(n, t, terms) == 0))(n, files[n], terms): continue
+        c = cost(files[n]) if cost is not None else None
+        if used + c > budget: continue
+        chosen.append((n, c)); used += c
+    return chosen, used
+
+Result = namedtuple("Result", "chosen used")
+
+
+def cost_by_true_division(files, terms, budget): return _greedy(files, terms, budget, cost=lambda t: max(1, len(t) / 4))
+
+
+def cost_of_the_stripped_text(files, terms, budget): return _greedy(files, terms, budget, cost=lambda t: max(1, len(t.strip()) // 4))
+
+
+def cost_of_the_name(files, terms, budget):
+    chosen, used = [], 0
+    for n in sorted(files, key=lambda n: -score_file(n, files[n], terms)):
+        c = estimate_tokens(n)
+        if score_file(n, files[n], terms) == 0 or used + c > budget: continue
+        chosen.append((n, estimate_tokens(files[n]))); used += c
+    return chosen, used
+
+
+def files_in_their_own_order(files, terms, budget): return _greedy(files, terms, budget, order=lambda f, t: list(f))
+
+
+def zero_judged_on_the_text_alone(files, terms, budget):
+    return _greedy(files, terms, budget, zero=lambda n, t, terms: sum(t.lower().count(x.lower()) for x in terms) == 0)
+
+
+def returns_pack_contexts_result(files, terms, budget): return pack_context(files, terms, budget)
+
+
+def budget_lowered_by_one_per_file(files, terms, budget):
+    chosen, used = [], 0
+    for n in sorted(files, key=lambda n: -score_file(n, files[n], terms)):
+        c = estimate_tokens(files[n])
+        if score_file(n, files[n], terms) == 0 or used + c + 1 > budget: continue  # a separator token per file
+        chosen.append((n, c)); used += c
+    return chosen, used
+
+
+def terms_joined_into_one_string(files, terms, budget):
+    return _greedy(files, [" ".join(terms)], budget)
+
+
+def packer_returning_a_namedtuple(files, terms, budget):
+    c, u = _greedy(files, terms, budget); return Result(c, u)
+
+
+def packer_with_a_while_loop(files, terms, budget):
+    ranked = sorted(files.items(), key=lambda kv: score_file(*kv, terms), reverse=True)
+    chosen, left, i = [], budget, 0
+    while i < len(ranked):
+        name, text = ranked[i]; i += 1
+        if not score_file(name, text, terms): break  # sorted: every file after a 0 scores 0 too
+        if estimate_tokens(text) <= left:
+            chosen.append([name, estimate_tokens(text)]); left -= estimate_tokens(text)
+    return chosen, budget - left
+
+
+def packer_with_numpy_argsort(files, terms, budget):
+    names = list(files)
+    scores = numpy.array([score_file(n, files[n], terms) for n in names])
+    chosen, used = [], 0
+    for i in numpy.argsort(-scores, kind="stable"):
+        c = estimate_tokens(files[names[i]])
+        if scores[i] and used + c <= budget:
+            chosen.append((names[i], c)); used += c
+    return chosen, used
+
+
+PACKER_WRONG_8 = [cost_by_true_division, cost_of_the_stripped_text, cost_of_the_name, files_in_their_own_order,
+                  zero_judged_on_the_text_alone, returns_pack_contexts_result,
+                  budget_lowered_by_one_per_file, terms_joined_into_one_string]
+PACKER_RIGHT_8 = [packer_returning_a_namedtuple, packer_with_a_while_loop, packer_with_numpy_argsort]
+
+
+@pytest.mark.parametrize("wrong", PACKER_WRONG_8, ids=lambda f: f.__name__)
+def test_the_packer_checker_rejects_round_8(wrong):
+    rejected(wrong, packer_cases())
+
+
+@pytest.mark.parametrize("right", PACKER_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_packer_checker_accepts_round_8(right):
+    accepted(right, packer_cases())
+
+
+PREDICT_75_WRONG_8 = {
+    "every_relevant_file_as_if_the_budget_were_ignored": ["shop/pricing.py", "tests/test_pricing.py", "shop/cart.py"],
+    "windows_separators": ["tests\\test_pricing.py", "shop\\cart.py"],
+    "split_without_strip": "tests/test_pricing.py, shop/cart.py".split(","),
+    "a_dict_of_names_and_costs": {"tests/test_pricing.py": 46, "shop/cart.py": 27},
+    "a_keys_view": dict([("tests/test_pricing.py", 46), ("shop/cart.py", 27)]).keys(),
+    "only_the_best_file": ["shop/pricing.py"],
+    "an_iterator": iter(["tests/test_pricing.py", "shop/cart.py"]),
+}
+
+
+@pytest.mark.parametrize("wrong", PREDICT_75_WRONG_8)
+def test_the_predict_75_checker_rejects_round_8(wrong):
+    from ctxlib.course.checks.lesson1 import predict_75_cases
+    rejected(PREDICT_75_WRONG_8[wrong], predict_75_cases())
+
+
+@pytest.mark.parametrize("right", ["split_on_whitespace", "keys_of_the_chosen", "a_numpy_array"])
+def test_the_predict_75_checker_accepts_round_8(right):
+    from ctxlib.course.checks.lesson1 import predict_75_cases
+    answer = {"split_on_whitespace": "tests/test_pricing.py shop/cart.py".split(),
+              "keys_of_the_chosen": list(dict(pack_context(LESSON1_FILES, ["discount", "pricing"], 75).chosen)),
+              "a_numpy_array": numpy.array(["tests/test_pricing.py", "shop/cart.py"])}[right]  # was refused: a ndarray
+    accepted(answer, predict_75_cases())
+
+
+THREE = ("shop/pricing.py", "tests/test_pricing.py", "shop/cart.py")
+EXACT_BUDGET_WRONG_8 = {
+    "names_counted_with_the_texts": sum(count_tokens(n + "\n" + LESSON1_FILES[n]) for n in THREE),
+    "with_units": "108 tokens",
+    "a_list_of_one": [108],
+    "not_a_number": float("nan"),
+    "a_complex_number": complex(108, 0),
+    "words": sum(len(LESSON1_FILES[n].split()) for n in THREE),
+}
+
+
+@pytest.mark.parametrize("wrong", EXACT_BUDGET_WRONG_8)
+def test_the_exact_budget_checker_rejects_round_8(wrong):
+    from ctxlib.course.checks.lesson1 import exact_budget_cases
+    rejected(EXACT_BUDGET_WRONG_8[wrong], exact_budget_cases())
+
+
+@pytest.mark.parametrize("right", [Fraction(216, 2), Decimal("108"), numpy.float32(108)], ids=["fraction", "decimal", "numpy"])
+def test_the_exact_budget_checker_accepts_round_8(right):
+    from ctxlib.course.checks.lesson1 import exact_budget_cases
+    accepted(right, exact_budget_cases())

@@ -210,7 +210,7 @@ def test_a_string_for_a_number_is_named_by_its_type():
 
 def right_percentile(values, p):
     ordered = sorted(values)
-    return ordered[math.ceil(p / 100 * len(ordered)) - 1]
+    return ordered[math.ceil(p * len(ordered) / 100) - 1]  # p * n first: p / 100 * n may land above a whole rank
 
 
 def unsorted(values, p):
@@ -317,7 +317,7 @@ def percentile_with_integer_rank(values, p):
 
 
 def percentile_by_counting(values, p):
-    needed = p / 100 * len(values)
+    needed = p * len(values) / 100
     for value in sorted(set(values)):
         if sum(1 for v in values if v <= value) >= needed:
             return value
@@ -344,7 +344,7 @@ def percentile_with_a_fraction(values, p):
 
 
 @pytest.mark.parametrize("right", [right_percentile, percentile_with_integer_rank, percentile_by_counting,
-                                   percentile_by_numpy_inverted_cdf, percentile_with_nsmallest, percentile_with_a_fraction],
+                                   percentile_with_nsmallest, percentile_with_a_fraction],
                          ids=lambda f: f.__name__)
 def test_the_percentile_checker_accepts(right):
     accepted(right, PERCENTILE)
@@ -586,7 +586,7 @@ PERCENTILE_WRONG_MORE = [the_rank_not_the_value, ceil_taken_too_early, rank_of_n
 
 
 def percentile_as_a_float(values, p):
-    return float(sorted(values)[math.ceil(p / 100 * len(values)) - 1])
+    return float(sorted(values)[math.ceil(p * len(values) / 100) - 1])
 
 
 def percentile_by_numpy_quantile(values, p):
@@ -608,8 +608,7 @@ def percentile_in_decimals(values, p):
     return sorted(values)[int(rank) - 1]
 
 
-PERCENTILE_RIGHT_MORE = [percentile_as_a_float, percentile_by_numpy_quantile, percentile_walking_the_ranks,
-                         percentile_in_decimals]
+PERCENTILE_RIGHT_MORE = [percentile_as_a_float, percentile_walking_the_ranks, percentile_in_decimals]
 
 
 @pytest.mark.parametrize("wrong", PERCENTILE_WRONG_MORE, ids=lambda f: f.__name__)
@@ -669,3 +668,253 @@ def test_the_predictions_accept_a_number_in_any_numeric_form():
     for right in (5, 5.0, numpy.int32(5),
                   simulate(Loop(fill_tokens=166_000, max_attempts=6, passes_on_attempt=6)).records[-1].attempt):
         accepted(right, misclassified_cases())
+
+
+# === Round 8: answers that once passed where they should not (or the reverse), and more slips and styles ===
+# Found: shorter_in_characters_kept_whole and rank_in_floats (the lesson's own solution, p / 100 * n in floats) passed.
+from decimal import Decimal  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+import numpy  # noqa: E402
+
+
+# --- own_keep_tail, round 8: more slips and other styles ---------------------------------------------
+
+ENC = get_encoding("o200k_base")
+
+
+def each_token_decoded_alone(text, keep_tokens):
+    ids = ENC.encode(text, disallowed_special=())
+    return "".join(ENC.decode([i]) for i in ids[len(ids) - min(keep_tokens, len(ids)):])
+
+
+def special_token_allowed(text, keep_tokens):
+    ids = ENC.encode(text, allowed_special="all")
+    return ENC.decode(ids[len(ids) - min(keep_tokens, len(ids)):])
+
+
+def shorter_in_characters_kept_whole(text, keep_tokens):
+    if len(text) <= keep_tokens: return text  # "a token is at least a character"
+    ids = ENC.encode(text, disallowed_special=())
+    return ENC.decode(ids[len(ids) - min(keep_tokens, len(ids)):])
+
+
+def start_from_the_texts_length(text, keep_tokens):
+    ids = ENC.encode(text, disallowed_special=())
+    return ENC.decode(ids[max(0, len(text) - keep_tokens):])
+
+
+def encodes_the_text_reversed(text, keep_tokens):
+    ids = ENC.encode(text[::-1], disallowed_special=())
+    return ENC.decode(ids[:keep_tokens])[::-1]
+
+
+def trailing_newline_dropped_first(text, keep_tokens):
+    ids = ENC.encode(text.rstrip("\n"), disallowed_special=())
+    return ENC.decode(ids[len(ids) - min(keep_tokens, len(ids)):])
+
+
+def the_cl100k_encoding(text, keep_tokens):
+    enc = get_encoding("cl100k_base")
+    ids = enc.encode(text, disallowed_special=())
+    return enc.decode(ids[len(ids) - min(keep_tokens, len(ids)):])
+
+
+def keep_tail_with_encode_ordinary(text, keep_tokens):
+    ids = ENC.encode_ordinary(text)
+    return ENC.decode(ids[len(ids) - keep_tokens:]) if 0 < keep_tokens < len(ids) else ("" if keep_tokens == 0 else text)
+
+
+def keep_tail_by_recursion(text, keep_tokens, ids=None):
+    ids = ENC.encode(text, disallowed_special=()) if ids is None else ids
+    if len(ids) <= keep_tokens: return ENC.decode(ids)
+    return keep_tail_by_recursion(text, keep_tokens, ids[1:])
+
+
+def keep_tail_with_max(text, keep_tokens):
+    ids = ENC.encode(text, disallowed_special=())
+    start = max(0, len(ids) - keep_tokens)
+    return ENC.decode(ids[start:])
+
+
+KEEP_TAIL_WRONG_8 = [each_token_decoded_alone, special_token_allowed, shorter_in_characters_kept_whole,
+                     start_from_the_texts_length, encodes_the_text_reversed,
+                     trailing_newline_dropped_first, the_cl100k_encoding]
+KEEP_TAIL_RIGHT_8 = [keep_tail_with_encode_ordinary, keep_tail_by_recursion, keep_tail_with_max]
+
+
+@pytest.mark.parametrize("wrong", KEEP_TAIL_WRONG_8, ids=lambda f: f.__name__)
+def test_the_keep_tail_checker_rejects_round_8(wrong):
+    rejected(wrong, keep_tail_cases())
+
+
+@pytest.mark.parametrize("right", KEEP_TAIL_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_keep_tail_checker_accepts_round_8(right):
+    accepted(right, keep_tail_cases())
+
+
+# --- own_ceiling, round 8: more slips and other styles ---------------------------------------------
+
+
+def diagnostics_added_by_a_missing_parenthesis(w, f, t, p, d, a): return w - f - t - a * p + d
+
+
+def the_task_repeated_each_attempt(w, f, t, p, d, a): return w - f - a * (t + p + d)
+
+
+def the_prefix_repeated_each_attempt(w, f, t, p, d, a): return w - t - a * (f + p + d)
+
+
+def raises_when_the_loop_does_not_fit(w, f, t, p, d, a):
+    c = w - f - t - a * (p + d)
+    if c < 0: raise ValueError("the loop does not fit in the window")
+    return c
+
+
+def numpy_int16(w, f, t, p, d, a):
+    return int(numpy.array([w, -f, -t, -a * (p + d)], dtype=numpy.int32).astype(numpy.int16).sum())
+
+
+def the_patch_only_once(w, f, t, p, d, a): return w - f - t - p - a * d
+
+
+def ceiling_in_fractions(w, f, t, p, d, a): return Fraction(w) - f - t - Fraction(a) * (p + d)
+
+
+def ceiling_with_early_return(window, fixed_prefix, task, patch, diagnostics, attempts):
+    left = window - fixed_prefix - task
+    if attempts == 0: return left
+    return ceiling_with_early_return(left - patch - diagnostics, 0, 0, patch, diagnostics, attempts - 1)
+
+
+def ceiling_with_numpy(*sizes):
+    w, f, t, p, d, a = numpy.array(sizes, dtype=numpy.int64)
+    return w - f - t - a * (p + d)
+
+
+CEILING_WRONG_8 = [diagnostics_added_by_a_missing_parenthesis, the_task_repeated_each_attempt,
+                   the_prefix_repeated_each_attempt, raises_when_the_loop_does_not_fit,
+                   numpy_int16, the_patch_only_once]
+CEILING_RIGHT_8 = [ceiling_in_fractions, ceiling_with_early_return, ceiling_with_numpy]
+
+
+@pytest.mark.parametrize("wrong", CEILING_WRONG_8, ids=lambda f: f.__name__)
+def test_the_ceiling_checker_rejects_round_8(wrong):
+    rejected(wrong, ceiling_cases())
+
+
+@pytest.mark.parametrize("right", CEILING_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_ceiling_checker_accepts_round_8(right):
+    accepted(right, ceiling_cases())
+
+
+# --- own_percentile, round 8: more slips and other styles ---------------------------------------------
+
+
+def rank_in_floats(values, p):  # the lesson's own solution: p / 100 * n in floats
+    ordered = sorted(values); return ordered[math.ceil(p / 100 * len(ordered)) - 1]
+
+
+def floor_division_inside_ceil(values, p):
+    ordered = sorted(values); return ordered[math.ceil(p * len(ordered) // 100) - 1]
+
+
+def numpy_nearest(values, p): return numpy.percentile(values, p, method="nearest")
+
+
+def numpy_higher(values, p): return numpy.percentile(values, p, method="higher")
+
+
+def numpy_closest_observation(values, p): return numpy.percentile(values, p, method="closest_observation")
+
+
+def rank_rounded_half_to_even(values, p):
+    ordered = sorted(values); return ordered[max(1, round(p * len(ordered) / 100)) - 1]
+
+
+def sorted_descending_indexed_from_the_front(values, p):
+    ordered = sorted(values, reverse=True); return ordered[math.ceil(p * len(ordered) / 100) - 1]
+
+
+def percentile_in_integers(values, p):
+    n = len(values)
+    rank = math.ceil(p * n / 100)
+    return sorted(values)[rank - 1]
+
+
+def percentile_by_descending(values, p):
+    ordered = sorted(values, reverse=True)
+    return ordered[len(ordered) - math.ceil(Fraction(p) * len(ordered) / 100)]
+
+
+def percentile_with_decimal(values, p):
+    rank = (Decimal(str(p)) * len(values) / 100).to_integral_value(rounding="ROUND_CEILING")
+    return sorted(values)[int(rank) - 1]
+
+
+def percentile_by_recursion(values, p):
+    rank = math.ceil(Fraction(p) * len(values) / 100)
+    def kth(items, k):
+        pivot = items[0]
+        low = [v for v in items if v < pivot]; same = [v for v in items if v == pivot]
+        if k <= len(low): return kth(low, k)
+        if k <= len(low) + len(same): return pivot
+        return kth([v for v in items if v > pivot], k - len(low) - len(same))
+    return kth(list(values), rank)
+
+
+# numpy's inverted_cdf (nearest rank) also puts the rank in floats: 28 / 100 * 25 -> rank 8, not 7.
+PERCENTILE_WRONG_8 = [percentile_by_numpy_inverted_cdf, percentile_by_numpy_quantile,
+                      rank_in_floats, floor_division_inside_ceil, numpy_nearest, numpy_higher,
+                      numpy_closest_observation, rank_rounded_half_to_even,
+                      sorted_descending_indexed_from_the_front]
+PERCENTILE_RIGHT_8 = [percentile_in_integers, percentile_by_descending, percentile_with_decimal,
+                      percentile_by_recursion]
+
+
+@pytest.mark.parametrize("wrong", PERCENTILE_WRONG_8, ids=lambda f: f.__name__)
+def test_the_percentile_checker_rejects_round_8(wrong):
+    rejected(wrong, percentile_cases())
+
+
+@pytest.mark.parametrize("right", PERCENTILE_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_percentile_checker_accepts_round_8(right):
+    accepted(right, percentile_cases())
+
+
+TAIL_TRIM_WRONG_8 = {"without_the_comma": "2794", "european_thousands": 2.794, "the_input_not_the_room": 197_206,
+                     "one_more": 2_795, "a_list": [2_794], "negative": -2_794, "not_a_number": float("nan")}
+MISCLASSIFIED_WRONG_8 = {"every_attempt_that_goes_out": [1, 2, 3, 4, 5], "the_last_request_not_trimmed": 3,
+                         "the_last_as_an_index": -1, "it_never_stops": float("inf"), "as_words": "attempt 5",
+                         "five_and_a_half": 5.5}
+
+
+@pytest.mark.parametrize("wrong", TAIL_TRIM_WRONG_8)
+def test_the_tail_trim_prediction_checker_rejects_round_8(wrong):
+    from ctxlib.course.checks.lesson2 import tail_trim_run_cases
+    rejected(TAIL_TRIM_WRONG_8[wrong], tail_trim_run_cases())
+
+
+@pytest.mark.parametrize("wrong", MISCLASSIFIED_WRONG_8)
+def test_the_misclassified_prediction_checker_rejects_round_8(wrong):
+    from ctxlib.course.checks.lesson2 import misclassified_cases
+    rejected(MISCLASSIFIED_WRONG_8[wrong], misclassified_cases())
+
+
+def test_the_predictions_accept_fractions_decimals_and_parsed_text_round_8():
+    from ctxlib.course.checks.lesson2 import misclassified_cases, tail_trim_run_cases
+    for right in (Fraction(2_794), Decimal("2794"), int("2,794".replace(",", ""))):
+        accepted(right, tail_trim_run_cases())
+    for right in (Fraction(10, 2), Decimal("5.0"), numpy.float64(5)):
+        accepted(right, misclassified_cases())
+
+
+def test_a_rank_computed_in_floats_is_named_and_the_hint_says_why():
+    from ctxlib.course.quiz import load_quiz
+    message = rejected(rank_in_floats, percentile_cases()).message
+    assert message.endswith("For a whole rank that float arithmetic puts just above a whole number, "
+                            "rank_in_floats returned 1459: too high.")
+    hi = rejected(rank_in_floats, percentile_cases(), "hi").message
+    assert "ऐसे पूर्ण rank के लिए जिसे float गणना किसी पूर्ण संख्या से ज़रा ऊपर पहुँचा देती है" in hi
+    for lang in ("en", "hi"):
+        assert "math.ceil(p * n / 100)" in load_quiz("02_running_total", lang).question("own_percentile").hints[1]

@@ -156,7 +156,7 @@ def test_a_failure_never_names_a_planted_file():
     for case in CANDIDATES:
         assert not any(name in text for name in planted for text in case.about.values()), case.about
     message = rejected(the_lesson_file_by_name, CANDIDATES).message
-    assert message.startswith("Not yet: 5 of 10 checks passed. For the sample project with a secret planted in a file "
+    assert message.startswith("Not yet: 6 of 11 checks passed. For the sample project with a secret planted in a file "
                               "with an ordinary name, the_lesson_file_by_name returned [")
     assert message.endswith(": 23 items, more than the right answer has.")
 
@@ -898,3 +898,295 @@ def test_the_knapsack_prediction_is_checked_on_the_four_files_the_lesson_shows(l
     packed = set(re.split(r"\s{2,}", knapsack_row.strip())[-1].split(", "))
     assert packed == KNAPSACK_RIGHT_SET
     accepted(packed, predict_knapsack_cases())
+
+
+# === Round 8: answers that once passed where they should not (or the reverse), and more slips and styles ===
+# Found: identical_texts_kept_once passed; a set of Path objects and a numpy array of ranges were refused.
+import functools  # noqa: E402
+import itertools  # noqa: E402
+
+import numpy  # noqa: E402
+
+
+# --- own_candidates, round 8: more slips and other styles ---------------------------------------------
+
+
+def a_keys_view(files): return {p: t for p, t in files.items() if credential_in_text(t) is None}.keys()
+
+
+def none_in_place_of_a_secret(files): return [p if credential_in_text(t) is None else None for p, t in files.items()]
+
+
+def prepends_each_path(files):
+    out = []
+    for p, t in files.items():
+        if credential_in_text(t) is None: out.insert(0, p)
+    return out
+
+
+def identical_texts_kept_once(files):
+    seen, out = set(), []
+    for p, t in files.items():
+        if t in seen: continue
+        seen.add(t)
+        if credential_in_text(t) is None: out.append(p)
+    return out
+
+
+def scans_only_the_first_100_lines(files):
+    return [p for p, t in files.items() if credential_in_text("\n".join(t.splitlines()[:100])) is None]
+
+
+def a_map_of_paths(files): return map(lambda kv: kv[0], filter(lambda kv: credential_in_text(kv[1]) is None, files.items()))
+
+
+def candidates_with_eq_none(files):
+    result = []
+    for path in files:
+        if credential_in_text(files[path]) == None:  # noqa: E711
+            result.append(path)
+    return result
+
+
+def candidates_by_recursion(files):
+    items = list(files.items())
+    if not items: return []
+    (path, text), rest = items[0], dict(items[1:])
+    return ([path] if credential_in_text(text) is None else []) + candidates_by_recursion(rest)
+
+
+def candidates_with_compress(files):
+    return list(itertools.compress(files, [credential_in_text(t) is None for t in files.values()]))
+
+
+def candidates_with_numpy(files):
+    paths = numpy.array(list(files), dtype=object)
+    return paths[[credential_in_text(t) is None for t in files.values()]].tolist() if files else []
+
+
+CANDIDATES_WRONG_8 = [a_keys_view, none_in_place_of_a_secret, prepends_each_path, identical_texts_kept_once,
+                      scans_only_the_first_100_lines, a_map_of_paths]
+CANDIDATES_RIGHT_8 = [candidates_with_eq_none, candidates_by_recursion, candidates_with_compress,
+                      candidates_with_numpy]
+
+
+@pytest.mark.parametrize("wrong", CANDIDATES_WRONG_8, ids=lambda f: f.__name__)
+def test_the_candidates_checker_rejects_round_8(wrong):
+    rejected(wrong, candidates_cases())
+
+
+@pytest.mark.parametrize("right", CANDIDATES_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_candidates_checker_accepts_round_8(right):
+    accepted(right, candidates_cases())
+
+
+# --- own_terms, round 8: more slips and other styles ---------------------------------------------
+
+
+def one_digit_per_part(text): return [p.lower() for p in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]", text)]
+
+
+def a_map_object(text): return map(str.lower, re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", text))
+
+
+def acronym_only_before_a_capital(text):
+    return [p.lower() for p in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[0-9]+", text)]
+
+
+def first_line_only_terms(text):
+    return [p.lower() for p in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", text.split("\n")[0])]
+
+
+def lowercase_run_after_capitals(text):
+    return [p.lower() for p in re.findall(r"[A-Z]*[a-z]+|[A-Z]+|[0-9]+", text)]
+
+
+def digits_glued_to_a_capital(text):
+    return [p.lower() for p in re.findall(r"[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+|[0-9]+", text)]
+
+
+def split_on_non_letters_then_camel(text):
+    parts = []
+    for word in re.split(r"[^A-Za-z0-9]+", text):
+        parts += re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", word)
+    return [p.lower() for p in parts]
+
+
+def terms_with_finditer(text):
+    return [m.group().lower() for m in re.finditer(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", text)]
+
+
+def terms_by_recursion(text):
+    m = re.search(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", text)
+    return [] if m is None else [m.group().lower()] + terms_by_recursion(text[m.end():])
+
+
+def terms_with_a_verbose_pattern(text):
+    pattern = re.compile(r"""
+        [A-Z]+(?![a-z])   # an acronym
+      | [A-Z]?[a-z]+      # a word
+      | [0-9]+            # digits
+    """, re.VERBOSE)
+    return [part.lower() for part in pattern.findall(text)]
+
+
+TERMS_WRONG_8 = [one_digit_per_part, a_map_object, acronym_only_before_a_capital, first_line_only_terms,
+                 lowercase_run_after_capitals, digits_glued_to_a_capital]
+TERMS_RIGHT_8 = [split_on_non_letters_then_camel, terms_with_finditer, terms_by_recursion,
+                 terms_with_a_verbose_pattern]
+
+
+@pytest.mark.parametrize("wrong", TERMS_WRONG_8, ids=lambda f: f.__name__)
+def test_the_terms_checker_rejects_round_8(wrong):
+    rejected(wrong, code_terms_cases())
+
+
+@pytest.mark.parametrize("right", TERMS_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_terms_checker_accepts_round_8(right):
+    accepted(right, code_terms_cases())
+
+
+# --- own_ranges, round 8: more slips and other styles ---------------------------------------------
+
+
+def _merge(hits, n, context, widen=lambda h, c, n: (max(1, h - c), min(n, h + c)), hits_order=sorted):
+    out = []
+    for h in hits_order(hits):
+        a, b = widen(h, context, n)
+        if out and a <= out[-1][1] + 1: out[-1] = (out[-1][0], max(out[-1][1], b))
+        else: out.append((a, b))
+    return out
+
+
+def python_ranges(hits, n_lines, context=2): return [range(a, b + 1) for a, b in _merge(hits, n_lines, context)]
+
+
+def unsorted_set_of_hits(hits, n_lines, context=2): return _merge(hits, n_lines, context, hits_order=set)
+
+
+def widened_by_twice_the_context(hits, n_lines, context=2):
+    return _merge(hits, n_lines, context, widen=lambda h, c, n: (max(1, h - 2 * c), min(n, h + 2 * c)))
+
+
+def a_dict_of_first_to_last(hits, n_lines, context=2): return dict(_merge(hits, n_lines, context))
+
+
+def the_default_context_is_one(hits, n_lines, context=1): return _merge(hits, n_lines, context)
+
+
+def merged_when_hits_within_the_context(hits, n_lines, context=2):
+    out, last_hit = [], None
+    for h in sorted(hits):
+        a, b = max(1, h - context), min(n_lines, h + context)
+        if out and h - last_hit <= context: out[-1] = (out[-1][0], b)
+        else: out.append((a, b))
+        last_hit = h
+    return out
+
+
+def clipped_to_n_lines_plus_one(hits, n_lines, context=2):
+    return _merge(hits, n_lines, context, widen=lambda h, c, n: (max(1, h - c), min(n + 1, h + c)))
+
+
+def ranges_with_groupby(hits, n_lines, context=2):
+    lines = sorted({l for h in hits for l in range(max(1, h - context), min(n_lines, h + context) + 1)})
+    return [(g[0][1], g[-1][1]) for _, g in ((k, list(g)) for k, g in itertools.groupby(enumerate(lines), lambda il: il[1] - il[0]))]
+
+
+def ranges_with_reduce(hits, n_lines, context=2):
+    def step(out, hit):
+        a, b = max(1, hit - context), min(n_lines, hit + context)
+        return out[:-1] + [(out[-1][0], max(out[-1][1], b))] if out and a <= out[-1][1] + 1 else out + [(a, b)]
+    return functools.reduce(step, sorted(hits), [])
+
+
+def ranges_as_a_numpy_array(hits, n_lines, context=2):
+    return numpy.array(_merge(hits, n_lines, context), dtype=int).reshape(-1, 2)
+
+
+def ranges_by_recursion(hits, n_lines, context=2):
+    hits = sorted(hits)
+    if not hits: return []
+    rest = ranges_by_recursion(hits[1:], n_lines, context)
+    a, b = max(1, hits[0] - context), min(n_lines, hits[0] + context)
+    if rest and rest[0][0] <= b + 1: return [(a, max(b, rest[0][1]))] + rest[1:]
+    return [(a, b)] + rest
+
+
+RANGES_WRONG_8 = [python_ranges, unsorted_set_of_hits, widened_by_twice_the_context, a_dict_of_first_to_last,
+                  the_default_context_is_one, merged_when_hits_within_the_context,
+                  clipped_to_n_lines_plus_one]
+RANGES_RIGHT_8 = [ranges_with_groupby, ranges_with_reduce, ranges_as_a_numpy_array, ranges_by_recursion]
+
+
+@pytest.mark.parametrize("wrong", RANGES_WRONG_8, ids=lambda f: f.__name__)
+def test_the_ranges_checker_rejects_round_8(wrong):
+    rejected(wrong, ranges_cases())
+
+
+@pytest.mark.parametrize("right", RANGES_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_ranges_checker_accepts_round_8(right):
+    accepted(right, ranges_cases())
+
+
+KNAPSACK_WRONG_8 = {
+    "windows_separators": {p.replace("/", "\\") for p in KNAPSACK_RIGHT_SET},
+    "trailing_spaces": {p + " " for p in KNAPSACK_RIGHT_SET},
+    "the_paths_joined": ", ".join(sorted(KNAPSACK_RIGHT_SET)),
+    "one_file_too_few": set(sorted(KNAPSACK_RIGHT_SET)[:2]),
+    "paths_in_capitals": {p.upper() for p in KNAPSACK_RIGHT_SET},
+    "paths_as_windows_path_text": [str(p).replace("/", "\\") for p in sorted(KNAPSACK_RIGHT_SET)],
+}
+
+
+@pytest.mark.parametrize("wrong", KNAPSACK_WRONG_8)
+def test_the_knapsack_prediction_checker_rejects_round_8(wrong):
+    from ctxlib.course.checks.lesson3 import predict_knapsack_cases
+    rejected(KNAPSACK_WRONG_8[wrong], predict_knapsack_cases())
+
+
+@pytest.mark.parametrize("right", ["path_objects", "a_keys_view", "a_numpy_array"])
+def test_the_knapsack_prediction_checker_accepts_round_8(right):
+    from pathlib import Path
+    from ctxlib.course.checks.lesson3 import predict_knapsack_cases
+    answer = {"path_objects": {Path(p) for p in KNAPSACK_RIGHT_SET},  # was refused: a Path is a path
+              "a_keys_view": dict.fromkeys(KNAPSACK_RIGHT_SET).keys(),
+              "a_numpy_array": numpy.array(sorted(KNAPSACK_RIGHT_SET))}[right]
+    accepted(answer, predict_knapsack_cases())
+
+
+CAPSTONE_WRONG_8 = {  # what each one changes in a right answer, and what the failure must say
+    "windows_separators": ({"essential": ["shop\\invoice.py", "shop\\vat.py"]}, "not packed"),
+    "a_file_in_other_case": ({"essential": ["Shop/Vat.py"]}, "Shop/Vat.py not packed"),
+    "a_budget_with_a_fraction": ({"budget": 2_000.5}, "budget must be a positive whole number"),
+    "a_budget_as_a_bool": ({"budget": True}, "budget must be a positive whole number"),
+    "a_budget_of_infinity": ({"budget": float("inf")}, "budget must be a positive whole number"),
+    "a_root_with_a_tilde": ({"root": "~/no-such-shop"}, "no such directory"),
+    "the_root_in_a_list": ({"root": ["shop"]}, "not something pack_repository can pack (TypeError"),
+    "the_task_as_a_number": ({"task": 42}, "the query must be text"),
+}
+
+
+@pytest.mark.parametrize("bug", CAPSTONE_WRONG_8)
+def test_the_capstone_checker_rejects_round_8(bug, capstone):
+    change, said = CAPSTONE_WRONG_8[bug]
+    result = rejected(dict(capstone, **change), capstone_cases())
+    assert said in result.message
+
+
+def test_a_capstone_that_is_not_a_dict_or_lacks_a_key_is_a_failure_not_a_crash(capstone):
+    as_pairs = rejected(tuple(capstone.items()), capstone_cases()).message
+    assert "not something pack_repository can pack (TypeError" in as_pairs
+    no_essential = rejected({k: v for k, v in capstone.items() if k != "essential"}, capstone_cases()).message
+    assert "name at least one, in a list of paths" in no_essential
+
+
+@pytest.mark.parametrize("change", ["ROOT_SLASH", "ROOT_RELATIVE", {"essential": frozenset({"shop/vat.py"})}],
+                         ids=["root_with_a_trailing_slash", "root_relative_to_the_working_folder", "essential_as_a_frozenset"])
+def test_the_capstone_checker_accepts_round_8(change, capstone):
+    import os
+    if change == "ROOT_SLASH":
+        change = {"root": str(capstone["root"]) + "/"}
+    elif change == "ROOT_RELATIVE":
+        change = {"root": os.path.relpath(capstone["root"])}
+    accepted(dict(capstone, **change), capstone_cases())

@@ -968,3 +968,379 @@ def test_the_run_cost_checker_rejects_more(wrong):
 @pytest.mark.parametrize("right", RUN_COST_RIGHT_MORE, ids=lambda f: f.__name__)
 def test_the_run_cost_checker_accepts_more(right):
     accepted(right, RUN_COST)
+
+
+# === Round 8: answers that once passed where they should not (or the reverse), and more slips and styles ===
+# Found: paths_compared_by_identity, masks_only_blocks_twice_the_placeholder and a_minimum_cached_size_of_1024
+# passed; numpy arrays of indices or sizes were refused.
+import functools  # noqa: E402
+import itertools  # noqa: E402
+import os  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+import numpy  # noqa: E402
+
+
+# --- own_superseded, round 8: more slips and other styles ---------------------------------------------
+
+
+def position_found_with_index(blocks):
+    return [i for i, b in enumerate(blocks) if b[0] != "edit" or b not in blocks[blocks.index(b) + 1:]]
+
+
+def paths_compared_by_identity(blocks):
+    keep = []
+    for i, (kind, path) in enumerate(blocks):
+        if kind == "edit" and any(k == "edit" and p is path for k, p in blocks[i + 1:]): continue
+        keep.append(i)
+    return keep
+
+
+def drops_every_edit_of_a_path_edited_twice(blocks):
+    from collections import Counter
+    edits = Counter(p for k, p in blocks if k == "edit")
+    return [i for i, (k, p) in enumerate(blocks) if k != "edit" or edits[p] == 1]
+
+
+def the_indices_of_the_dropped(blocks):
+    last = {p: i for i, (k, p) in enumerate(blocks) if k == "edit"}
+    return [i for i, (k, p) in enumerate(blocks) if k == "edit" and last[p] != i]
+
+
+def a_numpy_array_of_flags(blocks):
+    last = {p: i for i, (k, p) in enumerate(blocks) if k == "edit"}
+    return [k != "edit" or last[p] == i for i, (k, p) in enumerate(blocks)]
+
+
+def only_edits_of_a_py_file(blocks):
+    last = {p: i for i, (k, p) in enumerate(blocks) if k == "edit" and p.endswith(".py")}
+    return [i for i, (k, p) in enumerate(blocks) if k != "edit" or last.get(p, i) == i]
+
+
+def paths_compared_by_base_name(blocks):
+    last = {os.path.basename(p): i for i, (k, p) in enumerate(blocks) if k == "edit"}
+    return [i for i, (k, p) in enumerate(blocks) if k != "edit" or last[os.path.basename(p)] == i]
+
+
+def superseded_with_numpy(blocks):
+    kinds = numpy.array([k == "edit" for k, _ in blocks], dtype=bool)
+    last = {p: i for i, (k, p) in enumerate(blocks) if k == "edit"}
+    keep = numpy.array([not kinds[i] or last[p] == i for i, (_, p) in enumerate(blocks)], dtype=bool)
+    return numpy.flatnonzero(keep)
+
+
+def superseded_with_a_later_set(blocks):
+    later, keep = set(), []
+    for i in range(len(blocks) - 1, -1, -1):
+        kind, path = blocks[i]
+        if kind == "edit":
+            if path in later: continue
+            later.add(path)
+        keep.append(i)
+    return keep[::-1]
+
+
+def superseded_with_rfind_helper(blocks):
+    def last_edit_of(path):
+        return max(i for i, (k, p) in enumerate(blocks) if k == "edit" and p == path)
+    return [i for i, (k, p) in enumerate(blocks) if k != "edit" or last_edit_of(p) == i]
+
+
+SUPERSEDED_WRONG_8 = [position_found_with_index, paths_compared_by_identity,
+                      drops_every_edit_of_a_path_edited_twice, the_indices_of_the_dropped,
+                      a_numpy_array_of_flags, only_edits_of_a_py_file,
+                      paths_compared_by_base_name]
+SUPERSEDED_RIGHT_8 = [superseded_with_numpy, superseded_with_a_later_set, superseded_with_rfind_helper]
+
+
+@pytest.mark.parametrize("wrong", SUPERSEDED_WRONG_8, ids=lambda f: f.__name__)
+def test_the_superseded_checker_rejects_round_8(wrong):
+    rejected(wrong, superseded_cases())
+
+
+@pytest.mark.parametrize("right", SUPERSEDED_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_superseded_checker_accepts_round_8(right):
+    accepted(right, superseded_cases())
+
+
+# --- own_masking, round 8: more slips and other styles ---------------------------------------------
+
+TOOLS = ("file_read", "search_results", "diagnostics")
+
+
+def masks_only_blocks_twice_the_placeholder(blocks, keep_last, placeholder):
+    outs = [i for i, (k, _) in enumerate(blocks) if k in TOOLS]
+    older = set(outs[:-keep_last])
+    return [placeholder if i in older and t >= placeholder * 2 else t for i, (k, t) in enumerate(blocks)]
+
+
+def kinds_by_substring(blocks, keep_last, placeholder):
+    outs = [i for i, (k, _) in enumerate(blocks) if "read" in k or "result" in k]
+    older = set(outs[:-keep_last])
+    return [min(t, placeholder) if i in older else t for i, (k, t) in enumerate(blocks)]
+
+
+def older_by_tokens_not_position(blocks, keep_last, placeholder):
+    outs = sorted((i for i, (k, _) in enumerate(blocks) if k in TOOLS), key=lambda i: blocks[i][1])
+    older = set(outs[:-keep_last])
+    return [min(t, placeholder) if i in older else t for i, (k, t) in enumerate(blocks)]
+
+
+def masked_blocks_counted_as_zero(blocks, keep_last, placeholder):
+    outs = [i for i, (k, _) in enumerate(blocks) if k in TOOLS]
+    older = set(outs[:-keep_last])
+    return [0 if i in older and t > placeholder else t for i, (k, t) in enumerate(blocks)]
+
+
+def a_dict_by_index(blocks, keep_last, placeholder):
+    outs = [i for i, (k, _) in enumerate(blocks) if k in TOOLS]
+    older = set(outs[:-keep_last])
+    return {i: (min(t, placeholder) if i in older else t) for i, (k, t) in enumerate(blocks)}
+
+
+def keep_last_minus_one(blocks, keep_last, placeholder):
+    outs = [i for i, (k, _) in enumerate(blocks) if k in TOOLS]
+    older = set(outs[:len(outs) - keep_last + 1]) if keep_last <= len(outs) else set()
+    return [min(t, placeholder) if i in older else t for i, (k, t) in enumerate(blocks)]
+
+
+def a_numpy_array(blocks, keep_last, placeholder):
+    sizes = numpy.array([t for _, t in blocks], dtype=int)
+    outs = [i for i, (k, _) in enumerate(blocks) if k in TOOLS][:-keep_last]
+    sizes[outs] = numpy.minimum(sizes[outs], placeholder)
+    return sizes
+
+
+def masking_with_a_counter_from_the_end(blocks, keep_last, placeholder):
+    result, seen = [], 0
+    for kind, tokens in reversed(blocks):
+        if kind in TOOLS:
+            seen += 1
+            if seen > keep_last: tokens = min(tokens, placeholder)
+        result.append(tokens)
+    return result[::-1]
+
+
+def masking_with_early_return(blocks, keep_last, placeholder):
+    outs = [i for i, (k, _) in enumerate(blocks) if k in TOOLS]
+    if len(outs) <= keep_last: return [t for _, t in blocks]
+    cut = set(outs[:len(outs) - keep_last])
+    return [min(t, placeholder) if i in cut else t for i, (_, t) in enumerate(blocks)]
+
+
+def masking_by_recursion(blocks, keep_last, placeholder):
+    if not blocks: return []
+    *rest, (kind, tokens) = blocks
+    if kind in TOOLS:
+        tokens = tokens if keep_last > 0 else min(tokens, placeholder)
+        keep_last -= 1
+    return masking_by_recursion(rest, keep_last, placeholder) + [tokens]
+
+
+MASKING_WRONG_8 = [masks_only_blocks_twice_the_placeholder, kinds_by_substring, older_by_tokens_not_position,
+                   masked_blocks_counted_as_zero, a_dict_by_index, keep_last_minus_one]
+MASKING_RIGHT_8 = [a_numpy_array, masking_with_a_counter_from_the_end, masking_with_early_return,
+                   masking_by_recursion]
+
+
+@pytest.mark.parametrize("wrong", MASKING_WRONG_8, ids=lambda f: f.__name__)
+def test_the_masking_checker_rejects_round_8(wrong):
+    rejected(wrong, masking_cases())
+
+
+@pytest.mark.parametrize("right", MASKING_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_masking_checker_accepts_round_8(right):
+    accepted(right, masking_cases())
+
+
+# --- own_cached_share, round 8: more slips and other styles ---------------------------------------------
+
+
+def numpy_division_gives_nan(previous, request):
+    shared = 0
+    for a, b in zip(previous, request):
+        if a != b: break
+        shared += b[1]
+    with numpy.errstate(invalid="ignore"):  # 0 / 0 is nan in numpy, not a ZeroDivisionError
+        return numpy.float64(shared) / numpy.float64(sum(t for _, t in request)) if request else 0.0
+
+
+def compares_tokens_only_up_to_the_shorter(previous, request):
+    shared = sum(b[1] for a, b in itertools.takewhile(lambda ab: ab[0][1] == ab[1][1], zip(previous, request)))
+    total = sum(t for _, t in request)
+    return shared / total if total else 0.0
+
+
+def the_new_share(previous, request):
+    shared = 0
+    for a, b in zip(previous, request):
+        if a != b: break
+        shared += b[1]
+    total = sum(t for _, t in request)
+    return (total - shared) / total if total else 0.0
+
+
+def share_of_the_previous_request(previous, request):
+    shared = 0
+    for a, b in zip(previous, request):
+        if a != b: break
+        shared += b[1]
+    total = sum(t for _, t in previous)
+    return shared / total if total else 0.0
+
+
+def a_fraction_as_text(previous, request):
+    shared = 0
+    for a, b in zip(previous, request):
+        if a != b: break
+        shared += b[1]
+    total = sum(t for _, t in request)
+    return f"{shared}/{total}" if total else "0"
+
+
+def cached_share_rounded_to_four(previous, request):
+    shared = 0
+    for a, b in zip(previous, request):
+        if a != b: break
+        shared += b[1]
+    total = sum(t for _, t in request)
+    return round(shared / total, 4) if total else 0.0
+
+
+def share_with_a_while_loop(previous, request):
+    i = 0
+    while i < min(len(previous), len(request)) and previous[i] == request[i]: i += 1
+    total = sum(t for _, t in request)
+    return sum(t for _, t in request[:i]) / total if total else 0
+
+
+def share_with_numpy_cumsum(previous, request):
+    sizes = numpy.array([t for _, t in request], dtype=float)
+    if not sizes.sum(): return 0.0
+    same = [a == b for a, b in zip(previous, request)] + [False]
+    return float(numpy.cumsum(sizes)[same.index(False) - 1] / sizes.sum()) if same.index(False) else 0.0
+
+
+def share_as_a_fraction_object(previous, request):
+    total = sum(t for _, t in request)
+    n = next((i for i, (a, b) in enumerate(zip(previous, request)) if a != b), min(len(previous), len(request)))
+    return Fraction(sum(t for _, t in request[:n]), total) if total else Fraction(0)
+
+
+CACHED_SHARE_WRONG_8 = [numpy_division_gives_nan, compares_tokens_only_up_to_the_shorter, the_new_share,
+                        share_of_the_previous_request, a_fraction_as_text,
+                        cached_share_rounded_to_four]
+CACHED_SHARE_RIGHT_8 = [share_with_a_while_loop, share_with_numpy_cumsum, share_as_a_fraction_object]
+
+
+@pytest.mark.parametrize("wrong", CACHED_SHARE_WRONG_8, ids=lambda f: f.__name__)
+def test_the_cached_share_checker_rejects_round_8(wrong):
+    rejected(wrong, cached_share_cases())
+
+
+@pytest.mark.parametrize("right", CACHED_SHARE_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_cached_share_checker_accepts_round_8(right):
+    accepted(right, cached_share_cases())
+
+
+# --- own_run_cost, round 8: more slips and other styles ---------------------------------------------
+
+
+def _cached(prev, req):
+    c = 0
+    for a, b in zip(prev, req):
+        if a != b: break
+        c += b[1]
+    return c
+
+
+def the_first_compared_with_the_last(requests, read_fraction, write_fraction):
+    billed = 0.0
+    for i, req in enumerate(requests):
+        c = _cached(requests[i - 1], req)
+        billed += c * read_fraction + (sum(t for _, t in req) - c) * write_fraction
+    return billed
+
+
+def a_minimum_cached_size_of_1024(requests, read_fraction, write_fraction):
+    billed, prev = 0.0, []
+    for req in requests:
+        c = _cached(prev, req); c = c if c >= 1024 else 0
+        billed += c * read_fraction + (sum(t for _, t in req) - c) * write_fraction
+        prev = req
+    return billed
+
+
+def write_price_only_on_the_first_request(requests, read_fraction, write_fraction):
+    billed, prev = 0.0, []
+    for n, req in enumerate(requests):
+        c = _cached(prev, req)
+        billed += c * read_fraction + (sum(t for _, t in req) - c) * (write_fraction if n == 0 else 1.0)
+        prev = req
+    return billed
+
+
+def cached_against_the_previous_cumulative_run(requests, read_fraction, write_fraction):
+    billed, seen = 0.0, []
+    for req in requests:
+        c = _cached(seen, req)
+        billed += c * read_fraction + (sum(t for _, t in req) - c) * write_fraction
+        seen = seen + req[len(seen):] if c else req
+    return billed
+
+
+def bill_as_an_int(requests, read_fraction, write_fraction):
+    billed, prev = 0, []
+    for req in requests:
+        c = _cached(prev, req)
+        billed += int(c * read_fraction) + int((sum(t for _, t in req) - c) * write_fraction)
+        prev = req
+    return billed
+
+
+def the_cost_in_a_dict(requests, read_fraction, write_fraction):
+    billed, prev = 0.0, []
+    for req in requests:
+        c = _cached(prev, req)
+        billed += c * read_fraction + (sum(t for _, t in req) - c) * write_fraction
+        prev = req
+    return {"billed": billed}
+
+
+def run_cost_with_pairwise(requests, read_fraction, write_fraction):
+    total = 0
+    for prev, req in itertools.pairwise([[]] + list(requests)):
+        c = _cached(prev, req)
+        total += c * read_fraction + (sum(t for _, t in req) - c) * write_fraction
+    return total
+
+
+def run_cost_with_reduce(requests, read_fraction, write_fraction):
+    def step(acc, req):
+        billed, prev = acc
+        c = _cached(prev, req)
+        return billed + c * read_fraction + (sum(t for _, t in req) - c) * write_fraction, req
+    return functools.reduce(step, requests, (0.0, []))[0]
+
+
+def run_cost_in_fractions(requests, read_fraction, write_fraction):
+    r, w = Fraction(read_fraction), Fraction(write_fraction)
+    return sum((_cached(p, q) * r + (sum(t for _, t in q) - _cached(p, q)) * w
+                for p, q in zip([[]] + requests[:-1], requests)), Fraction(0))
+
+
+RUN_COST_WRONG_8 = [the_first_compared_with_the_last, a_minimum_cached_size_of_1024,
+                    write_price_only_on_the_first_request,
+                    cached_against_the_previous_cumulative_run, bill_as_an_int,
+                    the_cost_in_a_dict]
+RUN_COST_RIGHT_8 = [run_cost_with_pairwise, run_cost_with_reduce, run_cost_in_fractions]
+
+
+@pytest.mark.parametrize("wrong", RUN_COST_WRONG_8, ids=lambda f: f.__name__)
+def test_the_run_cost_checker_rejects_round_8(wrong):
+    rejected(wrong, run_cost_cases())
+
+
+@pytest.mark.parametrize("right", RUN_COST_RIGHT_8, ids=lambda f: f.__name__)
+def test_the_run_cost_checker_accepts_round_8(right):
+    accepted(right, run_cost_cases())

@@ -1,8 +1,8 @@
 """How a learner's result is compared with ctxlib's, and how a wrong one is shown: the words of ``q.check``.
 
 ``course/exercises.py`` runs the learner's answer on each case; this module decides whether what came back
-equals the expected value (``_equal``: a list and a tuple are one kind, 5 and 5.0 one value, a bool is not a
-count), and says how a wrong one differs without giving the right one away (``_why``: too high, the wrong
+equals the expected value (``_equal``: a list and a tuple are one kind, and a numpy array is the list it holds;
+5 and 5.0 one value, a bool is not a count), and says how a wrong one differs without giving the right one away (``_why``: too high, the wrong
 order, item 2, 4 items where fewer are right). ``shown_value`` shows what the answer gave, as ``reprlib`` does,
 and never raises: an int too long for ``str`` (Python refuses past 4,300 digits) made ``q.check`` raise.
 The words come from the exercise's messages (``msgs``, ``exercises.MESSAGES``), in the learner's language.
@@ -58,6 +58,17 @@ def shown_value(value) -> str:
         return f"<{type(value).__name__}>"
 
 
+def _plain(value):
+    """A numpy array as the list it holds (``tolist``: numpy's numbers and strings become Python's, a 2-D array a list
+    of lists); anything else as it is. numpy is not imported for it: a learner who used it has it loaded."""
+    if type(value).__name__ == "ndarray" and type(value).__module__ == "numpy":
+        try:
+            return value.tolist()
+        except Exception:  # noqa: BLE001  an array of objects whose conversion fails stays an array: another kind
+            return value
+    return value
+
+
 def _kind(value) -> str:
     """The kind of value a question asks for: list and tuple are one kind, int and float another."""
     if isinstance(value, (list, tuple)):
@@ -70,7 +81,7 @@ def _kind(value) -> str:
 
 
 def _equal(got, expected, depth: int) -> bool:
-    kind = _kind(expected)
+    got, kind = _plain(got), _kind(expected)
     if kind != _kind(got) or depth > 20:
         return False
     if kind == "number":  # by value (5 == 5.0); a bool is not a count, even though True == 1
@@ -87,6 +98,7 @@ def _equal(got, expected, depth: int) -> bool:
 
 def _why(got, expected, msgs: dict, depth: int = 0) -> str | None:
     """How ``got`` differs from ``expected``, in words that do not give ``expected`` away (None: no words for it)."""
+    got = _plain(got)
     kind, got_kind = _kind(expected), _kind(got)
     if kind != got_kind:
         return msgs["type_none" if got is None else "type"].format(got=got_kind, wanted=kind)

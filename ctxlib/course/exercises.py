@@ -27,8 +27,12 @@ sequence type), and so do 5, 5.0 and Decimal("5"); a bool is not a count. The le
 gets a deep copy of each case's arguments; if it changes that copy (sorts a list in place, pops
 from it), the case fails, since a caller still needs its data.
 
-Not handled: time limits (an endless loop hangs the cell, like any cell) and sandboxing (the
-learner's code runs in the notebook's own process, as it does anyway).
+The learner's calls share a time limit (``timelimit.TIME_LIMIT_SECONDS`` for the whole check): an endless loop
+is stopped and named as an error, the cell does not hang (``course/timelimit.py`` says how, and what it cannot
+stop). What their code prints goes on to the notebook up to ``MAX_SHOWN_CHARS`` characters a check; the rest is
+cut with one line saying so, so a print in a loop cannot flood the page.
+
+Not handled: sandboxing (the learner's code runs in the notebook's own process, as it does anyway).
 """
 from __future__ import annotations
 
@@ -38,12 +42,14 @@ import copy
 import reprlib
 import sys
 import sysconfig
+import time
 import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ctxlib.i18n import LANGS, N_, WordedError, error_name, message
 
+from . import timelimit
 from .compare import _equal, _explained, _unchanged, shown_value  # noqa: F401 (shown_value: the engine's name too)
 from .progress import record_quietly
 from .quiz import Question, load_quiz, question_text, resolve_checker
@@ -67,6 +73,8 @@ MESSAGE_IDS = {
     "raises": N_("raises NotImplementedError"),
     "undefined": N_("Not attempted yet: there is no {name} in the notebook. Run the starter cell, or pass your answer: q.check({name})."),
     "error": N_("{about}, your code raised {error}"),
+    "timeout": N_("{about}, your code was still running after {seconds} seconds, so the check stopped it. Is there a loop that never ends?"),
+    "cut": N_("[the rest of what your code printed is not shown: more than {n} characters]"),
     "line": N_("  in {function}, line {lineno}: {line}"),
     "hint": N_("Hint {n} of {total}: {hint}"),
     "no_hint": N_("There are {total} hints; ask for 1 to {total}."),
@@ -147,15 +155,27 @@ def _same(got, expected) -> bool:
         return False
 
 
-class _PrintWatch:
-    """``sys.stdout`` while the learner's code runs: every write goes on to the real stream, and is noted."""
+MAX_SHOWN_CHARS = 20_000  # of what the learner's code prints in one check; a print in a loop could flood the page
 
-    def __init__(self, stream):
-        self.stream, self.written = stream, False
+
+class _PrintWatch:
+    """``sys.stdout`` while the learner's code runs: writes go on to the real stream, and are noted.
+
+    At most ``MAX_SHOWN_CHARS`` characters a check go on; then one line (``cut``, in the learner's language) says
+    the rest is not shown."""
+
+    def __init__(self, stream, cut: str = ""):
+        self.stream, self.written, self.left, self.cut = stream, False, MAX_SHOWN_CHARS, cut
 
     def write(self, text):
         self.written = self.written or bool(text)
-        return self.stream.write(text)
+        shown, self.left = text[:max(self.left, 0)], self.left - len(text)
+        if shown:
+            self.stream.write(shown)
+        if self.left < 0 and self.cut:
+            self.stream.write("\n" + self.cut + "\n")
+            self.cut = ""
+        return len(text)
 
     def __getattr__(self, name):  # flush, encoding, isatty...: the real stream's
         return getattr(self.stream, name)
@@ -168,6 +188,17 @@ def _call(answer, given, watch: _PrintWatch):
         return answer(*given)
     with contextlib.redirect_stdout(watch):
         return answer(*given)
+
+
+def _timed_call(answer, given, watch: _PrintWatch, expected, deadline: float):
+    """The learner's result for ``given`` and whether it equals ``expected``: both under the time limit that is left
+    (their result's own ``==`` or ``len`` is their code too). A value (``given`` None) is compared untimed: a
+    property of a capstone packs a repository with ctxlib's own code."""
+    if given is None:
+        return answer, _same(answer, expected)
+    with timelimit.time_limit(deadline - time.monotonic(), _LIBRARY_DIRS):
+        got = _call(answer, given, watch)
+        return got, _same(got, expected)
 
 
 def _their_error(exc: BaseException, msgs: dict, lang: str = "en") -> str:
@@ -214,11 +245,16 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         return CheckResult("not attempted", checked.passed, total,
                            msgs["untouched"].format(name=name, passed=checked.passed, total=total))
     passed, first_failure = 0, None
+    watch = _PrintWatch(sys.stdout, msgs["cut"].format(n=f"{MAX_SHOWN_CHARS:,}"))
+    deadline = time.monotonic() + timelimit.TIME_LIMIT_SECONDS
     for i, case in enumerate(cases):
         given = None if case.args is None else copy.deepcopy(case.args)
-        watch = _PrintWatch(sys.stdout)
+        watch.written = False
         try:
-            got = _call(answer, given, watch)
+            got, same = _timed_call(answer, given, watch, case.expected, deadline)
+        except timelimit.TimeLimitReached:
+            return CheckResult("error", passed, total, msgs["timeout"].format(
+                about=_capital(case.about[lang]), seconds=f"{timelimit.TIME_LIMIT_SECONDS:,}"))
         except NotImplementedError:
             if i == 0:
                 return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["raises"]))
@@ -229,7 +265,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         if i == 0 and (got is None or got is Ellipsis) and not watch.written:
             return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=got)))
         changed = next((n for n, (a, b) in enumerate(zip(case.args or (), given or ()), 1) if not _unchanged(a, b)), None)
-        if changed is None and _same(got, case.expected):
+        if changed is None and same:
             passed += 1
         elif first_failure is None:
             first_failure = (case, got, changed, watch.written)

@@ -25,7 +25,7 @@ def scorer_cases() -> list[Case]:
     twice in the query, a term that overlaps itself ("ana" in "banana"), a Hindi name and text, a
     name in capitals, a term in the extension (the whole name counts), a term holding a dot (a plain
     substring: a regular expression made from it unescaped also matches "vat_py", and the name's parts
-    split at "/", "." and "_" never hold it).
+    split at "/", "." and "_" never hold it), a term only on later lines of a text (every line is counted).
     """
     cases = [Case((name, text, list(LESSON1_QUERY)), score_file(name, text, LESSON1_QUERY),
                   _about_file(name, list(LESSON1_QUERY))) for name, text in LESSON1_FILES.items()]
@@ -44,6 +44,8 @@ def scorer_cases() -> list[Case]:
         (("config/settings.json", '{"json_indent": 2}', ["json"]), describe(N_("for a term in the file's extension"))),
         (("shop/vat.py", "import vat  # vat.py replaced vat_py.txt", ["vat.py"]),
          describe(N_("for a term with a dot in it, as a file name has"))),
+        (("shop/tax.py", "RATE = 0.2\n\n\ndef tax(amount):\n    return amount * RATE  # tax\n", ["TAX"]),
+         describe(N_("for a term only on later lines of the text"))),
     ]
     return cases + [Case(args, score_file(*args), about) for args, about in hidden]
 

@@ -38,6 +38,9 @@ FLOAT_DIFF = "E       assert 0.19999999999999998 == 0.2\nE        +  where 0.199
 # Tool output is untrusted text: a test of a tokenizer may print a special token's name. tiktoken's encode()
 # refuses it unless told disallowed_special=(); last_tokens counts it as the plain text it is.
 SPECIAL_TEXT = "E       AssertionError: the sample must end with '<|endoftext|>'\n1 failed, 41 passed in 0.93s\n"
+# Each of these letters (U+1D518...) is three tokens: 7 characters, 21 tokens. A text no longer in characters than
+# keep_tokens may still be longer in tokens, so it is not kept whole for that.
+FRAKTUR = "\U0001d518\U0001d52b\U0001d526\U0001d520\U0001d52c\U0001d521\U0001d522"
 
 
 def keep_tail_cases() -> list[Case]:
@@ -48,7 +51,8 @@ def keep_tail_cases() -> list[Case]:
     in the first); then a Hindi text whose tokens split characters (decode the kept ids together, not one by
     one), tails of one token, an empty text, a tail that starts with a space, and tails that start inside a
     number or a word (the kept ids, not the longest suffix that counts as that many tokens again), and tool
-    output that prints ``<|endoftext|>`` (counted as text, as ``last_tokens`` does). All in o200k_base.
+    output that prints ``<|endoftext|>`` (counted as text, as ``last_tokens`` does), and a text of more tokens than
+    characters (one no longer in characters than keep_tokens is not therefore kept whole). All in o200k_base.
     """
     shown = [(SUMMARY, 8), (SUMMARY, 1), (TRACEBACK, 12), (HINDI, 5), (SUMMARY, 0), (HINDI, 500)]
     cases = [Case((text, keep), last_tokens(text, keep),
@@ -64,7 +68,8 @@ def keep_tail_cases() -> list[Case]:
               ((TRACEBACK * 3, 40), N_("for a long text and a tail of many tokens")),
               ((FLOAT_DIFF, 9), N_("for a tail that starts among a number's digits")),
               ((SUMMARY, 14), N_("for a tail that starts inside a word")),
-              ((SPECIAL_TEXT, 20), N_("for tool output that holds a special token's text, <|endoftext|>"))]
+              ((SPECIAL_TEXT, 20), N_("for tool output that holds a special token's text, <|endoftext|>")),
+              ((FRAKTUR, 9), N_("for a text with more tokens than characters"))]
     return cases + [Case(args, last_tokens(*args), describe(about)) for args, about in hidden]
 
 
@@ -115,7 +120,8 @@ def percentile_cases() -> list[Case]:
     Nearest rank: odd and even counts, unsorted input, p90 of ten values, p100, one value, and a
     heavy tail where the mean would mislead; then repeated values, a rank that is not a whole
     number, a small p, p given as a float, negative values, p close to 100, and values that are
-    not whole numbers (the value itself is returned, not rounded or cut to an int).
+    not whole numbers (the value itself is returned, not rounded or cut to an int), and a rank that is whole
+    although ``p / 100 * n`` in floats lands just above it (p28 of 25 values: ``ceil`` of 7.000000000000001 is 8).
     """
     shown = [([5, 1, 4, 2, 3], 50), ([4, 1, 3, 2], 50), (list(range(10, 0, -1)), 90),
              ([18_000, 17_000, 60_000, 19_000, 16_000], 90), ([7], 50), ([3, 9, 1], 100),
@@ -126,7 +132,10 @@ def percentile_cases() -> list[Case]:
               (([3, 1, 2, 5, 4, 8, 7, 6, 10, 9], 90.5), N_("for p given as a float")),
               (([-3, 8, -10, 0, 4], 50), N_("for negative values")),
               (([12, 3, 45, 7, 19, 3, 22, 8, 31], 99), N_("for p close to 100")),
-              (([2.5, 0.25, 3.75, 1.5], 50), N_("for values that are not whole numbers"))]
+              (([2.5, 0.25, 3.75, 1.5], 50), N_("for values that are not whole numbers")),
+              # 28 / 100 * 25 is 7.000000000000001 in floats, and its ceiling 8: the rank is p x n / 100, exactly 7.
+              (([1_200 + 37 * (i * 11 % 25) for i in range(25)], 28),
+               N_("for a whole rank that float arithmetic puts just above a whole number"))]
     cases = [Case((values, p), percentile(values, p),
                   describe(N_("for values {values} and p={p}"), values=repr(values), p=p)) for values, p in shown]
     return cases + [Case(args, percentile(*args), describe(about)) for args, about in hidden]

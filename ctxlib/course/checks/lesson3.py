@@ -10,7 +10,7 @@ import os
 import reprlib
 import tempfile
 from collections.abc import Collection
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from ctxlib.bm25 import code_terms
 from ctxlib.fit import pack_repository, rank
@@ -57,7 +57,7 @@ def candidates_cases() -> list[Case]:
     then a private key planted in a file with an ordinary name, a key at the end and one in the middle of a
     long file (a scan of the head or the tail alone misses one of them), files named like secrets that hold
     none, a file that only talks about passwords and empty files, the files in another order than by path,
-    Hindi text with and without a token, and only secrets.
+    Hindi text with and without a token, only secrets, and files with the same text (each path stays).
     """
     files = {f.path: f.text for f in _sample_repo().files}
     planted = dict(files, **{"shop/shipping.py": "SHIPPING_RATES = {'DE': 4.9}\n" + _PRIVATE_KEY})
@@ -71,6 +71,8 @@ def candidates_cases() -> list[Case]:
     reordered = dict(reversed(list(files.items())))
     hindi = {"docs/सूचना.md": "हर invoice पर VAT दिखाएँ।\n", "ops/notify.md": _SLACK, "shop/vat.py": files["shop/vat.py"]}
     only = {"a/key.txt": _PRIVATE_KEY, "b/deploy.ini": _AWS}
+    # A copy of a file and two empty ones: each path is a candidate of its own, however alike the texts.
+    same = dict(files, **{"shop/vat_copy.py": files["shop/vat.py"], "shop/__init__.py": "", "tests/__init__.py": ""})
     given = [(files, N_("for the sample project's files")),
              ({}, N_("for no files at all")),
              (planted, N_("for the sample project with a secret planted in a file with an ordinary name")),
@@ -80,7 +82,8 @@ def candidates_cases() -> list[Case]:
              (talk, N_("for the sample project plus a file that only talks about passwords, and empty files")),
              (reordered, N_("for the sample project's files in another order")),
              (hindi, N_("for files in Hindi, one of them with a token")),
-             (only, N_("for files that all hold a secret"))]
+             (only, N_("for files that all hold a secret")),
+             (same, N_("for files that hold the same text"))]
     return [Case((files,), [path for path, text in files.items() if credential_in_text(text) is None], describe(about))
             for files, about in given]
 
@@ -148,10 +151,14 @@ def lesson3_small_case():
 
 def predict_knapsack_cases() -> list[Case]:
     """Lesson 3, "predict_knapsack": which files the exact knapsack packs, whole, in 1,000 tokens,
-    for ``lesson3_small_case()``. The answer is compared as a set of paths, in any order."""
+    for ``lesson3_small_case()``. The answer is compared as a set of paths, in any order; a path may be a ``Path``."""
     options, cost = lesson3_small_case()
     chosen = {option.path for option, _ in knapsack(options, 1_000, cost)}
-    return [Case(None, Property(lambda got: set(got) == chosen and len(list(got)) == len(chosen)),
+
+    def paths(got):  # a path written as text or as a Path (Path("shop/vat.py")): the paths as the pack names them
+        return [PurePath(p).as_posix() if isinstance(p, os.PathLike) else p for p in got]
+
+    return [Case(None, Property(lambda got: set(paths(got)) == chosen and len(paths(got)) == len(chosen)),
                  describe(N_("for the files the exact knapsack packs at 1,000 tokens")))]
 
 

@@ -26,7 +26,7 @@ def superseded_cases() -> list[Case]:
     The lesson's loop and three small transcripts; then a file read again after its last edit (the edit stays:
     only a later edit supersedes one), edits of two files interleaved, two files of one name in different
     folders (the whole path is compared), one edit, no blocks, reads of one file repeated (they all stay), and
-    paths in Hindi.
+    paths in Hindi, and equal paths that are not the same object (compared by value, not identity).
     """
     shown = [
         [("task", None), ("edit", "billing/invoice.py"), ("diagnostics", None), ("edit", "billing/invoice.py"),
@@ -51,6 +51,9 @@ def superseded_cases() -> list[Case]:
         ([("edit", "docs/बजट.md"), ("edit", "docs/बजट.py"), ("edit", "docs/बजट.md")], N_("for paths in Hindi")),
         ([("edit", "a.py"), ("edit", "A.py"), ("diagnostics", None), ("edit", "a.py/")],
          N_("for paths that differ only in case or a trailing slash")),
+        # Equal paths that are not one object (read from two tool calls): compared with ==, not is.
+        ([("edit", "/".join(["shop", "vat.py"])), ("diagnostics", None), ("edit", "/".join(["shop", "vat.py"]))],
+         N_("for equal paths built separately")),
     ]
     cases = []
     for blocks, about in [(b, None) for b in shown] + hidden:
@@ -68,8 +71,8 @@ def masking_cases() -> list[Case]:
     masking, a masked block carrying ``placeholder`` tokens. Cases: the chapter's four attempts, a
     40-block mix, keep_last larger than the outputs, a block already smaller than a placeholder;
     then keep_last equal to the outputs, outputs of three kinds interleaved with diffs and messages
-    (keep_last counts them together), keep_last larger than the outputs, a transcript with no tool output, no blocks, and the last
-    block not a tool output.
+    (keep_last counts them together), keep_last larger than the outputs, a transcript with no tool output, no blocks, the last
+    block not a tool output, and an older output only a little larger than a placeholder (masked all the same).
     """
     transcripts = [
         [("fixed_prefix", 9_000), ("task", 1_000), ("edit", 6_000), ("diagnostics", 24_000), ("edit", 6_000),
@@ -93,7 +96,9 @@ def masking_cases() -> list[Case]:
                N_("for a transcript with no tool output")),
               (([], 2, 20), N_("for no blocks at all")),
               (([("file_read", 5), ("diagnostics", 4_000), ("file_read", 7), ("diagnostics", 900), ("edit", 300)], 1, 20),
-               N_("for tool outputs smaller than a placeholder"))]
+               N_("for tool outputs smaller than a placeholder")),
+              (([("task", 500), ("file_read", 25), ("diagnostics", 900), ("file_read", 1_200)], 1, 20),
+               N_("for an older tool output a little larger than a placeholder"))]
     cases = []
     for (blocks, keep_last, placeholder), about in [(s, None) for s in shown] + hidden:
         made = [make_block(kind, tokens, f"{kind} {i}") for i, (kind, tokens) in enumerate(blocks)]
@@ -162,7 +167,8 @@ def run_cost_cases() -> list[Case]:
     earlier request but not in the one just before (not cached: the cache holds the last prefix),
     blocks equal again after a difference, a run that goes back to an earlier request, a block that
     changes size but keeps its label, no requests, an empty request, sizes that bill a fraction of
-    a token, a read fraction of many decimals (a bill rounded to cents is not the bill), and Hindi labels.
+    a token, a read fraction of many decimals (a bill rounded to cents is not the bill), Hindi labels, and a cached
+    prefix of a few hundred tokens (no minimum cached size).
     """
     p, t = ("prefix", 9_000), ("task", 1_000)
     shown = [[[p, t], [p, t, ("d1", 6_000)], [p, t, ("d1", 6_000), ("d2", 6_000)]],
@@ -190,5 +196,8 @@ def run_cost_cases() -> list[Case]:
               # A provider's prices as a ratio (DeepSeek's 0.07 cached against 0.27 uncached per million): a bill
               # of many decimals, so an answer rounded to cents is not the bill.
               (([[p, t, a], [p, t, a, b]], 0.07 / 0.27, 1.0), N_("for a read fraction that is a ratio of two prices")),
-              (([[("निर्देश", 9_000)], [("निर्देश", 9_000), ("काम", 700)]], 0.1, 1.25), N_("for labels in Hindi"))]
+              (([[("निर्देश", 9_000)], [("निर्देश", 9_000), ("काम", 700)]], 0.1, 1.25), N_("for labels in Hindi")),
+              # No minimum cached size here (a provider's 1,024-token minimum is not the exercise's rule).
+              (([[("system", 300), ("task", 120)], [("system", 300), ("task", 120), ("answer", 80)]], 0.1, 1.25),
+               N_("for a cached prefix of a few hundred tokens"))]
     return cases + [Case(args, _billed(*args), describe(about)) for args, about in hidden]
