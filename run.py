@@ -723,7 +723,8 @@ def lite_serve(extra: list[str]) -> int:
 def site(extra: list[str]) -> int:
     """Build the course as a static site to read in DIR, from the saved notebooks, with no network (tools/build_site.py)."""
     if not extra or extra[0].startswith("-"):
-        sys.exit("usage: python3 run.py site DIR [--lite URL]   (DIR is replaced by the built site)")
+        sys.exit("usage: python3 run.py site DIR [--lite URL]   (DIR: a new or empty folder, or an earlier site; "
+                 "it is replaced)")
     setup()
     return subprocess.call([str(PY), str(ROOT / "tools" / "build_site.py"), *extra], cwd=ROOT)
 

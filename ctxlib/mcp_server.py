@@ -378,7 +378,7 @@ def cmd_mcp(args) -> int:
         import mcp  # noqa: F401  (the SDK: the [mcp] extra)
     except ModuleNotFoundError:
         raise UsageError("mcp: the Model Context Protocol SDK is not installed; "
-                         "install it with: pip install 'ctxlib[mcp]'") from None
+                         "install it from the course's folder with: pip install '.[mcp]'") from None
     server = build_server(args.root)
     print(f"ctxlib mcp: serving pack, rank and count over stdio; roots: {_roots_text(check_roots(args.root))}",
           file=sys.stderr)

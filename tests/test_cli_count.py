@@ -26,7 +26,7 @@ def test_count_stdin(monkeypatch, capsys):
 def test_missing_file(tmp_path, capsys):
     assert main(["count", str(tmp_path / "nope.txt")]) == 2
     err = capsys.readouterr().err
-    assert err == f"ctxlib: {tmp_path / 'nope.txt'}: no such file\n"
+    assert err == f"ctxlib: {tmp_path / 'nope.txt'}: no such file or folder\n"
 
 
 def test_binary_file(tmp_path, capsys):
@@ -50,7 +50,7 @@ def test_console_script_one_line_error(tmp_path):
     result = subprocess.run([sys.executable, "-m", "ctxlib.course.commands", "count", "missing.txt"],
                             cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 2
-    assert result.stderr == "ctxlib: missing.txt: no such file\n"
+    assert result.stderr == "ctxlib: missing.txt: no such file or folder\n"
 
 
 def test_unknown_encoding_option(capsys):

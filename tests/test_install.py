@@ -90,7 +90,7 @@ def test_a_fresh_venv_without_extras_packs_and_points_to_the_course(tmp_path):
                             capture_output=True, text=True, cwd=tmp_path)
     assert course.returncode == 2
     assert course.stderr.strip().splitlines() == [
-        'ctxlib: progress is part of the course; install it with: pip install "ctxlib[course]" '
+        'ctxlib: progress is part of the course; install it from the course\'s folder with: pip install ".[course]" '
         "(missing: jsonschema, wcwidth)"]
     imported = subprocess.run([str(python), "-c", "import ctxlib, sys; ctxlib.count_tokens('hello world'); "
                                "print(sorted(m for m in sys.modules if m.split('.')[0] in "
@@ -108,5 +108,26 @@ def test_the_course_commands_say_how_to_get_the_course(monkeypatch, capsys):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "wcwidth" else real(name, *a))
     assert commands.main(["grade", ".", "--lang", "hi"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("ctxlib: grade ") and 'pip install "ctxlib[course]"' in err and "wcwidth" in err
+    assert err.startswith("ctxlib: grade ") and 'pip install ".[course]"' in err and "wcwidth" in err
     assert "\n" not in err
+
+
+def test_the_binder_environment_installs_the_classroom_and_its_font(tmp_path):
+    """repo2docker's environment (binder/) installs what the lessons import and writes the Jupyter config the
+    Devanagari font needs. It installed ``.[present]`` alone after the classroom moved to the ``[course]``
+    extra, so the lessons failed on ``import ipywidgets``."""
+    import re
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    wanted = [line.strip() for line in (root / "binder" / "requirements.txt").read_text().splitlines()
+              if line.strip().startswith(".[")]
+    extras = set(re.fullmatch(r"\.\[([\w,]+)\]", wanted[0]).group(1).split(","))
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert {"course", "present"} <= extras <= set(declared)
+    script = (root / "binder" / "postBuild").read_text()
+    python = script.split("<<'PY'\n", 1)[1].rsplit("\nPY", 1)[0].replace("Path(sys.prefix)", f"Path({str(tmp_path)!r})")
+    done = subprocess.run([sys.executable, "-c", python], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "etc" / "jupyter" / "jupyter_server_config.d" / "ctxlib.json").is_file()
+    assert (tmp_path / "share" / "jupyter" / "labextensions" / "ctxlib-a11y").is_dir()

@@ -124,7 +124,7 @@ def test_quick_checks_read_as_questions_with_the_answer_folded_away(site):
                        page[page.index(option_label(question, question.options[0].id)):])
     assert folded and folded.group(1) == option_label(question, right)[0]
     assert "widget-view" not in page and "IPY_MODEL" not in page
-    assert 'class="run-browser" href="../lite/lab/index.html?path=lessons/en/04_what_to_remove.ipynb"' in page
+    assert 'class="run-browser" href="../lite/notebooks/index.html?path=lessons/en/04_what_to_remove.ipynb"' in page
 
 
 # --- in Chromium ---------------------------------------------------------------------------
@@ -283,3 +283,23 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(chromium, served
         page.close()
     assert found == {}, "\n".join(f"{page}: {v}" for page, vs in found.items() for v in vs)
     assert refused == []
+
+
+def test_a_folder_that_is_not_a_site_is_never_replaced(tmp_path):
+    """``run.py site DIR`` once deleted whatever DIR held (a web root, the course's parent with ``..``)."""
+    build = [sys.executable, str(ROOT / "tools" / "build_site.py")]
+    victim = tmp_path / "notes"
+    (victim / "sub").mkdir(parents=True)
+    (victim / "notes.txt").write_text("data\n")
+    done = subprocess.run([*build, str(victim)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode != 0
+    assert "is not an earlier site (no .ctxlib-site); nothing was deleted" in done.stderr
+    assert (victim / "notes.txt").read_text() == "data\n" and (victim / "sub").is_dir()
+    site = tmp_path / "site"
+    for _ in range(2):  # a new folder, then the same folder again: an earlier site is replaced
+        subprocess.run([*build, str(site)], check=True, capture_output=True, cwd=ROOT)
+        assert (site / ".ctxlib-site").is_file() and (site / "en" / "01_window_as_budget.html").is_file()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    subprocess.run([*build, str(empty)], check=True, capture_output=True, cwd=ROOT)
+    assert (empty / "index.html").is_file()

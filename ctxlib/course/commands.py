@@ -150,8 +150,9 @@ def needs_course(func):
         missing = [name for name in COURSE_PACKAGES if importlib.util.find_spec(name) is None]
         if missing:
             lang = getattr(args, "lang", None) or lang_from_environment()
-            raise UsageError(message("{command} is part of the course; install it with: pip install \"ctxlib[course]\" "
-                                     "(missing: {names})", lang, command=args.command, names=", ".join(missing)))
+            raise UsageError(message("{command} is part of the course; install it from the course's folder with: "
+                                     "pip install \".[course]\" (missing: {names})", lang, command=args.command,
+                                     names=", ".join(missing)))
         return func(args)
 
     return run

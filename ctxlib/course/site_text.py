@@ -27,7 +27,7 @@ SITE_TEXT = {
     "skip": N_("Skip to the content"),
     "language": N_("Language"),
     "run_in_browser": N_("Run this lesson in your browser"),
-    "run_in_browser_note": N_("nothing to install; Python starts in the tab in about 15 seconds"),
+    "run_in_browser_note": N_("nothing to install; Python starts in the tab in about 20 seconds"),
     "run_locally": N_("On your own machine, in a copy of the course: {command} (sets everything up, then "
                       "opens the lessons in JupyterLab)."),
     "answer": N_("Show the answer"),
