@@ -2,7 +2,7 @@
 
 Each test fails on the code before its fix: a ``.gitignore`` class that starts with "]" (exponential
 matching), a ``.gitignore`` line ``re`` refuses (a traceback) or warns about (Python's warning on the
-user's terminal), a query of thousands of distinct words for the term-count scorer (a scan of every
+user's terminal), a query of thousands of words for the term-count scorer (a scan of every
 file per word), the MCP ``count`` tool given one path many times, and public functions that took a
 negative, NaN or bool size without a word. None is timed: each asserts the behaviour or bounded work.
 """
@@ -80,26 +80,24 @@ def test_a_gitignore_line_re_warns_about_prints_no_warning(tmp_path):
     assert "keep.py" in [f.path for f in found.files]
 
 
-# --- 3. The term-count scorer takes a bounded number of distinct terms ---------------------------
+# --- 3. The term-count scorer takes a bounded number of terms ------------------------------------
 
-def test_the_term_count_scorer_refuses_thousands_of_distinct_terms_naming_their_number():
-    # Each distinct term was a scan of every file: 20,000 words made a pack of a small repository take 84 s.
-    with pytest.raises(ValueError, match=r"20,000 distinct terms.*at most 256"):
+def test_the_term_count_scorer_refuses_thousands_of_terms_naming_their_number():
+    # Each term was a scan of every file: 20,000 words made a pack of a small repository take 84 s. Lesson 1
+    # prints score_file's source, so it stays the chapter's plain sum; the bound is on the terms, repeats too.
+    with pytest.raises(ValueError, match=r"20,000 terms.*at most 256"):
         scoring.clean_terms([f"w{i}" for i in range(20_000)])
-    assert len(scoring.clean_terms([f"w{i}" for i in range(scoring.MAX_DISTINCT_TERMS)])) == 256
-
-
-def test_a_repeated_term_counts_as_often_as_it_is_repeated():
+    with pytest.raises(ValueError, match=r"10,000 terms.*at most 256"):
+        scoring.score_file("shop/vat.py", "vat", ["vat"] * 10_000)
+    assert len(scoring.clean_terms([f"w{i % 3}" for i in range(scoring.MAX_TERMS)])) == 256
     text = "vat invoice vat"
-    assert scoring.score_file("shop/vat.py", text, ["vat"] * 10_000) == 10_000 * scoring.score_file(
-        "shop/vat.py", text, ["vat"])
     assert scoring.score_file("a.py", text, ["VAT", "vat", "invoice"]) == 2 + 2 + 1
 
 
 def test_pack_with_the_terms_scorer_and_a_long_query_is_one_line(tmp_path):
     from ctxlib.fit import pack_files
 
-    with pytest.raises(ValueError, match="distinct terms"):
+    with pytest.raises(ValueError, match="5,000 terms"):
         pack_files({"a.py": "w1 = 1\n"}, " ".join(f"w{i}" for i in range(5_000)), 500, scorer="terms")
 
 

@@ -26,7 +26,6 @@ QUOTED = [
      "the budget from which footholds first is monotone: a foothold above it waits for every other file's"),
     ("02_running_total.ipynb", "1,200,000", "text:the chapter 'The window is a running total, not a per-request allowance'",
      "the size of the chapter's monorepo, 1.2 million lines; the lesson computes with its 12 million tokens"),
-    ("02_running_total.ipynb", "90%", "definition", "what p90 means: the size 90% of failing runs stay under"),
     ("02_running_total.ipynb", "5,800", "ctxlib:ledger.TOKENS_PER_FAILURE",
      "a stated parameter of the synthetic run log, the chapter monorepo's size per failure"),
     ("02_running_total.ipynb", "3%", "ctxlib:ledger.CASCADE_SHARE", "a stated parameter of the synthetic run log"),

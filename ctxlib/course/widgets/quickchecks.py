@@ -182,6 +182,14 @@ class QuizBox(widgets.VBox):
         # Static viewers and nbval see text/plain: a stable, readable line, not model internals.
         return self._note
 
+    def _repr_mimebundle_(self, **kwargs):
+        # ipywidgets cuts a widget's text/plain after 110 characters ("B) The tokenizer keeps about half o…"):
+        # a static viewer showed no option whole. Every option is given in full.
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle:
+            bundle["text/plain"] = self._note
+        return bundle
+
 
 def _answer_control(question: Question, lang: str):
     """The input for ``question`` and a function reading the learner's answer from it.
