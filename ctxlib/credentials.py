@@ -54,7 +54,7 @@ from . import base64scan, goregex, ignore, regexscan
 from .linecursor import LineCursor
 from .literalset import LiteralSet, holds_any
 from .secretformats import FORMAT_RULES  # ctxlib's own rules for particular tools' formats
-from .secretrules import CREDENTIAL_FILE_PATTERNS, linear_gitleaks_regex  # ctxlib's own: names, rules
+from .secretrules import CREDENTIAL_FILE_PATTERNS, GITLEAKS_ALLOWLISTS, linear_gitleaks_regex  # ctxlib's own
 from .secretrules import EXTRA_RULES as _KIND_RULES
 
 EXTRA_RULES = _KIND_RULES + FORMAT_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
@@ -139,11 +139,13 @@ def _config() -> dict:
 
 @functools.cache
 def rules() -> tuple[tuple[_Rule, ...], tuple[_Allowlist, ...]]:
-    """gitleaks' rules that have a regular expression, then ``EXTRA_RULES``, and the global allowlists."""
+    """gitleaks' rules that have a regular expression (with ``GITLEAKS_ALLOWLISTS`` added), then ``EXTRA_RULES``, and
+    the global allowlists."""
     config = _config()
     found = tuple(
         _Rule(r["id"], linear_gitleaks_regex(r["id"], r["regex"]), tuple(k.lower() for k in r.get("keywords", [])), float(r.get("entropy", 0.0)),
-              int(r.get("secretGroup", 0)), r.get("path", ""), _allowlists(r.get("allowlists", [])), tuple(r.get("runs", ())))
+              int(r.get("secretGroup", 0)), r.get("path", ""),
+              _allowlists(r.get("allowlists", []) + GITLEAKS_ALLOWLISTS.get(r["id"], [])), tuple(r.get("runs", ())))
         for r in config["rules"] + EXTRA_RULES if "regex" in r)
     return found, _allowlists([config.get("allowlist", {})])
 
