@@ -121,6 +121,17 @@ def test_grade_table_and_summary_as_pure_functions():
     assert summary[-1].split() == [f"{LESSON}:a", "1", "of", "2", "(0", "failed,", "1", "not", "attempted)"]
 
 
+def test_most_missed_puts_wrong_answers_before_questions_not_reached():
+    # Mid-class, three learners have not reached c; one got b wrong. b is what the instructor needs to see.
+    header = ["learner", "file", "passed", "total", "hints", "solutions", "q:a", "q:b", "q:c"]
+    rows = [["Asha", "a.json", 1, 3, 0, 0, "passed", "failed", "not attempted"],
+            ["Ravi", "r.json", 2, 3, 0, 0, "passed", "passed", "not attempted"],
+            ["Meera", "m.json", 2, 3, 0, 0, "passed", "passed", "not attempted"]]
+    summary = grade_summary(header, rows).splitlines()
+    assert [line.split()[0] for line in summary[-2:]] == ["q:b", "q:c"]
+    assert summary[-2].split()[1:] == ["1", "of", "3", "(1", "failed,", "0", "not", "attempted)"]
+
+
 def test_grade_does_not_invent_the_csv_folder(class_folder, capsys):
     assert main(["grade", "handed_in", "--csv", "typo/grades.csv"]) == 2
     assert capsys.readouterr().err.endswith(

@@ -111,8 +111,9 @@ def grade_summary(header, rows, most_missed: int = 5, lang: str = "en") -> str:
     lines = [Table([message("learner", lang), message("passed", lang), message("completion", lang)], learners).text()]
     missed = [(sum(r[i] != "passed" for r in rows), sum(r[i] == "failed" for r in rows), header[i])
               for i in range(6, len(header))]
-    # Most learners not passing first; among those, more wrong answers first; then quiz order (a stable sort).
-    missed = sorted([m for m in missed if m[0]], key=lambda m: (-m[0], -m[1]))[:most_missed]
+    # Most wrong answers first: mid-class, questions nobody has reached yet would otherwise hide the one the
+    # class gets wrong. Then most learners not passing; then quiz order (a stable sort).
+    missed = sorted([m for m in missed if m[0]], key=lambda m: (-m[1], -m[0]))[:most_missed]
     if missed:
         qwidth = max(len(m[2]) for m in missed)
         lines += ["", message("most-missed questions (learners who have not passed it):", lang)]
