@@ -49,8 +49,9 @@ def by_question(header, rows) -> dict[str, list[tuple[str, dict[str, list[str]]]
 def most_missed(header, rows, limit: int = 10) -> list[tuple[str, int, int]]:
     """The questions most learners have not passed: ``[("lesson:question", failed, not attempted), ...]``.
 
-    Sorted by learners not passing (failed + not attempted), then by failed, then quiz order;
-    questions everyone passed are left out; at most ``limit``. The order is ``grade_summary``'s.
+    Sorted by learners who failed it, then by learners not passing (failed + not attempted), then quiz
+    order: mid-class, questions not reached yet would hide the one the class gets wrong. Questions
+    everyone passed are left out; at most ``limit``. The order is ``grade_summary``'s.
     """
     missed = []
     for column in range(FIRST_QUESTION_COLUMN, len(header)):
@@ -58,7 +59,7 @@ def most_missed(header, rows, limit: int = 10) -> list[tuple[str, int, int]]:
         unattempted = sum(row[column] == "not attempted" for row in rows)
         if failed + unattempted:
             missed.append((header[column], failed, unattempted))
-    return sorted(missed, key=lambda m: (-(m[1] + m[2]), -m[1]))[:limit]
+    return sorted(missed, key=lambda m: (-m[1], -(m[1] + m[2])))[:limit]
 
 
 def _labels(lang: str) -> dict[str, str]:
