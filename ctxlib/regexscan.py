@@ -407,7 +407,12 @@ def _run_marks(chars: str) -> bytes:
     return bytes(ord("a") if chr(c) in chars else ord(" ") for c in range(256))
 
 
-def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: int):
+def run_marks(text: str, chars: str) -> bytes:
+    """``text`` as bytes, one a character: ``b"a"`` where it holds one of ``chars``, ``b" "`` elsewhere (``run_finditer``'s)."""
+    return text.encode("ascii", "replace").translate(_run_marks(chars))
+
+
+def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: int, marked: bytes | None = None):
     """``pattern.finditer(text)`` for a pattern whose every match starts in a run of ``least`` or
     more of the ASCII characters ``chars`` and whose search from there reads no further than
     ``tail`` characters past the run (gitleaks' base64 runs, ``[A-Za-z0-9+/]{40,}={0,2}|...``:
@@ -421,13 +426,14 @@ def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: i
 
     Args:
         pattern: compiled ``re``; text: the text; chars: the run's characters (ASCII, no "?");
-        least: the shortest run a match needs; tail: characters a match reads past its run.
+        least: the shortest run a match needs; tail: characters a match reads past its run; marked: ``run_marks(text,
+        chars)`` if the caller has it already (rules that share their characters mark the text once).
     Returns:
         an iterator of the ``re.Match`` objects ``pattern.finditer(text)`` gives, in order.
     Raises:
         ValueError: ``chars`` holds "?" or a non-ASCII character.
     """
-    marked, first = text.encode("ascii", "replace").translate(_run_marks(chars)), b"a" * least
+    marked, first = run_marks(text, chars) if marked is None else marked, b"a" * least
     last, at = 0, marked.find(first)
     while at >= 0:
         start, end = marked.rfind(b" ", 0, at) + 1, marked.find(b" ", at)
