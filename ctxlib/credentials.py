@@ -17,8 +17,8 @@ gitleaks applies it (``detect/detect.go``):
 4. the global and the rule's allowlists drop findings: a regex over the secret, the match
    or the line (``regexTarget``), or a stopword inside the secret.
 
-What ctxlib adds to the rule set is in ``secretrules.py`` (kinds of secret) and ``secretformats.py``
-(particular tools' formats). Credential files of common tools are
+What ctxlib adds to the rule set is in ``secretrules.py`` (kinds of secret), ``secretformats.py``
+(particular tools' formats) and ``secretcalls.py`` (secrets handed to commands and calls). Credential files of common tools are
 a class, recognized twice: by name (``CREDENTIAL_FILE_PATTERNS``, gitignore syntax, plus gitleaks'
 own path-only rules such as ``pkcs12-file``), so the reader never opens ``~/.kube/config``,
 ``.docker/config.json``, ``.pgpass`` or a service-account key under its usual name; and by content
@@ -53,11 +53,12 @@ from pathlib import Path
 from . import base64scan, goregex, ignore, regexscan
 from .linecursor import LineCursor
 from .literalset import LiteralSet, holds_any
+from .secretcalls import CALL_RULES  # ctxlib's own rules for secrets handed to commands and calls
 from .secretformats import FORMAT_RULES  # ctxlib's own rules for particular tools' formats
 from .secretrules import CREDENTIAL_FILE_PATTERNS, GITLEAKS_ALLOWLISTS, linear_gitleaks_regex  # ctxlib's own
 from .secretrules import EXTRA_RULES as _KIND_RULES
 
-EXTRA_RULES = _KIND_RULES + FORMAT_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
+EXTRA_RULES = _KIND_RULES + FORMAT_RULES + CALL_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
 
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"
@@ -243,7 +244,9 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     keyword windows, each keyword's places (key ``""``), ``case_safe`` (key ``None``)."""
     pattern = _compiled(rule.regex)
     if rule.runs:
-        yield from regexscan.run_finditer(pattern, text, *rule.runs)
+        chars = rule.runs[0]  # the text marked once for the rules whose runs are of the same characters
+        marked = seen[chars] if chars in seen else seen.setdefault(chars, regexscan.run_marks(text, chars))
+        yield from regexscan.run_finditer(pattern, text, *rule.runs, marked)
         return
     source = pattern.pattern if isinstance(pattern, re.Pattern) else None  # as re reads it (goregex)
     if None not in seen:

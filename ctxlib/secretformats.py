@@ -8,8 +8,11 @@ seed, a wallet's hex key), a client's saved auth (Postman, Kaggle, Composer), a 
 syntax (Terraform's variable default, Hadoop's properties, cloud-init's ``chpasswd``, HAProxy, Postfix,
 fetchmail and msmtp), a secret handed over at a prompt or a pipe (``expect``/``send``, ``echo ... |
 docker login --password-stdin``, ``| chpasswd``), a JWT's signing key in a call, a webhook's URL, an Oracle
-``user/password@`` login. ``credentials.py`` runs them after ``secretrules.EXTRA_RULES``, so a file both
-catch is still reported under the older rule.
+``user/password@`` login. A fourth round added Azure's keys outside a connection string, tokens known by their own
+shape (Discord bots', Docker Hub's, NuGet's, cloudflared's, WireGuard's keys), servers' password files (Redis ACL,
+PgBouncer, Dovecot, Mosquitto, htpasswd under another name), Windows' and FileZilla's saved passwords, signify's
+secret keys, a Go MySQL DSN; its rules for commands and calls are in ``secretcalls.py``. ``credentials.py`` runs
+these after ``secretrules.EXTRA_RULES``, so a file both catch is still reported under the older rule.
 
 The allowlists are ``secretrules``' (a placeholder, a template, a value not mixed enough to be chosen). Every
 expression is linear in the text: bounded or possessive repeats, a literal to start from
@@ -17,7 +20,8 @@ expression is linear in the text: bounded or possessive repeats, a literal to st
 """
 from __future__ import annotations
 
-from .secretrules import _CONFIG_FILES, _NOT_SECRET_NAMES, _PLACEHOLDER, _SECRET_NAME, _TEMPLATE, _VALUE_ALLOWLISTS
+from .secretrules import (_CONFIG_FILES, _NOT_SECRET_NAMES, _PLACEHOLDER, _SECRET_NAME, _TEMPLATE, _TOKEN_CHARS,
+                          _VALUE_ALLOWLISTS)
 
 _LOOKUPS = [{"regexes": [_PLACEHOLDER, _TEMPLATE]}]  # what command-line-password allows: a variable, a template
 _SECRET_KEYWORDS = ["pass", "pwd", "secret", "token", "key", "credential", "salt"]  # the words of _SECRET_NAME
@@ -86,8 +90,11 @@ FORMAT_RULES = [
      # (podman, helm registry, any --password-stdin or --token-stdin; gh auth login --with-token), echo 'user:...' | chpasswd
      # (a Vagrantfile's inline provisioner), echo ... | passwd --stdin user
      "regex": r"""(?i)\b(?:echo|printf)[ \t]++(?:-[a-z]{1,3}[ \t]++)?["']?(?:[\w.@-]{1,64}:)?([^\s"'`$<>{}|;&:\\]{4,200})(?:\\n)?["']?"""
-              r"""[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?(?:chpasswd\b|passwd[ \t]++--stdin|[^\n|;&]{0,200}?--(?:password-stdin|token-stdin|with-token)\b)""",
-     "keywords": ["-stdin", "chpasswd", "with-token"], "allowlists": _LOOKUPS},
+              r"""[ \t]*+\|[ \t]*+(?:sudo[ \t]++(?-i:(?:-[a-zA-Z]{1,3}[ \t]++){0,3}-[a-zA-Z]{0,3}S)\b|(?:sudo[ \t]++)?(?:chpasswd\b"""
+              r"""|passwd[ \t]++--stdin|[^\n|;&]{0,200}?--(?:password-stdin|token-stdin|with-token)\b"""
+              r"""|gcloud[ \t]++secrets\b[^\n|;&]{0,200}?--data-file[ \t=]++-(?![\w-])))""",
+     # fourth round: echo ... | sudo -S (sudo reads the password from its input), | gcloud secrets ... --data-file=-
+     "keywords": ["-stdin", "chpasswd", "with-token", "sudo", "--data-file"], "allowlists": _LOOKUPS},
     {"id": "prompt-answer",  # a password typed at its prompt by a script: Tcl expect's expect "password:" then send "...\r",
      # pexpect's child.expect("Password:") then child.sendline("...")
      "regex": r"""(?i)\bexpect\b[^\n]{0,30}?pass(?:word|phrase)?[^\n]{0,12}?(?:\n[ \t]*+|\{[ \t]*+)(?:[\w.]{1,40}\.)?send(?:line)?\b"""
@@ -165,4 +172,90 @@ FORMAT_RULES = [
               r"""|(?m:^)conn [ \t]*+[\w$#.]{1,64}/([^@\s"'/;]{3,200})@""",  # apart: "connect |conn " would be read as "conn"
      "keywords": ["oracle", "sqlplus", "rman target", "expdp", "impdp", "sqlldr", "dgmgrl", "connect ", "pwd={", "password={"],
      "allowlists": _VALUE_ALLOWLISTS},
+    # A fourth red-team round (121 fakes, 72 of them packed before): cloud keys outside a connection string, tokens by
+    # their own shape, servers' password files
+    {"id": "azure-shared-key",  # Azure's keys where gitleaks' generic rule does not look: az storage's --account-key (64
+     # bytes, 88 base64 characters), a Service Bus or Event Hubs SAS token (Authorization: SharedAccessSignature sr=...
+     # &sig=...; Microsoft's "Service Bus access control with Shared Access Signatures")
+     "regex": r"""--account-key[ \t=]{1,4}["']?([A-Za-z0-9+/]{86}==)|\bSharedAccessSignature[ \t]++(?:[\w%.-]{1,20}=[^\s&"']{0,300}&){0,6}?"""
+              r"""sig=([\w%+/]{30,120}+)""",
+     "keywords": ["--account-key", "sharedaccesssignature"], "entropy": 3.0, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "redis-config-string-password",  # StackExchange.Redis' configuration string, host:6380,password=...,ssl=True (how
+     # Azure Cache for Redis shows its access key): searched from ",password=", its line holding the host's ":port,"
+     "regex": r""",(?i:password)=([^\s,"']{8,200})""", "keywords": [",password="], "entropy": 3.0,
+     "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [r"^(?:(?!:\d{2,5},)[^\n])*+$"]}]},
+    {"id": "azure-devops-pat",  # an Azure DevOps personal access token (52 characters of base32 in lower case) under a name
+     # ending in "pat" (AZURE_DEVOPS_EXT_PAT, the az devops extension's variable); _NOT_MIXED lets such a value through
+     "regex": r"""(?i)pat["']?[ \t]*+[=:][ \t]*+["']?((?-i:(?=[a-z]{0,51}[2-7])[a-z2-7]{52}))(?![A-Za-z0-9])""",
+     "keywords": ["pat=", "pat =", "pat:", 'pat"', "pat'"], "entropy": 4.0},  # a digit among the 52: "compat = <52 letters>"
+    {"id": "cloudflare-tunnel-token",  # cloudflared's tunnel token: base64 of {"a":account,"t":tunnel id,"s":secret}, given
+     # to cloudflared service install or tunnel run --token (Cloudflare's docs, "Tunnel tokens")
+     "regex": r"""\b(eyJhIjoi[A-Za-z0-9+/]{100,800}+={0,2})""", "keywords": ["eyjhijoi"], "entropy": 4.0},
+    {"id": "discord-bot-token",  # a Discord bot's token: the bot's id (17 to 19 digits) in base64, ".", 6 characters, ".",
+     # 27 to 38 more (Discord's developer docs; gitleaks knows only hex keys beside the word "discord"). Base64 of digits
+     # is read as such: each 4 characters of 3 digits are [MNO][DTjz][AEIMQUYcgk][w-z0-5], which words are not (the
+     # last one or two digits: [MNO][DTjz][AEIMQUYcgk] or [MNO][AQgw])
+     "regex": r"""(?<![\w.-])((?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5,6}(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][AQgw])?\.[\w-]{6}\.[\w-]{27,38})(?![\w.-])""",
+     "keywords": [], "entropy": 3.0, "runs": [_TOKEN_CHARS, 58, 1]},  # regexscan.run_finditer: tried in runs of 58 or more
+    {"id": "wireguard-private-key",  # a WireGuard config's PrivateKey or PresharedKey (wg(8): 32 bytes in base64, 44
+     # characters, the last before "=" one of 16) in any file: a heredoc writing wg0.conf, a README's ini block; generic-api-key
+     # found it only when the key happened to be random enough
+     "regex": r"""(?i)\b(?:PrivateKey|PresharedKey)[ \t]*+=[ \t]*+((?-i:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=))(?![A-Za-z0-9+/=])""",
+     "keywords": ["privatekey", "presharedkey"], "entropy": 3.5},
+    {"id": "registry-token",  # registries' tokens by their prefix: Docker Hub's personal and organization access tokens
+     # (dckr_pat_, dckr_oat_; 27 characters: too short for prefixed-token), NuGet.org's API keys ("oy2" and 43 characters
+     # in lower case, which _NOT_MIXED lets through under any name)
+     "regex": r"""\b(dckr_(?:pat|oat)_[\w-]{24,64}+|oy2[a-z0-9]{43})(?![\w-])""", "keywords": ["dckr_", "oy2"], "entropy": 3.5},
+    {"id": "go-mysql-dsn",  # Go's MySQL driver's DSN, user:password@tcp(host:port)/db (go-sql-driver/mysql's README): no
+     # scheme, so password-in-url does not read it. 60 characters at most: "@tcp(" then lies near enough to the start to be
+     # searched for, not each ":"
+     "regex": r""":([^\s@"'`:/]{4,60})(?:@tcp\(|@unix\(|@udp\()""", "keywords": ["@tcp(", "@unix(", "@udp("],
+     "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "redis-acl-password",  # Redis 6's ACL rules: user app on >password ~keys +@all (redis.conf, users.acl) and ACL
+     # SETUSER (admin-command-password's); ">" adds a password in plain text ("#" and 64 hex digits add its hash). In an
+     # ACL file or a Redis config only: "user" starts lines of many texts
+     "regex": r"""(?im)^[ \t]{0,20}user[ \t]++[^\s>]{1,64}+(?:[ \t]++[^\s>]{1,200}+){0,12}?[ \t]++>([^\s]{4,200})""",
+     "keywords": [], "path": r"(?i)(?:\.acl|redis[^/]*\.conf|redis/[^/]*\.conf)$", "allowlists": _LOOKUPS},
+    {"id": "pgbouncer-userlist",  # PgBouncer's auth_file (userlist.txt): "user" "password", a line each; a password in plain
+     # text, not "md5..." or "SCRAM-SHA-256$..." (PgBouncer's docs, "Authentication file format")
+     "regex": r"""(?m)^"[^"\s]{1,64}"[ \t]++"(?!md5[0-9a-f]{32}"|SCRAM-SHA-256\$)([^"\s]{4,200})"[ \t]*+\r?$""",
+     "keywords": [], "path": r"(?i)userlist[^/]*\.txt$", "allowlists": _LOOKUPS},
+    {"id": "password-file-line",  # user:password lines of servers' password files under any name: Dovecot's and nginx's
+     # {PLAIN} (plain text) and hashed schemes ({SHA512-CRYPT}$6$..., {SSHA}...: Dovecot's "Password schemes"), Mosquitto's
+     # $7$ (PBKDF2-SHA512, written by mosquitto_passwd); htpasswd-hash reads the bare $6$, $apr1$, {SHA}. A name of 60 at
+     # most: the scheme then lies near enough to the start to search by
+     "regex": r"""(?m)^[\w.@+-]{1,60}:(?:\{(?:PLAIN|CLEARTEXT|CLEAR)\}([^\s:]{4,200})|\{(?:SHA512-CRYPT|SHA256-CRYPT|BLF-CRYPT|MD5-CRYPT"""
+              r"""|ARGON2I|ARGON2ID|SSHA512|SSHA256|SSHA|SHA512|SHA256|SMD5|PBKDF2|CRYPT)\}([^\s:]{13,300})"""
+              r"""|(\$7\$\d{1,3}\$[A-Za-z0-9+/]{12,32}={0,2}\$[A-Za-z0-9+/]{40,120}={0,2}))""",
+     "keywords": ["{plain}", "{cleartext}", "{clear}", "-crypt}", "{argon2", "{ssha", "{sha", "{smd5}", "{pbkdf2}", "{crypt}", "$7$"],
+     "allowlists": [{"regexes": [_TEMPLATE, r"(?i)^(?:<|\*+$|x+$|(?:pass(?:word)?|secret|changeme)$)"]}]},  # a hash starts with "$"
+    {"id": "htpasswd-file-line",  # in a file named as an htpasswd or htdigest (nginx's conf/htpasswd, htpasswd.users): the
+     # old DES crypt hash (13 characters, Apache's "crypt" format), htdigest's user:realm:md5 (Apache's htdigest docs)
+     "regex": r"""(?m)^[\w.@+-]{1,100}:(?:([./A-Za-z0-9]{13})|[^:\n]{1,100}:([0-9a-f]{32}))[ \t]*+\r?$""",
+     "keywords": [], "path": r"(?i)(?:^|/)[^/]*(?:htpasswd|htdigest|htusers)[^/]*$", "entropy": 2.5},
+    {"id": "windows-unattend-password",  # Windows Setup's answer file (unattend.xml): <AdministratorPassword>, <Password>,
+     # <AutoLogon>'s, as <Value> then <PlainText>: "true" holds it as written, "false" as base64 of the password and the
+     # element's name, which anyone reverses (Microsoft's unattend reference); Windows' own copy reads *SENSITIVE*DATA*DELETED*
+     "regex": r"""<Value>[ \t]*+([^<>\s]{4,300})[ \t]*+</Value>\s{0,100}<PlainText>[ \t]*+(?:true|false)[ \t]*+</PlainText>""",
+     "keywords": ["<plaintext>"], "allowlists": _LOOKUPS + [{"regexes": [r"^\*SENSITIVE\*DATA\*DELETED\*$"]}]},
+    {"id": "filezilla-password",  # FileZilla's sitemanager.xml and recentservers.xml: <Pass encoding="base64">, the password
+     # in base64 (FileZilla 3), or <Pass> in plain text (older versions)
+     "regex": r"""<Pass(?:[ \t]++encoding="base64")?>([^<>\s]{4,300})</Pass>""", "keywords": ["<pass"], "allowlists": _LOOKUPS},
+    {"id": "signing-secret-key-file",  # signify's and minisign's secret key files under any name: "untrusted comment: ...
+     # secret key", then the key in base64, "RW..." (its algorithm "Ed", its KDF's name)
+     "regex": r"""untrusted comment:[^\n]{0,100}?secret key[ \t]*+\r?\n(RW[A-Za-z0-9+/]{40,400}+={0,2})""",
+     "keywords": ["untrusted comment:"], "entropy": 4.0},
+    {"id": "escaped-bytes-secret",  # a key assigned as a bytes literal of escapes, as Python prints os.urandom's bytes:
+     # app.secret_key = b'\x8f\x1a...' (Flask's docs generate it so); 8 escapes or more, the first at the literal's start: a
+     # literal (the quote and "\x") at the match's start to search by, once a bytes literal, not at each "\x" of a dump (a key
+     # whose first byte prints as itself, about a third of them, is left to the assignment rules). The line must name a
+     # secret (an allowlist over the line, once a line): searched from a secret's word, it was tried at each "key" of a tree
+     "regex": r"""[=:] ?b(?:'\\x|"\\x)(?=[0-9a-fA-F]{2}(?:[^"'\s]{0,200}?\\x[0-9a-fA-F]{2}){7})([0-9a-fA-F]{2}"""
+              r"""(?:\\x[0-9a-fA-F]{2}|\\[nrt\\]|[^\s"'\\]){14,400}+)["']""",
+     "keywords": ["b'\\x", 'b"\\x'], "entropy": 3.0,
+     "allowlists": [{"regexTarget": "line", "regexes": [r"(?i)^(?:(?!secret|key|token|pass|pwd|salt)[^\n])*+$"]}]},
+    {"id": "url-query-key",  # a key in a URL's query under a name the assignment rules do not read: OpenWeatherMap's appid
+     # (32 hex digits), Firebase Realtime Database's ?auth= (a database secret or an ID token)
+     "regex": r"""[?&]appid=([0-9a-f]{32})(?![0-9A-Za-z])|\.firebaseio\.com/[^\s"'?#]{0,300}\?(?:[^\s"'#&]{0,200}&){0,8}?auth=([\w.-]{30,2000}+)""",
+     "keywords": ["appid=", "firebaseio.com"], "entropy": 3.0, "allowlists": _LOOKUPS},
 ]

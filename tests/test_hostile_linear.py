@@ -203,7 +203,14 @@ POSSESSIVE_RULES = ["sql-password", "plaintext-securestring", "config-secret-val
                     "hadoop-secret-property", "cloud-init-password", "piped-password", "prompt-answer", "jwt-signing-key",
                     "tool-command-password", "mount-option-password", "config-password-blank", "insecure-password",
                     "sasl-passwd-line", "lua-long-string-secret", "laravel-app-key", "webhook-url", "private-key-text",
-                    "vendor-client-secret", "db-login-string"]
+                    "vendor-client-secret", "db-login-string",
+                    # the fourth red-team round's (ctxlib/secretformats.py, ctxlib/secretcalls.py)
+                    "azure-shared-key", "redis-config-string-password", "azure-devops-pat", "cloudflare-tunnel-token",
+                    "discord-bot-token", "wireguard-private-key", "registry-token", "go-mysql-dsn", "redis-acl-password",
+                    "pgbouncer-userlist", "password-file-line", "htpasswd-file-line", "windows-unattend-password",
+                    "filezilla-password", "signing-secret-key-file", "escaped-bytes-secret", "url-query-key",
+                    "admin-command-password", "secret-store-command", "positional-login", "crypto-key-literal",
+                    "authorization-scheme", "header-secret-value", "split-token", "set-command-secret", "lisp-secret"]
 
 
 @pytest.mark.parametrize("rule_id", POSSESSIVE_RULES)
@@ -256,9 +263,38 @@ HOSTILE = {  # 100 kB each, built against one new rule; none holds a secret
     "private-key-text": ["ED25519-V3:" + "A" * MiB_TENTH, "xprv" * 25_000, "accounts: [" * 9_000, "nkey seed" + "S" * MiB_TENTH],
     "vendor-client-secret": ["twilio AC" + "a" * MiB_TENTH, "pusher secret: '" * 6_000],
     "db-login-string": ["jdbc:oracle:thin:" + "a" * MiB_TENTH, "sqlplus " + "-a " * 33_000, ";pwd={" * 16_000],
+    # the fourth round's
+    "azure-shared-key": ["--account-key " + "A" * MiB_TENTH, "SharedAccessSignature " + "a=b&" * 25_000, "sig=" * 25_000],
+    "redis-config-string-password": ["a:6380,password=" * 6_000, ",password=" + "a" * MiB_TENTH],
+    "azure-devops-pat": ["pat=" * 25_000, "pat: " + "a" * MiB_TENTH],
+    "cloudflare-tunnel-token": ["eyJhIjoi" + "A" * MiB_TENTH],
+    "discord-bot-token": ["MTIz" * 25_000, ("MTIzNDU2Nzg5MDEyMzQ1Njc4." + "a" * 40 + " ") * 1_500],
+    "wireguard-private-key": ["PrivateKey = " + "A" * MiB_TENTH, "PrivateKey=" * 9_000],
+    "registry-token": ["dckr_pat_" + "a" * MiB_TENTH, "oy2" * 33_000],
+    "go-mysql-dsn": [":" * MiB_TENTH + "@tcp(", ":aaaa" * 20_000 + "@tcp("],
+    "redis-acl-password": ["user " + "a " * 50_000, "user a" + " >" * 50_000],
+    "pgbouncer-userlist": ['"a" "' * 20_000, '"a" "' + "a" * MiB_TENTH],
+    "password-file-line": ["a:{PLAIN}" * 11_000, "a:$7$1$" + "A" * MiB_TENTH],
+    "htpasswd-file-line": ["a:" * 50_000, "a:b:" + "a" * MiB_TENTH],
+    "windows-unattend-password": ["<Value>" + "a" * MiB_TENTH, "<Value>a</Value>" + " " * MiB_TENTH + "<PlainText>"],
+    "filezilla-password": ['<Pass encoding="base64">' + "a" * MiB_TENTH],
+    "signing-secret-key-file": ["untrusted comment: " * 5_000 + "secret key\n", "untrusted comment: secret key\nRW" + "A" * MiB_TENTH],
+    "escaped-bytes-secret": ["key = b'" + "\\x41" * 25_000, "key = b'\\x" * 8_000],
+    "url-query-key": ["?appid=" * 14_000, "a.firebaseio.com/a?" + "a&" * 50_000],
+    "admin-command-password": ["plink " * 16_000, "net user " * 11_000, "openssl passwd " + "-a " * 33_000, "acl setuser a" + " b" * 50_000],
+    "secret-store-command": ["gh secret set " * 7_000, " --secret-string " * 5_800],
+    "positional-login": ["PlainAuth(\"\", " * 7_000, "pymysql.connect(a, " * 5_000, "Credentials(\"a\", " * 6_000],
+    "crypto-key-literal": ["new SecretKeySpec(" * 5_000, "hash_hmac('a', " * 6_000, "JWT::encode(" + "a" * MiB_TENTH],
+    "authorization-scheme": ["Authorization: SSWS " * 5_000],
+    "header-secret-value": ["proxy_set_header X-Api-Key " * 3_500, "addHeader(\"" + "a" * MiB_TENTH],
+    "split-token": ['"ghp_" + ' * 11_000, '"ghp_' + "a" * MiB_TENTH],
+    "set-command-secret": ["set -gx API_KEY " * 6_000, "setx " * 20_000],
+    "lisp-secret": ["(setq a-token " * 7_000, ":password " * 10_000],
 }
 # The path a rule wants to run on (its "path"); other rules run on any
-HOSTILE_PATHS = {"terraform-variable-default": "a.tf", "lua-long-string-secret": "a.lua", "config-password-blank": "a.conf"}
+HOSTILE_PATHS = {"terraform-variable-default": "a.tf", "lua-long-string-secret": "a.lua", "config-password-blank": "a.conf",
+                 "redis-acl-password": "users.acl", "pgbouncer-userlist": "userlist.txt", "htpasswd-file-line": "htpasswd",
+                 "lisp-secret": "init.el"}
 
 
 @pytest.mark.parametrize("rule_id", sorted(HOSTILE))

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from ctxlib.credentials import _compiled, find_secrets, rules
 from test_credential_kinds import LOOK_ALIKES as KIND_LOOK_ALIKES, NEW_KINDS
+from test_credential_kinds_fourth import ALREADY_REFUSED, FOURTH_ROUND, LOOK_ALIKES as FOURTH_LOOK_ALIKES
 from test_credentials import CREDENTIAL_CORPUS, FALSE_POSITIVES, LOOK_ALIKES, TRUE_POSITIVES
 
 _spec = importlib.util.spec_from_file_location(
@@ -27,7 +28,8 @@ _spec.loader.exec_module(check)
 
 RULES = [r for r in rules()[0] if isinstance(_compiled(r.regex), re.Pattern)]
 KNOWN = ([t for t, _ in TRUE_POSITIVES] + list(CREDENTIAL_CORPUS.values()) + FALSE_POSITIVES
-         + list(LOOK_ALIKES.values()) + [t for _, _, t, _ in NEW_KINDS] + list(KIND_LOOK_ALIKES.values()))
+         + list(LOOK_ALIKES.values()) + [t for _, _, t, _ in NEW_KINDS] + list(KIND_LOOK_ALIKES.values())
+         + [t for _, _, t, _ in FOURTH_ROUND] + [t for _, _, t in ALREADY_REFUSED] + list(FOURTH_LOOK_ALIKES.values()))
 SNIPPETS = ["def parse(headers):\n    return headers.get('key')\n", "# token handling\n", "x = 1\n",
             '{"auth": {"user": "me"}}\n', "password:\n", "api_key = os.environ['API_KEY']\n",
             "    self.access_token = token  # auth\n", "url = 'http://example.com/path'\n", "\t\n\n",
