@@ -5,11 +5,11 @@ import pickle
 
 import pytest
 
-from ctxlib.course.commands import main
 from ctxlib.course.sample_project import build_sample_project
 from ctxlib.fit import pack_files
 from ctxlib.i18n import N_, Worded, WordedError, message
 from ctxlib.repo import read_repo
+from test_cli_pack import run  # main(argv) -> (exit status, stdout, stderr), as test_evaluate uses it
 
 
 @pytest.fixture(scope="module")
@@ -20,15 +20,6 @@ def shop(tmp_path_factory):
 @pytest.fixture(scope="module")
 def files(shop):
     return {f.path: f.text for f in read_repo(shop).files}
-
-
-def run(capsys, *argv):
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 # Words of the English report that must not be left in the Hindi one (the glossary keeps
