@@ -8,6 +8,16 @@ import tempfile
 
 os.environ["CTXLIB_PROGRESS"] = os.path.join(tempfile.mkdtemp(prefix="ctxlib-test-"), "progress.json")
 
+try:  # hypothesis's property tests: new examples on every run here, a fixed set in CI (.ci/run sets CTXLIB_HYPOTHESIS=ci),
+    # so a red CI can be rerun to the same result; a failure found here is kept as an example in the test
+    from hypothesis import settings
+
+    settings.register_profile("ci", derandomize=True, database=None)
+    settings.register_profile("explore")
+    settings.load_profile(os.environ.get("CTXLIB_HYPOTHESIS", "explore"))
+except ImportError:  # the offline workshop install runs nbval alone, without the test extras
+    pass
+
 
 def pytest_configure(config):
     """nbval compares a chart's alt text, not its PNG bytes (tools/nbval_sanitize.cfg), unless told otherwise."""

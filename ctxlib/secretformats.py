@@ -194,9 +194,9 @@ FORMAT_RULES = [
     {"id": "discord-bot-token",  # a Discord bot's token: the bot's id (17 to 19 digits) in base64, ".", 6 characters, ".",
      # 27 to 38 more (Discord's developer docs; gitleaks knows only hex keys beside the word "discord"). Base64 of digits
      # is read as such: each 4 characters of 3 digits are [MNO][DTjz][AEIMQUYcgk][w-z0-5], which words are not (the
-     # last one or two digits: [MNO][DTjz][AEIMQUYcgk] or [MNO][AQgw])
-     "regex": r"""(?<![\w.-])((?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5,6}(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][AQgw])?\.[\w-]{6}\.[\w-]{27,38})(?![\w.-])""",
-     "keywords": [], "entropy": 3.0, "runs": [_TOKEN_CHARS, 58, 1]},  # regexscan.run_finditer: tried in runs of 58 or more
+     # last one or two digits: [MNO][DTjz][AEIMQUYcgk] or [MNO][AQgw]). ASCII only, as its runs are (\w takes "ª")
+     "regex": r"""(?<![\w.-])((?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5,6}(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][AQgw])?\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![\w.-])""",
+     "keywords": [], "entropy": 3.0, "runs": [_TOKEN_CHARS, 55, 1]},  # regexscan.run_finditer: runs of 55 or more (20+1+6+1+27)
     {"id": "wireguard-private-key",  # a WireGuard config's PrivateKey or PresharedKey (wg(8): 32 bytes in base64, 44
      # characters, the last before "=" one of 16) in any file: a heredoc writing wg0.conf, a README's ini block; generic-api-key
      # found it only when the key happened to be random enough

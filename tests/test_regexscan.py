@@ -286,3 +286,37 @@ def test_possible_drops_literals_a_missing_keyword_rules_out():
     literals = (("ghp_", False, 0, 0), ("xoxb-", True, 0, 0), ("zz", False, 1, 1))
     places, indexed = {"ghp_": [3]}, frozenset({"ghp_", "xoxb", "key"})
     assert regexscan.possible(literals, (places, indexed)) == (("ghp_", False, 0, 0), ("zz", False, 1, 1))
+
+
+# --- the credential rules that are searched by runs (credentials._matches) -----------------------
+
+try:
+    from re import _parser as _sre_parse  # Python 3.11+
+except ImportError:  # pragma: no cover
+    import sre_parse as _sre_parse
+
+RUN_RULES = [r for r in rules()[0] if r.runs]
+
+
+def test_some_rules_are_searched_by_runs():
+    assert {"prefixed-token", "discord-bot-token"} <= {r.id for r in RUN_RULES}
+
+
+@pytest.mark.parametrize("rule", RUN_RULES, ids=lambda r: r.id)
+def test_a_rules_least_run_is_no_longer_than_its_shortest_match(rule):
+    # A least longer than the shortest match drops real secrets (discord-bot-token said 58; its
+    # regex matches 55 characters: 5 groups of 4, ".", 6, ".", 27).
+    shortest = _sre_parse.parse(_compiled(rule.regex).pattern).getwidth()[0]
+    assert rule.runs[1] <= shortest, (rule.id, rule.runs[1], shortest)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_run_rules_find_what_finditer_finds(data):
+    rule = data.draw(st.sampled_from(RUN_RULES))
+    pattern = _compiled(rule.regex)
+    secret = data.draw(st.from_regex(pattern, fullmatch=True))
+    before = data.draw(st.sampled_from(["", " ", "x = '", "token: ", "\n", "a.b-"]))
+    after = data.draw(st.sampled_from(["", " ", "'\n", ";", ".x", "\u00e9"]))
+    text = before + secret + after
+    assert spans(regexscan.run_finditer(pattern, text, *rule.runs)) == spans(pattern.finditer(text))
