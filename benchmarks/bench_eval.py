@@ -17,6 +17,9 @@ parent tree is exported from the mirror and packed by every system in the same r
 - ``ctxlib pack``: ``ranking.rank_files`` with every signal, packed with the default strategy,
   footholds first (``strategies.footholds_first``: more budget never loses a file);
 - ``ctxlib pack, greedy``: the same ranking packed with the lesson's ``strategy="greedy"``;
+- ``ctxlib pack --history``: the default, ranked with the parent commit's recent history too
+  (``ctxlib.recent``: files changed in its last commits, and by past commits whose messages are like
+  the task; its weights chosen on the tuning half);
 - ``- SIGNAL`` (``--ablation``): every signal but one, packed at 13k only.
 
 Results go to ``benchmarks/results/bench_eval.json`` (with the commit, date, load and cores);
@@ -166,7 +169,7 @@ def main() -> int:
     halves = half_of(data)
     instances = [i for i in instances_of(data) if args.half in (None, halves[i.repo])]
     systems = [(BASELINE, evaluate.BUDGETS), (BEFORE, evaluate.BUDGETS), (FULL, evaluate.BUDGETS),
-               (GREEDY, evaluate.BUDGETS)]
+               (GREEDY, evaluate.BUDGETS), (evaluate.HISTORY, evaluate.BUDGETS)]
     if args.ablation:
         systems += [(evaluate.System(f"- {s}", signals=tuple(x for x in ranking.SIGNALS if x != s)),
                      evaluate.BUDGETS[:1]) for s in ranking.SIGNALS]
@@ -196,6 +199,8 @@ def main() -> int:
                          for h in HALVES if args.half in (None, h)},
               "by_project": {name: summaries(outcomes, systems[2:3], lambda i, n=name: i.repo == n)[FULL.name]
                              for name in data["projects"] if args.half in (None, halves[name])},
+              "by_project_history": {name: summaries(outcomes, systems[4:5], lambda i, n=name: i.repo == n)[
+                  evaluate.HISTORY.name] for name in data["projects"] if args.half in (None, halves[name])},
               "monotone_violations": monotone_violations(outcomes[FULL.name]),
               "monotone_violations_greedy": monotone_violations(outcomes[GREEDY.name]),
               "misses": [{"repo": o.instance.repo, "commit": o.instance.commit[:10], "query": o.instance.query,

@@ -39,7 +39,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import fit, history, ranking, repo
+from . import fit, history, ranking, recent, repo
 from .ceiling import is_whole_number
 from .i18n import N_, Worded, WordedError, message
 
@@ -103,9 +103,11 @@ class System:
     view: str = "auto"
     signals: tuple[str, ...] = ranking.SIGNALS
     strategy: str = fit.DEFAULT_STRATEGY
+    history: bool = False  # rank by the parent commit's recent history too (recent.py), as pack --history does
 
 
 CURRENT = System(N_("ctxlib pack"))
+HISTORY = System(N_("ctxlib pack --history"), history=True)
 BASELINE = System(N_("plain BM25, whole files"), scorer="plain", view="whole", signals=())
 
 
@@ -246,22 +248,34 @@ def run_instance(reader, instance: Instance, systems, budgets=BUDGETS, encoding:
     if readable != instance.targets:
         instance = dataclasses.replace(instance, targets=readable)
     rankings: dict = {}
+    commits = parent_history(reader, instance.parent) if any(s.history for s in systems) else []
 
     def shared(system):
-        key = (system.scorer, system.signals)
+        key = (system.scorer, system.signals, system.history)
         if key not in rankings:
             try:
-                rankings[key] = system_ranking(files, instance.query, system)
+                rankings[key] = system_ranking(files, instance.query, system, commits)
             except ValueError:
                 rankings[key] = None
         return rankings[key]
     return [evaluate_files(files, instance, s, budgets, encoding, shared(s)) for s in systems]
 
 
-def system_ranking(files, query, system: System) -> fit.Ranking:
+def parent_history(path, parent: str) -> list[tuple[str, list[str]]]:
+    """What ``pack --history`` would read at ``parent``: its last ``recent.HISTORY_COMMITS`` first-parent commits,
+    ``(message, paths added, modified or retyped)``, newest first (``parent`` first). Raises ``EvalError``."""
+    try:
+        return [(message, [p for kind, p in status if kind != "D"])
+                for _, _, message, status in _reader(path).recent(recent.HISTORY_COMMITS, parent)]
+    except history.HistoryError as exc:
+        raise EvalError(*exc.args) from None
+
+
+def system_ranking(files, query, system: System, commits=()) -> fit.Ranking:
     """The ranking ``system`` walks (``fit.rank_query``, the registry ``pack`` and ``rank`` use too):
-    ``.ranked`` is ``[(path, score), ...]`` best first. Raises ``ValueError`` for a query it cannot search."""
-    return fit.rank_query(files, query, system.scorer, system.signals)
+    ``.ranked`` is ``[(path, score), ...]`` best first. ``commits``: the parent's history (``parent_history``),
+    used when ``system.history``. Raises ``ValueError`` for a query it cannot search."""
+    return fit.rank_query(files, query, system.scorer, system.signals, commits if system.history else ())
 
 
 def evaluate_files(files: dict[str, str], instance: Instance, system: System, budgets=BUDGETS,

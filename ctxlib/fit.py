@@ -80,20 +80,20 @@ class Pack:
         return sum(choice.value for choice in self.chosen)
 
 
-def _by_signals(files, query, signals):
-    return [(r.path, r.score) for r in ranking.rank_files(files, query, signals)]
+def _by_signals(files, query, signals, history=()):
+    return [(r.path, r.score) for r in ranking.rank_files(files, query, signals, history)]
 
 
-def _by_bm25(files, query, signals):
+def _by_bm25(files, query, signals, history=()):
     return {p: s.score for p, s in bm25.bm25_scores(files, query).items()}
 
 
-def _by_terms(files, query, signals):
+def _by_terms(files, query, signals, history=()):
     terms = scoring.clean_terms(query.split() if isinstance(query, str) else query)
     return {p: float(scoring.score_file(p, text, terms)) for p, text in files.items()}
 
 
-def _by_plain(files, query, signals):
+def _by_plain(files, query, signals, history=()):
     return bm25.plain_bm25_scores(files, query)
 
 
@@ -101,18 +101,20 @@ def _by_plain(files, query, signals):
 SCORERS = {"signals": _by_signals, "bm25": _by_bm25, "terms": _by_terms, "plain": _by_plain}
 
 
-def rank(files: dict[str, str], query, scorer: str = "signals", signals=ranking.SIGNALS) -> list[tuple[str, float]]:
+def rank(files: dict[str, str], query, scorer: str = "signals", signals=ranking.SIGNALS,
+         history=()) -> list[tuple[str, float]]:
     """``[(path, score), ...]``, highest first, ties by path: the order ``pack_files`` walks.
 
     ``scorer``: ``"signals"`` is ``ranking.rank_files`` with ``signals`` (BM25 plus named signals,
     the default; ``query`` may be a ``ranking.Query`` already cleaned); ``"bm25"`` is code-aware BM25
     alone; ``"terms"`` the lesson's baseline (``scoring.score_file``) on the query's words; ``"plain"``
-    textbook BM25 on words (``bm25.plain_bm25_scores``). Raises ``ValueError`` for an unknown scorer
-    or an empty query.
+    textbook BM25 on words (``bm25.plain_bm25_scores``). ``history``: recent commits for the
+    ``"signals"`` scorer's history signal (``ranking.rank_files``); the others ignore it. Raises
+    ``ValueError`` for an unknown scorer or an empty query.
     """
     if scorer not in SCORERS:
         raise ValueError(f"unknown scorer {scorer!r}: choose one of {', '.join(SCORERS)}")
-    scores = SCORERS[scorer](files, query, signals)
+    scores = SCORERS[scorer](files, query, signals, history)
     return scores if isinstance(scores, list) else sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -132,7 +134,7 @@ class Ranking:
         return [(path, score) for path, score in self.ranked if score > 0]
 
 
-def rank_query(files: dict[str, str], query, scorer: str = "signals", signals=ranking.SIGNALS) -> Ranking:
+def rank_query(files: dict[str, str], query, scorer: str = "signals", signals=ranking.SIGNALS, history=()) -> Ranking:
     """Clean ``query`` once and rank ``files`` with ``scorer`` (see ``rank``): a ``Ranking``.
 
     The terms hit ranges are cut around are the ranker's (``ranking.clean_query``), so a long query
@@ -144,9 +146,9 @@ def rank_query(files: dict[str, str], query, scorer: str = "signals", signals=ra
     except ValueError:
         if scorer in ("bm25", "signals"):
             raise
-        return Ranking(rank(files, query, scorer, signals), (), "", str(query))
+        return Ranking(rank(files, query, scorer, signals, history), (), "", str(query))
     # For "signals" the cleaned query is passed on: a long one costs one pass over the files.
-    ranked = rank(files, selected if scorer == "signals" else query, scorer, signals)
+    ranked = rank(files, selected if scorer == "signals" else query, scorer, signals, history)
     return Ranking(ranked, tuple(selected.terms), selected.note, str(query))
 
 
@@ -322,7 +324,7 @@ def report(ranking_: Ranking, choosing: Choosing, rendered: Rendered, strategy: 
 
 def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: str = DEFAULT_ENCODING,
                scorer: str = "signals", view: str = "auto", strategy: str = DEFAULT_STRATEGY, fmt: str = "text",
-               include_secrets: bool = False, skipped=(), signals=ranking.SIGNALS) -> Pack:
+               include_secrets: bool = False, skipped=(), signals=ranking.SIGNALS, history=()) -> Pack:
     """Pack the files most relevant to ``query`` into ``budget_tokens`` or fewer, exactly counted.
 
     The phases, each a function returning a value: ``rank_query`` (read the query, rank the
@@ -343,6 +345,8 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
         include_secrets: pack text that looks like it holds a credential (default: never).
         skipped: ``Skipped`` entries from reading, carried into the result's report.
         signals: the ranking's signals when ``scorer`` is ``"signals"`` (``ranking.SIGNALS``).
+        history: recent commits, ``(message, paths)`` newest first (``history.recent_commits``), for
+            the ``"signals"`` scorer's history signal (``recent.py``); ``()``: none.
     Returns:
         a ``Pack``; ``pack.used_tokens == count_tokens(pack.text, encoding) <= budget_tokens``.
     Raises:
@@ -351,7 +355,7 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
             (``packerrors``): ``error.text("hi")`` words them in Hindi.
     """
     check_options(budget_tokens, view, strategy, fmt)
-    ranked = rank_query(files, query, scorer, signals)
+    ranked = rank_query(files, query, scorer, signals, history)
     return pack_ranked(files, ranked, budget_tokens, encoding=encoding, view=view, strategy=strategy,
                        fmt=fmt, include_secrets=include_secrets, skipped=skipped)
 

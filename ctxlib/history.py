@@ -116,6 +116,29 @@ def open_history(path) -> GitCommand | PureGit:
     return PureGit(path)
 
 
+def recent_commits(root, count: int) -> list[tuple[str, list[str]]]:
+    """The last ``count`` commits of the working copy at ``root``, for ranking's history signal (``recent.py``).
+
+    Args:
+        root: the top folder of a git working copy: its ``.git`` must be a folder there, not a link or a
+            ``gitdir:`` file (a linked worktree, a submodule), and hold no ``objects/info/alternates``, so that
+            nothing outside ``root`` is read for it. count: how many commits (``recent.HISTORY_COMMITS``).
+    Returns:
+        ``[(message, paths it added, modified or retyped), ...]`` along ``HEAD``'s first-parent line, newest
+        first (``GitCommand.recent``); ``[]`` for a repository with no commit yet. Raises ``HistoryError``:
+        ``root`` is no such top folder, or git cannot read its history.
+    """
+    git = Path(root, ".git")
+    if not (git.is_dir() and not git.is_symlink()) or os.path.lexists(git / "objects" / "info" / "alternates"):
+        raise HistoryError(Worded((N_("{path}: the history signal reads only a .git folder of the folder itself "
+                                      "(not a link, a linked worktree or borrowed objects)"), {"path": str(root)})))
+    reader = open_history(root)
+    if not reader.has_head():
+        return []
+    return [(message, [path for kind, path in status if kind != "D"])
+            for _, _, message, status in reader.recent(count)]
+
+
 def _folder(path) -> Path:
     """``Path(path)`` if it is a folder; raises ``HistoryError``: no such directory, or not a directory (a file)."""
     p = Path(path)
@@ -214,13 +237,23 @@ class GitCommand:
 
     def log(self) -> list[LogEntry]:
         """Every commit reachable from ``HEAD``, newest first, as ``LogEntry`` tuples (see the module's rule 2)."""
+        return self._log()
+
+    def recent(self, count: int, start: str = "HEAD") -> list[LogEntry]:
+        """The last ``count`` commits of ``start``'s first-parent line, newest first, ``start`` first; a merge
+        lists what it changed against its first parent (``git log --first-parent --diff-merges=first-parent``).
+        Raises ``HistoryError`` (no such commit, git failing)."""
+        start = start if start == "HEAD" else commit_hash(start)
+        return self._log("--first-parent", "--diff-merges=first-parent", f"--max-count={int(count)}", start, "--")
+
+    def _log(self, *args: str) -> list[LogEntry]:
         # One pass: "START hash parents\n message END", then the --name-status pairs, each part
         # ended by a NUL (-z: paths as their bytes, never quoted). The markers are random, so no
         # commit message can contain them; the options override the user's own settings.
         token = secrets.token_hex(16)
         start, end = f"S{token}".encode(), f"E{token}".encode()
         out = self.git("log", "--no-renames", "--name-status", "-z", "--root", "--no-color", "--encoding=UTF-8",
-                       "--no-show-signature", f"--format=S{token}%H %P%n%BE{token}")
+                       "--no-show-signature", f"--format=S{token}%H %P%n%BE{token}", *args)
         commits = []
         for record in out.split(start)[1:]:
             head, _, changes = record.partition(end)
@@ -324,34 +357,53 @@ class PureGit:
         """
         return self.read(self._log)
 
+    def recent(self, count: int, start: str = "HEAD") -> list[LogEntry]:
+        """As ``GitCommand.recent``: ``start``'s first-parent line, ``count`` commits, a merge's files against its
+        first parent. Raises ``HistoryError``."""
+        def walk(repo):
+            sha = repo.head() if start == "HEAD" else commit_hash(start).encode()
+            entries = []
+            while sha is not None and len(entries) < int(count):
+                c = repo[sha]
+                parents = repo.get_parents(c.id, c)
+                entries.append(self._entry(repo, c, parents, parents[:1]))
+                sha = parents[0] if parents else None
+            return entries
+        return self.read(walk)
+
     @staticmethod
     def _log(repo) -> list[LogEntry]:
-        from dulwich.diff_tree import tree_changes
-
-        store = repo.object_store
-        letter = {"add": "A", "delete": "D", "modify": "M"}
         commits = []
         for entry in repo.get_walker(include=[repo.head()]):
             c = entry.commit
             parents = repo.get_parents(c.id, c)  # a shallow clone's boundary has none, as in git
-            status: list = []
-            if len(parents) <= 1:
-                before = store[parents[0]].tree if parents else None
-                for change in tree_changes(store, before, c.tree, change_type_same=True):
-                    old, new = change.old, change.new
-                    kind = letter.get(change.type, "M")
-                    if kind == "M" and stat.S_IFMT(old.mode) != stat.S_IFMT(new.mode):
-                        kind = "T"
-                    path = (new.path if new is not None and new.path is not None else old.path)
-                    status.append((kind, path))
-                # git lists them by path, byte by byte: "pkg/a.py" before "pkg/a/b.py" ('.' < '/').
-                status = [(kind, decode_path(path)) for kind, path in sorted(status, key=lambda s: s[1])]
-            try:  # the commit's encoding header, as git log --encoding=UTF-8 re-encodes it
-                message = c.message.decode((c.encoding or b"utf-8").decode("ascii", "replace"), "replace")
-            except LookupError:  # an encoding Python does not know: git shows the bytes as they are
-                message = c.message.decode("utf-8", "replace")
-            commits.append((c.id.decode(), [p.decode() for p in parents], message.strip(), status))
+            commits.append(PureGit._entry(repo, c, parents, parents if len(parents) <= 1 else None))
         return commits
+
+    @staticmethod
+    def _entry(repo, c, parents, against) -> LogEntry:
+        # One LogEntry: the files changed against ``against`` (one parent, or none for a root commit);
+        # ``None``: a merge, which lists none, as git log does without --diff-merges.
+        from dulwich.diff_tree import tree_changes
+
+        store, status = repo.object_store, []
+        letter = {"add": "A", "delete": "D", "modify": "M"}
+        if against is not None:
+            before = store[against[0]].tree if against else None
+            for change in tree_changes(store, before, c.tree, change_type_same=True):
+                old, new = change.old, change.new
+                kind = letter.get(change.type, "M")
+                if kind == "M" and stat.S_IFMT(old.mode) != stat.S_IFMT(new.mode):
+                    kind = "T"
+                path = (new.path if new is not None and new.path is not None else old.path)
+                status.append((kind, path))
+            # git lists them by path, byte by byte: "pkg/a.py" before "pkg/a/b.py" ('.' < '/').
+            status = [(kind, decode_path(path)) for kind, path in sorted(status, key=lambda s: s[1])]
+        try:  # the commit's encoding header, as git log --encoding=UTF-8 re-encodes it
+            message = c.message.decode((c.encoding or b"utf-8").decode("ascii", "replace"), "replace")
+        except LookupError:  # an encoding Python does not know: git shows the bytes as they are
+            message = c.message.decode("utf-8", "replace")
+        return c.id.decode(), [p.decode() for p in parents], message.strip(), status
 
     def write_tree(self, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:
         """Write the files of ``commit`` (a hash) into the folder ``dest``: regular files with their bytes

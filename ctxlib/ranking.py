@@ -57,7 +57,7 @@ import heapq
 import re
 from dataclasses import dataclass, field
 
-from . import bm25, identical, imports
+from . import bm25, identical, imports, recent
 # The kind signal's rules live in pathkinds.py; ranking re-exports them, as Lesson 3 imports them from here.
 from .pathkinds import (EXAMPLE_PRIOR, EXAMPLE_WORDS, KIND_PRIOR, PACKAGING_FLOOR, PACKAGING_HINTS,  # noqa: F401
                         PACKAGING_WORDS, TOOLING_PRIOR, TOOLING_WORDS, declared, is_example, is_manifest,
@@ -245,7 +245,7 @@ def _tested_modules(sources: dict[tuple[str, str], list[str]]):
     return tested
 
 
-def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
+def rank_files(files: dict[str, str], query, signals=SIGNALS, history=()) -> list[Ranked]:
     """Rank ``files`` for ``query``: BM25 on the cleaned query, then each signal in ``signals``, in order.
 
     Args:
@@ -253,10 +253,13 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
         query: the task text (a string or a list of strings), or a ``Query`` already cleaned
             by ``clean_query``.
         signals: names from ``SIGNALS`` to apply; ``()`` is code-aware BM25 alone.
+        history: the repository's recent commits, ``(message, paths)`` newest first
+            (``history.recent_commits``): the ``history`` signal (``recent.py``), applied last; ``()``: none.
     Returns:
         every file as a ``Ranked``, highest score first, ties by path; files scoring 0 last.
     Raises:
-        ValueError: an unknown signal, or a query with nothing to search for.
+        ValueError: an unknown signal, a query with nothing to search for, or a commit that is not
+            ``(message, paths)``.
     """
     unknown = [s for s in signals if s not in SIGNALS]
     if unknown:
@@ -317,6 +320,9 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS) -> list[Ranked]:
                 effects[path].append(("tests", f"tests {module}, which gets {TEST_SHARE} of this score"))
     if "imports" in signals:
         _add_imports(files, matched, score, effects, kinds, copy_of)
+    for path, (bonus, why) in recent.bonuses(history, q.terms, score).items() if history else ():
+        score[path] += bonus
+        effects[path].append(("history", why))
     ranked = [Ranked(p, score[p], scores[p].score if p in scores else 0.0, kinds[p], tuple(effects.get(p, ())))
               for p in files]
     return sorted(ranked, key=lambda r: (-r.score, r.path))

@@ -45,3 +45,24 @@ def add_glob_options(p) -> None:
                    help="read only files matching this gitignore-style pattern, e.g. '*.py' or 'src/'; repeatable")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                    help="also leave out files matching this gitignore-style pattern, e.g. 'site-packages/'; repeatable")
+
+
+def add_history_option(p) -> None:
+    """Add ``--history`` to the parser ``p`` (``pack`` and ``rank``): rank by the repository's recent commits too."""
+    p.add_argument("--history", action="store_true",
+                   help="also rank by the last commits of PATH's git history (files changed lately, and files "
+                        "changed by commits whose messages are like the query); PATH must be the top folder of "
+                        "a git working copy, and git reads its .git (its config too): use it on repositories you trust")
+
+
+def history_of(args) -> list:
+    """The recent commits ``--history`` asks for (``history.recent_commits``), ``[]`` without it; a ``UsageError``
+    in the command's language when ``args.path`` has no history to read."""
+    if not getattr(args, "history", False):
+        return []
+    from .. import history, recent
+
+    try:
+        return history.recent_commits(args.path, recent.HISTORY_COMMITS)
+    except history.HistoryError as exc:
+        raise UsageError(exc.args[0] if exc.args else str(exc)) from None

@@ -77,7 +77,8 @@ def cmd_eval(args) -> int:
         raise UsageError(Worded((N_("--misses must be 0 or more, got {n}"), {"n": args.misses})))
     budgets = tuple(args.budget or evaluate.BUDGETS)
     instances = evaluate.mine_instances(args.path, every=args.every, limit=args.limit)
-    systems = (evaluate.CURRENT,) + (() if args.no_baseline else (evaluate.BASELINE,))
+    systems = ((evaluate.CURRENT,) + ((evaluate.HISTORY,) if args.history else ())
+               + (() if args.no_baseline else (evaluate.BASELINE,)))
     with tqdm(total=len(instances), desc="eval", unit=" tasks", file=sys.stderr, leave=False,
               disable=not sys.stderr.isatty()) as bar:
         run = evaluate.evaluate_repository(args.path, budgets=budgets, systems=systems, instances=instances,
@@ -127,6 +128,8 @@ def add_eval_parser(sub) -> None:
                    help=f"a budget in tokens; repeat for several (default: {EVAL_BUDGETS_HELP})")
     p.add_argument("--misses", type=int, default=3, metavar="N", help="explain the N worst misses (default: 3)")
     p.add_argument("--no-baseline", action="store_true", help="skip the plain-BM25 baseline")
+    p.add_argument("--history", action="store_true", help="also measure 'ctxlib pack --history': each task ranked "
+                   "with its parent commit's recent history too")
     p.add_argument("--format", default="text", choices=["text", "json"], help="output format (default: %(default)s)")
     add_lang_option(p)
     p.set_defaults(func=cmd_eval)

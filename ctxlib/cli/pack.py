@@ -11,7 +11,7 @@ from pathlib import Path
 from .. import tokens
 from ..i18n import N_, Worded, message
 from ..reasons import Reason, group_by_reason
-from .common import UsageError, add_glob_options, add_lang_option, lang_of
+from .common import UsageError, add_glob_options, add_history_option, add_lang_option, history_of, lang_of
 
 # Reasons that many files share on a real repository: more than one of them is one report line.
 ALWAYS_GROUPED = frozenset({Reason.NO_MATCH, Reason.BUDGET_FULL, Reason.WALK_STOPPED, Reason.STOPPED_AT,
@@ -77,7 +77,7 @@ def cmd_pack(args) -> int:
                                view=args.view, strategy=args.strategy, fmt=args.format,
                                max_file_bytes=args.max_file_bytes, max_tree_bytes=args.max_tree_bytes,
                                include_secrets=args.include_secrets,
-                               include=args.include, exclude=args.exclude,
+                               include=args.include, exclude=args.exclude, history=history_of(args),
                                progress=bar.update if bar is not None else None)
     sys.stdout.write(pack.text)
     sys.stdout.flush()
@@ -186,5 +186,6 @@ def add_pack_parser(sub) -> None:
                    help="count the packed text in the other shipped encoding too, however long it is (by "
                         f"default only a pack of at most {NOTE_CHARS:,} characters is counted again)")
     add_glob_options(p)
+    add_history_option(p)
     add_lang_option(p)
     p.set_defaults(func=cmd_pack)

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from ..i18n import N_, Worded, in_lang, message
-from .common import UsageError, add_lang_option, lang_of
+from .common import UsageError, add_history_option, add_lang_option, history_of, lang_of
 
 
 def format_rank_report(ranked, query: str, top: int = 20, explain: bool = False, lang: str = "en") -> str:
@@ -38,9 +38,10 @@ def cmd_rank(args) -> int:
         raise UsageError(Worded((N_("{path}: no such directory"), {"path": args.path})))
     if args.top < 1:
         raise UsageError(Worded((N_("--top must be a positive whole number, got {top}"), {"top": args.top})))
+    commits = history_of(args)
     files = {f.path: f.text for f in repo.read_repo(path).files}
     query = ranking.clean_query(args.query, files)
-    ranked = ranking.rank_files(files, query)
+    ranked = ranking.rank_files(files, query, history=commits)
     if args.format == "json":
         rows = [{"path": r.path, "score": round(r.score, 4), "bm25": round(r.bm25, 4), "kind": r.kind,
                  "signals": [{"signal": s, "effect": e} for s, e in r.effects]} for r in ranked if r.score > 0]
@@ -62,13 +63,14 @@ def add_rank_parser(sub) -> None:
         help="rank a repository's files for a query, with scores and why",
         description="Read a repository as 'ctxlib pack' does and print the ranking pack walks: BM25 on the "
                     "cleaned query plus the ranking's signals (path kind, tests linked to their module, "
-                    "identifiers and definitions, stemmed file names, imports). --explain shows each "
-                    "file's BM25 part and what every signal did.",
+                    "identifiers and definitions, stemmed file names, imports; with --history, the recent "
+                    "commits). --explain shows each file's BM25 part and what every signal did.",
     )
     p.add_argument("path", metavar="PATH", help="the repository folder to read")
     p.add_argument("--query", required=True, metavar="TEXT", help="what the task is about")
     p.add_argument("--top", type=int, default=20, metavar="N", help="show the N best files (default: %(default)s)")
     p.add_argument("--explain", action="store_true", help="show why each file ranked where it did")
     p.add_argument("--format", default="text", choices=["text", "json"], help="output format (default: %(default)s)")
+    add_history_option(p)
     add_lang_option(p)
     p.set_defaults(func=cmd_rank)
