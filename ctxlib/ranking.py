@@ -45,6 +45,10 @@ how ``benchmarks/bench_eval.py`` measures what each one is worth:
 The signals after BM25 read only the files that hold a query term, so their cost follows the
 query's matches, not the tree's size.
 
+Given the repository's recent commits (``history=``, ``pack --history``), one more step runs last:
+``history`` (``recent.py``) adds a share of the best score to files changed in the last commits
+and to files changed by past commits whose messages are like the task.
+
 ``rank_files`` is what ``ctxlib pack`` walks by default (scorer ``"signals"``).
 Not handled: imports other than Python's and JavaScript's or TypeScript's relative ones (Go's, Java's,
 Rust's); tests named by no convention ``pathkinds.tested_key`` knows.

@@ -1,0 +1,179 @@
+"""The history signal (ctxlib/recent.py) and the commits it reads (history.recent_commits, ``--history``).
+
+The weights are hand-computed: recency is ``RECENT_DECAY ** i``; for similar commits two messages
+that score alike against the task share out so that a file in both gets 1 + 1/2 and a file in one
+gets 1/2, whatever BM25's idf (the largest total is 1).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ctxlib import evaluate, history, ranking, recent
+from ctxlib.course.sample_project import build_sample_git_repository
+from test_cli_pack import run
+from test_history import git, odd_repository, small_history  # noqa: F401 (fixtures)
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git command is not installed")
+
+COMMITS = [("Fix cookie parsing", ["cookies.py"]),  # newest first: the commit the tree is at
+           ("Update docs", ["README.md"]),
+           ("Cookie expires header", ["cookies.py", "headers.py"])]
+PATHS = {"cookies.py": 0.0, "headers.py": 0.0, "other.py": 0.0}
+
+
+def test_recency_by_hand():
+    assert recent.recency(COMMITS, PATHS) == {"cookies.py": 1.0, "headers.py": pytest.approx(0.49)}
+    assert recent.recency([("x", ["a"])] * 3 + [("y", ["b"])], {"a", "b"}) == {"a": 1.0, "b": pytest.approx(0.343)}
+
+
+def test_recency_reads_only_the_last_commits_and_passes_over_sweeps():
+    old = [("x", ["z.py"])] * recent.RECENT_COMMITS + [("old", ["a.py"])]
+    assert recent.recency(old, {"a.py", "z.py"}) == {"z.py": 1.0}  # a.py changed 10 commits back: too old
+    sweep = [("Reformat", [f"m{i}.py" for i in range(recent.MAX_FILES + 1)]), ("Fix a", ["a.py"])]
+    assert recent.recency(sweep, {"a.py", "m0.py"}) == {"a.py": pytest.approx(0.7)}
+
+
+def test_similar_commits_by_hand():
+    # "cookie" is in two messages of three words each: equal BM25 scores, s. cookies.py: s + s/2, headers.py: s/2.
+    assert recent.similar(COMMITS, ["cookie"], PATHS) == {"cookies.py": 1.0, "headers.py": pytest.approx(1 / 3)}
+    assert recent.similar(COMMITS, ["nothing"], PATHS) == {}
+    assert recent.similar(COMMITS, [], PATHS) == {}
+
+
+def test_similar_keeps_the_best_few_newest_first_among_equals():
+    commits = [(f"cookie fix {i}", [f"f{i}.py"]) for i in range(recent.SIMILAR_TOP + 2)]
+    weights = recent.similar(commits, ["cookie"], {f"f{i}.py" for i in range(10)})
+    assert sorted(weights) == [f"f{i}.py" for i in range(recent.SIMILAR_TOP)]
+
+
+def test_bonuses_by_hand():
+    scores = {"cookies.py": 2.0, "headers.py": 1.0, "other.py": 0.0}
+    bonus = recent.bonuses(COMMITS, ["cookie"], scores)
+    assert set(bonus) == {"cookies.py", "headers.py"}  # README.md is not a file here
+    assert bonus["cookies.py"][0] == pytest.approx(2.0 * (0.2 * 1.0 + 0.2 * 1.0))
+    assert bonus["headers.py"][0] == pytest.approx(2.0 * (0.2 * 0.49 + 0.2 / 3))
+    assert bonus["headers.py"][1] == ("changed recently (weight 0.49), changed by commits like the task "
+                                      "(weight 0.33): +0.33")
+
+
+def test_with_no_history_the_ranking_is_unchanged_and_with_it_a_recent_file_rises():
+    files = {"a.py": "def parse(text):\n    return text\n", "b.py": "def parse(text):\n    return text.strip()\n"}
+    plain = ranking.rank_files(files, "parse text")
+    assert ranking.rank_files(files, "parse text", history=()) == plain
+    assert [r.path for r in plain] == ["a.py", "b.py"]  # tied: by path
+    ranked = ranking.rank_files(files, "parse text", history=[("Strip the parsed text", ["b.py"])])
+    assert [r.path for r in ranked] == ["b.py", "a.py"]
+    assert ranked[0].effects[-1][0] == "history"
+
+
+@pytest.mark.parametrize("commits", [[("only a message",)], ["a string"], [(1, ["a.py"])], [("m", "a.py")], [None]])
+def test_a_commit_that_is_not_a_message_and_paths_is_a_clear_error(commits):
+    with pytest.raises(ValueError, match="commit 0: expected"):
+        recent.recency(commits, {"a.py"})
+
+
+# --- reading the commits -----------------------------------------------------------------------------------------
+
+@needs_git
+def test_both_readers_give_the_same_recent_commits(odd_repository):
+    by_git, pure = history.GitCommand(odd_repository), history.PureGit(odd_repository)
+    assert by_git.recent(10) == pure.recent(10)
+    messages = [(message, status) for _, _, message, status in by_git.recent(10)]
+    assert [m for m, _ in messages] == ["The link becomes a file, side a package", "Merge side",
+                                        "Remove the readme, link to a", "Add b and a non-ASCII module; change a",
+                                        "First: a and the readme"]  # the first-parent line: not the side branch
+    assert messages[1][1] == [("A", "side.py")]  # a merge: what it brought, against its first parent
+    second = by_git.recent(10)[1][0]
+    assert by_git.recent(2, second) == pure.recent(2, second) == by_git.recent(10)[1:3]
+    with pytest.raises(history.HistoryError, match="not a commit hash"):
+        by_git.recent(2, "--output=x")
+
+
+@needs_git
+def test_recent_commits_of_a_working_copy(small_history):
+    commits = history.recent_commits(small_history, 3)
+    assert commits == [(f"Change the parser for case {day}", ["pkg/a.py"]) for day in (3, 2, 1)]
+    empty = small_history.parent / "empty"
+    empty.mkdir()
+    git(empty, "init", "-q", "--template=", "-b", "main")
+    assert history.recent_commits(empty, 3) == []
+
+
+@needs_git
+@pytest.mark.parametrize("how", ["a subfolder", "no .git", ".git a link", ".git a file", "borrowed objects"])
+def test_recent_commits_read_only_the_folders_own_git_directory(small_history, tmp_path, how):
+    root = small_history
+    if how == "a subfolder":
+        root = small_history / "pkg"
+    elif how == "no .git":
+        root = tmp_path / "plain"
+        root.mkdir()
+    elif how == ".git a link":
+        root = tmp_path / "linked"
+        root.mkdir()
+        os.symlink(small_history / ".git", root / ".git")
+    elif how == ".git a file":
+        root = tmp_path / "pointer"
+        root.mkdir()
+        (root / ".git").write_text(f"gitdir: {small_history / '.git'}\n")
+    else:
+        info = small_history / ".git" / "objects" / "info"
+        info.mkdir(parents=True, exist_ok=True)
+        (info / "alternates").write_text("/elsewhere/objects\n")
+    with pytest.raises(history.HistoryError, match="reads only a .git folder of the folder itself"):
+        history.recent_commits(root, 3)
+
+
+@needs_git
+def test_rank_and_pack_with_history(small_history, capsys):
+    (small_history / "pkg" / "c.py").write_text("def parser(case):\n    return case\n")
+    status, out, err = run(capsys, "rank", str(small_history), "--query", "parser case", "--explain", "--history")
+    assert status == 0, err
+    assert "history: changed recently (weight 1.00), changed by commits like the task (weight 1.00)" in out
+    status, out, err = run(capsys, "pack", str(small_history), "--query", "parser case", "--budget", "200")
+    assert status == 0 and [line for line in out.splitlines() if line.startswith("==> ")] == [
+        "==> pkg/c.py (whole) <=="]  # a.py and b.py hold no query word
+    status, out, err = run(capsys, "pack", str(small_history), "--query", "parser case", "--budget", "200",
+                           "--history")
+    assert status == 0 and [line for line in out.splitlines() if line.startswith("==> ")] == [
+        "==> pkg/c.py (whole) <==", "==> pkg/a.py (whole) <==", "==> pkg/b.py (whole) <=="], err
+    assert "    16  whole          0.66  pkg/a.py" in err  # 1.66 x (0.2 x 1 + 0.2 x 1)
+
+
+@needs_git
+@pytest.mark.parametrize("lang, said", [("en", "reads only a .git folder of the folder itself"),
+                                        ("hi", "सिर्फ़")])
+def test_history_without_a_working_copy_is_one_line_in_the_users_language(tmp_path, capsys, lang, said):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    for command in ("rank", "pack"):
+        status, out, err = run(capsys, command, str(tmp_path), "--query", "x", "--budget", "100", "--history",
+                               "--lang", lang) if command == "pack" else \
+            run(capsys, command, str(tmp_path), "--query", "x", "--history", "--lang", lang)
+        assert status == 2 and out == ""
+        assert len(err.strip().splitlines()) == 1 and said in err, err
+
+
+# Measured: on the lesson's seven tasks the edited file ranks first six times and fourth once, with or without
+# the history (its eighth commit, the root, is no task): (6 + 1/4) / 7.
+MRR_NOW = MRR_HISTORY = 25 / 28
+
+
+@needs_git
+def test_eval_measures_pack_with_history_on_the_lessons_history(tmp_path):
+    repo = build_sample_git_repository(tmp_path / "shop")
+    run_ = evaluate.evaluate_repository(repo, budgets=(500, 1_000, 2_000),
+                                        systems=(evaluate.CURRENT, evaluate.HISTORY))
+    summary = run_.summary()
+    assert len(run_.instances) == 7
+    assert summary["ctxlib pack"]["mrr"] == pytest.approx(MRR_NOW, abs=5e-4)
+    assert summary["ctxlib pack --history"]["mrr"] == pytest.approx(MRR_HISTORY, abs=5e-4)
+    first = run_.instances[0]
+    assert evaluate.parent_history(repo, first.parent)[0] == next(
+        (message, [p for kind, p in status if kind != "D"])
+        for sha, _, message, status in history.GitCommand(repo).log() if sha == first.parent)
+
