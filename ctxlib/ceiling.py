@@ -212,8 +212,12 @@ def window_share(window_tokens: int, repo_tokens: int) -> float:
 
     Lesson 2, the opening: a 200,000-token window shows about 1.7% of a 12-million-token repository.
     Raises:
-        ValueError: either size is not a positive whole number of tokens.
+        ValueError: either size is not a positive whole number of tokens, or the share is past a float's range.
     """
     check_tokens("window_tokens", window_tokens, positive=True)
     check_tokens("repo_tokens", repo_tokens, positive=True)
-    return window_tokens / repo_tokens
+    try:
+        return window_tokens / repo_tokens
+    except OverflowError:  # 10**400 / 1: no float holds it
+        raise ValueError(f"window_tokens / repo_tokens is too large for a float: a window of "
+                         f"{len(str(window_tokens))} digits over {repo_tokens!r} tokens") from None

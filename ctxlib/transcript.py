@@ -119,9 +119,13 @@ def _check(loop: Loop) -> tuple[tuple, tuple]:
                          f"(each turn re-sends the whole transcript), got {loop.max_attempts:,}")
     if loop.output_limit_tokens is not None:
         check_tokens("output_limit_tokens", loop.output_limit_tokens, positive=True)
-    unknown = set(loop.evictable_kinds) - set(LOOP_KINDS)
+    kinds = loop.evictable_kinds
+    if isinstance(kinds, str) or not isinstance(kinds, (tuple, list, set, frozenset)):
+        one = f" (one kind is a tuple of one: ({kinds!r:.40},))" if isinstance(kinds, str) else ""
+        raise ValueError(f"evictable_kinds must be a tuple of kinds from {LOOP_KINDS}, got {kinds!r:.80}{one}")
+    unknown = [k for k in kinds if not isinstance(k, str) or k not in LOOP_KINDS]
     if unknown:
-        raise ValueError(f"evictable_kinds must be among {LOOP_KINDS}, got {sorted(unknown)}")
+        raise ValueError(f"evictable_kinds must be among {LOOP_KINDS}, got {unknown!r:.120}")
     attempts = range(1, loop.max_attempts + 1)
     # True is in range(1, 5) (it equals 1) and 1.0 too, then raised a TypeError mid-run: a whole number only.
     if loop.passes_on_attempt is not None and not (is_whole_number(loop.passes_on_attempt)

@@ -86,7 +86,12 @@ def symbol_view(text: str, name: str) -> str | None:
     Returns:
         the symbol's lines as they are in the file, or ``None`` when the file does not
         parse or has no such symbol.
+    Raises:
+        ValueError: ``text`` or ``name`` is not a string.
     """
+    for what, value in (("text", text), ("name", name)):
+        if not isinstance(value, str):
+            raise ValueError(f"symbol_view: {what} must be a string, got {type(value).__name__} {value!r:.60}")
     tree = _parse(text)
     body = tree.body if tree else []
     node = None

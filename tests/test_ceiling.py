@@ -157,3 +157,9 @@ def test_one_whole_number_check_for_every_count():
     assert not any(is_whole_number(v, 1) for v in (0, -5, True, 2.0, "3", None))
     with pytest.raises(ValueError, match="budget must be a positive whole number of tokens, got True"):
         check_budget(True)
+
+
+def test_a_window_share_past_a_floats_range_is_a_clear_error():
+    with pytest.raises(ValueError, match="too large for a float: a window of 401 digits over 1 tokens"):
+        window_share(10 ** 400, 1)
+    assert window_share(1, 10 ** 400) == 0.0  # correctly rounded: no error to give

@@ -153,6 +153,8 @@ def test_simulated_records_round_trip_through_the_ledger(tmp_path):
     (Loop(patch_tokens=(6_000, 6_000)), "patch_tokens gives 2 sizes but max_attempts is 4"),
     (Loop(diagnostics_tokens=(1, 2, 3, 4.5)), r"diagnostics_tokens\[3\] must be a whole number"),
     (Loop(evictable_kinds=("files",)), "evictable_kinds must be among"),
+    (Loop(evictable_kinds="diagnostics"), r"must be a tuple of kinds .* got 'diagnostics' \(one kind is a tuple of one"),
+    (Loop(evictable_kinds=(["diagnostics"],)), r"evictable_kinds must be among .* got \[\['diagnostics'\]\]"),
     (Loop(passes_on_attempt=5), "passes_on_attempt must be None or 1..4, got 5"),
     (Loop(output_limit_tokens=0), "output_limit_tokens must be a whole number of tokens >= 1"),
 ])

@@ -1,4 +1,5 @@
 """Views of a file (ctxlib/views.py) on one Python snippet, checked line by line."""
+import pytest
 from ctxlib.views import ELISION, hit_lines, line_ranges, ranges_view, signatures_view, symbol_view
 
 SRC = '''"""VAT rules for the shop.
@@ -143,3 +144,9 @@ def test_a_byte_order_mark_does_not_hide_the_first_lines_import():
     assert import_statements("\ufeffimport shop.vat\n") == (("shop.vat",), ())
     assert import_statements("\ufefffrom shop import cart\n") == ((), ((0, "shop", ("cart",)),))
     assert import_statements("x\ufeffimport os\n") == ((), ())  # only at the very start
+
+
+@pytest.mark.parametrize("text, name, what", [("def f(): pass\n", None, "name"), (b"def f(): pass\n", "f", "text")])
+def test_symbol_view_of_a_non_string_is_a_clear_error(text, name, what):
+    with pytest.raises(ValueError, match=f"symbol_view: {what} must be a string"):
+        symbol_view(text, name)
