@@ -5,7 +5,8 @@ command or the function they are given to is what makes them one: an administrat
 ``ipmitool -P``, ``net user name password /add``), a secret store's own command (``aws ssm put-parameter --value``,
 ``gh secret set --body``), a login passed by position (Go's ``smtp.PlainAuth``, ``pymysql.connect(host, user,
 password)``, sbt's ``Credentials(...)``), an HMAC or JWT key written into the call that uses it (``new
-SecretKeySpec("...".getBytes(), ...)``, ``crypto.createHmac('sha256', '...')``), an ``Authorization`` scheme other
+SecretKeySpec("...".getBytes(), ...)``, ``crypto.createHmac('sha256', '...')``), a search service's key passed to
+its client after the application's id (Algolia's ``algoliasearch(appId, apiKey)``), an ``Authorization`` scheme other
 than Bearer or Basic (Okta's ``SSWS``, ``DeepL-Auth-Key``, Splunk's), an API key header set by a server's config
 (``proxy_set_header X-Api-Key ...``), a vendor's token split over two literals (``"sk_live_" + "..."``), and a
 secret set by a shell or Lisp form (fish's ``set -gx``, Windows' ``setx``, csh's ``setenv``, Emacs' ``setq``,
@@ -17,7 +18,7 @@ expression is linear in the text: bounded or possessive repeats, a literal to st
 """
 from __future__ import annotations
 
-from .secretrules import _PLACEHOLDER, _SECRET_NAME, _VALUE_ALLOWLISTS
+from .secretrules import _NOT_MIXED, _PATH, _PLACEHOLDER, _SECRET_NAME, _STOPWORDS, _TEMPLATE, _VALUE_ALLOWLISTS
 
 _SECRET_KEYWORDS = ["pass", "pwd", "secret", "token", "key", "credential", "salt"]  # the words of _SECRET_NAME
 _VALUE = r"""["']?([^\s"'`$<>{}]{4,200})"""  # a command line's argument: quoted or not, not a variable or a template
@@ -103,7 +104,10 @@ CALL_RULES = [
               r"""[\w-]{0,40}?(?:api-?key|auth-?token|access-?token|api-?token|private-token|subscription-key|functions-key|secret)"""
               r"""(?::?["']?[ \t]*+,?[ \t]*+["']?)([^\s"';$<>{}]{16,200})""",
      "keywords": ["proxy_set_header", "more_set_headers", "requestheader", "-header", "header("], "entropy": 3.0,
-     "allowlists": _VALUE_ALLOWLISTS},
+     # a key's header holding 32 or more hex digits holds a key (X-Auth-Token: 40 of them), not a digest: _NOT_MIXED
+     # lets no such value through here
+     "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, r"^(?!(?=[0-9a-f]*[a-f])[0-9a-f]*[0-9][0-9a-f]{30,}$)" + _NOT_MIXED[1:],
+                                 _PATH]}, {"stopwords": _STOPWORDS}]},
     {"id": "split-token",  # a vendor's token split over two literals, so no rule sees it whole: "sk_live_" + "...",
      # 'ghp_' + '...', Python's implicit concatenation ("sk-proj-..." "..."), "Bearer " + "..."; the second part is read
      "regex": r"""["'`](?:sk_live_|rk_live_|sk_test_|rk_test_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|sk-(?:proj-|ant-)?"""
@@ -114,6 +118,12 @@ CALL_RULES = [
                   "xox", "sk-", "hf_", "npm_", "pypi-", "akia", "sg.", "shpat_", "dop_v1_", "aiza", "bearer"], "entropy": 3.0,
      # a fixture's sequence is made up, not drawn: "ghp_" + "a1B2c3D4e5F6..." (tests/test_repo.py)
      "allowlists": _VALUE_ALLOWLISTS + [{"stopwords": ["a1b2c3", "abc123", "abcdef", "123456"]}]},
+    {"id": "search-client-key",  # a search service's API key passed by position to its client, after the application's id:
+     # Algolia's algoliasearch(appId, apiKey) (JavaScript), SearchClient.create (Python, PHP's ::create), algoliasearch.Client,
+     # Java's DefaultSearchClient.create, Go's search.NewClient; the key is 32 hexadecimal digits (an admin key can write)
+     "regex": r"""(?:\balgoliasearch(?:\.Client)?|\b(?:Default)?SearchClient(?:\.|::)create|\bsearch\.NewClient)[ \t]*+\("""
+              r"""[ \t]*+["'][A-Za-z0-9]{6,12}["']""" + _COMMA + r"""["']([a-f0-9]{32})["']""",
+     "keywords": ["algoliasearch", "searchclient", "search.newclient"], "entropy": 3.0},
     {"id": "set-command-secret",  # a secret set by a shell's own command, with a blank, not "=": fish's set -gx NAME value,
      # Windows' setx NAME "value", csh's setenv NAME value, launchctl setenv, Emacs Lisp's (setenv "NAME" "value")
      "regex": r"""(?i)(?:\bset -[gxul]{1,4}(?:[ \t]++-[gxul]{1,4})?|\bsetx|\bsetenv)[ \t]++["']?\w{0,60}?""" + _SECRET_NAME

@@ -180,6 +180,16 @@ FORMAT_RULES = [
      "regex": r"""--account-key[ \t=]{1,4}["']?([A-Za-z0-9+/]{86}==)|\bSharedAccessSignature[ \t]++(?:[\w%.-]{1,20}=[^\s&"']{0,300}&){0,6}?"""
               r"""sig=([\w%+/]{30,120}+)""",
      "keywords": ["--account-key", "sharedaccesssignature"], "entropy": 3.0, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "azure-connection-key",  # the key of an Azure connection string (Storage, Cosmos DB, Service Bus, Event Hubs, IoT
+     # Hub): AccountKey= or SharedAccessKey=, base64 of 64 bytes (88 characters) or 32 (44). gitleaks' generic rule misses
+     # one whose random letters hold one of its stop words ("task", "para"). Azurite's well-known development key is public
+     "regex": r"""(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{86}==|[A-Za-z0-9+/]{43}=)(?![A-Za-z0-9+/=])""",
+     "keywords": ["accountkey=", "sharedaccesskey="], "entropy": 3.0,
+     "allowlists": [{"stopwords": ["Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="]}]},
+    {"id": "ibm-cloud-api-key",  # an IBM Cloud API key in the service credentials JSON the console hands out ("apikey": 44
+     # characters beside "iam_apikey_description"): generic-api-key misses one whose letters hold a stop word
+     "regex": r"""["']apikey["'][ \t]*+:[ \t]*+["']([A-Za-z0-9_-]{44})["']""", "keywords": ['"apikey"', "'apikey'"],
+     "entropy": 3.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "redis-config-string-password",  # StackExchange.Redis' configuration string, host:6380,password=...,ssl=True (how
      # Azure Cache for Redis shows its access key): searched from ",password=", its line holding the host's ":port,"
      "regex": r""",(?i:password)=([^\s,"']{8,200})""", "keywords": [",password="], "entropy": 3.0,
@@ -255,7 +265,10 @@ FORMAT_RULES = [
      "keywords": ["b'\\x", 'b"\\x'], "entropy": 3.0,
      "allowlists": [{"regexTarget": "line", "regexes": [r"(?i)^(?:(?!secret|key|token|pass|pwd|salt)[^\n])*+$"]}]},
     {"id": "url-query-key",  # a key in a URL's query under a name the assignment rules do not read: OpenWeatherMap's appid
-     # (32 hex digits), Firebase Realtime Database's ?auth= (a database secret or an ID token)
-     "regex": r"""[?&]appid=([0-9a-f]{32})(?![0-9A-Za-z])|\.firebaseio\.com/[^\s"'?#]{0,300}\?(?:[^\s"'#&]{0,200}&){0,8}?auth=([\w.-]{30,2000}+)""",
-     "keywords": ["appid=", "firebaseio.com"], "entropy": 3.0, "allowlists": _LOOKUPS},
+     # (32 hex digits), Firebase Realtime Database's ?auth= (a database secret or an ID token); and an API key in a query
+     # whose letters are of one case, which generic-api-key's entropy can miss: Alpha Vantage's apikey= (16 capitals and
+     # digits), ipstack's access_key= (32 hex); letters and digits both, so "apikey=demo" or "YOUR_API_KEY" is none
+     "regex": r"""[?&]appid=([0-9a-f]{32})(?![0-9A-Za-z])|\.firebaseio\.com/[^\s"'?#]{0,300}\?(?:[^\s"'#&]{0,200}&){0,8}?auth=([\w.-]{30,2000}+)"""
+              r"""|[?&](?i:api_?key|access_key)=((?=[A-Za-z]{0,127}[0-9])(?=[0-9]{0,127}[A-Za-z])[A-Za-z0-9]{16,128})(?![\w-])""",
+     "keywords": ["appid=", "firebaseio.com", "apikey=", "api_key=", "access_key="], "entropy": 3.0, "allowlists": _LOOKUPS},
 ]

@@ -58,7 +58,7 @@ CREDENTIAL_FILE_PATTERNS = [
 
 
 # Rules ctxlib adds, in gitleaks' own format, for formats its rule set does not catch.
-_PLACEHOLDER = r"""(?i)^(?:\$|%|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
+_PLACEHOLDER = r"""(?i)^(?:\$|%(?![0-9A-F]{2}[^%\s]*%[0-9A-F]{2})|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
 # A name's "pass" that is no password: a render or compiler pass, a filter's band, a count or a ticket (render_pass,
 # first_pass, high_pass, num_pass, boarding_pass; renderPass, lastRenderPass). bypass, compass, subpass and passes are
 # never matched (no separator, or more after "pass"); db_pass, smtp_pass, dbPass, DB_PASS and PASS are passwords.
@@ -97,15 +97,17 @@ _DOC_VALUE = r"""[^\s"'#;()\[\]{}<>,][^\s"'()\[\]{}<>,]{3,}"""
 _DOC_FILES = r"(?i)\.(?:md|markdown|mdx|rst|adoc|asciidoc|org|textile|rdoc)$"
 # Allowlists for values that are not a secret, shared by the rules of assignments below.
 # A template or a lookup: ${X}, $(cmd), {{ x }}, {name}, %s, %(name)s.
-_TEMPLATE = r"""\$[{(]|\{\{|\{[\w.]*\}|%\(?\w*\)?[sd]"""
+_TEMPLATE = r"""\$[{(]|\{\{|\{[\w.]*\}|%(?:\(\w+\)|\d+\$)?[-+ #0]*\d*(?:\.\d+)?[sd]"""
 # Not mixed enough to be a generated key or a chosen password: a value drawn from two or fewer of lower case,
 # upper case, digits and symbols, where the separators of names (. _ -) are no symbol: a word or a name
 # (Content-Security-Policy, BertTokenizer), a version (v1.2.3-beta), a design token (primary-700), a hex digest
 # (hex keys have their own rule). One alternative for each pair of classes.
-_NOT_MIXED = r"""^(?:[a-zA-Z._-]*|[a-z0-9._-]*|[^A-Z0-9]*|[A-Z0-9._-]*|[^a-z0-9]*|[^a-zA-Z]*)$"""
+_NOT_MIXED = (r"""^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)"""  # a UUID is a token's
+              r"""(?:[a-zA-Z._-]*|[a-z0-9._-]*|[^A-Z0-9]*|[A-Z0-9._-]*|[^a-z0-9]*|[^a-zA-Z]*)$""")  # shape (Consul's, Heroku's)
 # A path or an address is not a password (pwd = "/home/me/app1"), nor a module's attribute or a host's port
-# ("pwd": "IPython.core.magics.osm:OSMagics", "localhost:5432").
-_PATH = r"""^(?:/|\./|\.\./|~/|[A-Za-z]:[\\/]|[a-z]+://)|^[\w.-]+(?::[\w.-]+)+$"""
+# ("pwd": "IPython.core.magics.osm:OSMagics", "localhost:5432"). A base64 key may start with "/" too: a run of 38 or more
+# base64 characters ending in "=" after it is no path (AccountKey=/RAz6...==).
+_PATH = r"""^(?:/|\./|\.\./|~/|[A-Za-z]:[\\/]|[a-z]+://)(?![A-Za-z0-9+/]{38,}={1,2}$)|^[\w.-]+(?::[\w.-]+)+$"""
 # Words of example and default values (detect-secrets and gitleaks keep such lists): a value holding one is a fixture.
 _STOPWORDS = ["example", "sample", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "redacted",
               "your", "xxxx", "test", "password", "passw0rd", "p@ssw0rd", "p@ssword", "secret", "s3cr3t", "12345",
@@ -312,10 +314,10 @@ EXTRA_RULES = [
               r"""[ \t]*+[rbu]?["'][^"'\n]{1,64}["'][ \t]*+,[ \t]*+(?:Some\([ \t]*+)?[rbu@]?["']([^"'\s]{4,200})["']""",
      "keywords": ["auth", "_pw_set", "credential", "login", "pdo", "mysql", "getconnection"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS},
-    {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."),
+    {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."), Rails' secret_key_base,
      # bytes.fromhex('...'); 32 hex digits (16 bytes) or more. A lowercase hex digest has too little entropy for
      # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here).
-     "regex": r"""(?i)(?:""" + _SECRET_NAME + r"""|pepper)["'`]?\]?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=)[ \t]*"""
+     "regex": r"""(?i)(?:""" + _SECRET_NAME + r"""|pepper|secret_key_base)["'`]?\]?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=)[ \t]*"""
               r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?["'`]?(?:0x)?((?-i:[0-9a-f]{32,512}|[0-9A-F]{32,512}))(?![\w-])""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "pepper"], "entropy": 3.0,
      # CircleCI's badge URL for a private project carries a status-only token, meant to be shown in a README

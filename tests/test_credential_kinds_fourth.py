@@ -16,6 +16,7 @@ import base64
 import json
 import random
 import string
+from pathlib import Path
 
 import pytest
 
@@ -299,6 +300,8 @@ def test_discord_token_shape_is_base64_of_digits():
 
 
 LOOK_ALIKES = {  # path -> text: near misses of this round's rules, which must still be packed
+    "docs/search.md": 'const client = algoliasearch("YourApplicationID", "YourAdminAPIKey");\n',
+    "search/live.js": "const client = algoliasearch(process.env.ALGOLIA_APP_ID, process.env.ALGOLIA_KEY);\n",
     "docs/azure.md": "az storage blob upload --account-key $AZURE_STORAGE_KEY -f a.txt\naz storage account keys list --account-key <key>\n"
                      "Authorization: SharedAccessSignature sr=<resource>&sig=<signature>&se=<expiry>&skn=<keyname>\n",
     "src/appsettings.json": '{"Redis": "localhost:6379,password=${REDIS_PASSWORD},ssl=False", "Cache": "cache:6379,abortConnect=false"}\n',
@@ -365,3 +368,81 @@ LOOK_ALIKES = {  # path -> text: near misses of this round's rules, which must s
 def test_a_fourth_round_look_alike_is_packed(path):
     assert credential_file_reason(path) is None, path
     assert find_secrets(LOOK_ALIKES[path], path) == [], path
+
+
+# --- Drawn again (stop 36) --------------------------------------------------------------------------------------
+# The fakes above are drawn from one seed. Drawn from 40 others, 37 of 5,600 were packed: a SAS signature holding
+# "%2F...s" (read as printf's "%s"), a key starting with "/" (read as a path), a UUID token (read as "not mixed"),
+# a 40-hex X-Auth-Token or a 16-character Alpha Vantage key of low entropy, an Azure or IBM key whose letters held
+# one of gitleaks' stop words ("task"). Each is spelled out here as it was drawn, with what refuses it now.
+REDRAWN = [  # (label, path, text, rule)
+    ("SAS signature with %2F...s", "tools/send.py",
+     'HEADERS = {"Authorization": "SharedAccessSignature sr=https%3A%2F%2Fshop.servicebus.windows.net%2Forders&sig='
+     'p2sqapeq%2F%2FzCHNnBEDSPqH0sWFCIZyYVz2%2FRTbiHl%2Fw%3D&se=1735689600&skn=RootManageSharedAccessKey"}\n', "azure-shared-key"),
+    ("Cosmos DB key starting with /", "src/Api/appsettings.json",
+     '{"Cosmos": "AccountEndpoint=https://shop.documents.azure.com:443/;AccountKey=/RAz6D3gqAe456WyKuHlUl0INETKSjowbA1Dm3mX'
+     'wmUg6/8wgPvZgnOUX92QfRIXMx4eFy2aRJEro+vVC0VBmA==;"}\n', "azure-connection-key"),
+    ("IoT Hub key holding a stop word", "fw/sensor.ino",
+     'static const char* connectionString = "HostName=hub1.azure-devices.net;DeviceId=sensor-01;'
+     'SharedAccessKey=kkl7DLcTI3ZMDOoArNbd3FTsEkH8/l0K3p2hoCHESNA=";\n', "azure-connection-key"),
+    ("Consul token as a UUID", "ops/consul.sh", "export CONSUL_HTTP_TOKEN=5c58788c-74c2-444e-aaf4-552754d2deea\nconsul members\n",
+     "env-secret"),
+    ("IBM API key holding 'task'", "creds/ibm.json",
+     '{"apikey": "rNkzZJcro98ZAVuo55zm20TAskbiT6J9XOWnBEwtgYPY", "iam_apikey_description": "Auto-generated"}\n',
+     "ibm-cloud-api-key"),
+    ("X-Auth-Token of 40 hex digits, entropy 3.44", "static/app.js",
+     'xhr.setRequestHeader("X-Auth-Token", "00022f846f4fffc091167f79bf7203692401137e");\n', "header-secret-value"),
+    ("Alpha Vantage key, entropy 3.45", "src/quotes.py",
+     'URL = "https://www.alphavantage.co/query?function=TIME_SERIES_DAILY&symbol=IBM&apikey=QT0MZGUGBYA6ZGAI"\n',
+     "url-query-key"),
+    ("SAS signature starting %2B (read as a %VAR% placeholder)", "tools/send.py",
+     'HEADERS = {"Authorization": "SharedAccessSignature sr=https%3A%2F%2Fshop.servicebus.windows.net%2Forders&sig='
+     '%2Bq%2Fm3nahSvY1KNJTs9FG2eeEkRFp5WqquAh0TKjcH6I%3D&se=1735689600&skn=RootManageSharedAccessKey"}\n', "azure-shared-key"),
+    ("Rails secret_key_base, 128 hex digits", "config/secrets.yml",
+     "production:\n  secret_key_base: bf69d7e539e43c14d3e202a619bcdd3316c94d9427a5106058c7aa3b850fccf29ca24f190c9bb8d2f88"
+     "709a4964c180eac8bcddead73c5e7464f32fc087f4d8a\n", "hex-secret"),
+    ("Algolia admin key by position, JavaScript", "search/client.js",
+     'const client = algoliasearch("LATENCY1AB", "6be0576ff61c053d5f9a3225e2a90f76");\n', "search-client-key"),
+    ("Algolia admin key by position, Python", "search/index.py",
+     'client = SearchClient.create("K3P9QZ0W1E", "b3c0a9d2e1f45a6b7c8d9e0f1a2b3c4d")\n', "search-client-key"),
+]
+REDRAWN_LOOK_ALIKES = {  # path -> text: still packed
+    "docs/search.md": 'const client = algoliasearch("YourApplicationID", "YourAdminAPIKey");\n',
+    "search/live.js": "const client = algoliasearch(process.env.ALGOLIA_APP_ID, process.env.ALGOLIA_KEY);\n",
+    "src/log.py": 'logging.basicConfig(format="%(asctime)s %(levelname)s", datefmt="%Y-%m-%d")\nsecret_fmt = "%(name)s"\n',
+    "src/quotes_demo.py": 'URL = "https://www.alphavantage.co/query?function=TIME_SERIES_DAILY&symbol=IBM&apikey=demo"\n',
+    "src/paths.py": 'password_file = "/etc/app/secrets/password.txt"\n',
+    "src/ids.py": 'request_id = "5c58788c-74c2-444e-aaf4-552754d2deea"\n',
+    "deploy/win.bat": 'set DB_PASSWORD=%DB_PASS%\npassword = "%DB_PASSWORD%"\n',
+    "static/sha.js": 'xhr.setRequestHeader("X-Content-Sha1", "00022f846f4fffc091167f79bf7203692401137e");\n',
+}
+
+
+@pytest.mark.parametrize("label, path, text, rule", REDRAWN, ids=[k[0] for k in REDRAWN])
+def test_a_redrawn_fake_is_refused(label, path, text, rule):
+    assert rule in [f.rule for f in find_secrets(text, path)], label
+
+
+@pytest.mark.parametrize("path", sorted(REDRAWN_LOOK_ALIKES))
+def test_a_redrawn_look_alike_is_packed(path):
+    assert credential_in_text(REDRAWN_LOOK_ALIKES[path], path) is None, find_secrets(REDRAWN_LOOK_ALIKES[path], path)
+
+
+def test_the_fakes_drawn_from_other_seeds_are_refused():
+    # This file's fakes drawn from seeds 1 to 20 (the rules above were found on seeds 0 to 39 and these two).
+    # A miss to expect some day: a fake whose letters hold a stop word ("test" in "...gtesTv...") or no digit (a word).
+    import re
+
+    source = Path(__file__).read_text(encoding="utf-8")
+    missed = []
+    for seed in range(1, 21):
+        names = {"__name__": f"redraw{seed}", "__file__": __file__}
+        exec(compile(re.sub(r"_rnd = random\.Random\(\d+\)", f"_rnd = random.Random({seed})", source, count=1),
+                     f"redraw{seed}", "exec"), names)
+        kinds = [(label, path, text) for label, path, text, _ in names["FOURTH_ROUND"]] + names["ALREADY_REFUSED"]
+        missed += [(seed, label) for label, path, text in kinds
+                   if credential_file_reason(path) is None and credential_in_text(text, path) is None]
+    assert len(missed) <= MISSED_OF_REDRAWN, missed
+
+
+MISSED_OF_REDRAWN = 0  # seeds 1 to 20 (2,800 fakes): none left

@@ -210,7 +210,9 @@ POSSESSIVE_RULES = ["sql-password", "plaintext-securestring", "config-secret-val
                     "pgbouncer-userlist", "password-file-line", "htpasswd-file-line", "windows-unattend-password",
                     "filezilla-password", "signing-secret-key-file", "escaped-bytes-secret", "url-query-key",
                     "admin-command-password", "secret-store-command", "positional-login", "crypto-key-literal",
-                    "authorization-scheme", "header-secret-value", "split-token", "set-command-secret", "lisp-secret"]
+                    "authorization-scheme", "header-secret-value", "split-token", "set-command-secret", "lisp-secret",
+                    # found by drawing the fourth round's fakes again (stop 36)
+                    "search-client-key", "azure-connection-key", "ibm-cloud-api-key"]
 
 
 @pytest.mark.parametrize("rule_id", POSSESSIVE_RULES)
@@ -290,6 +292,10 @@ HOSTILE = {  # 100 kB each, built against one new rule; none holds a secret
     "split-token": ['"ghp_" + ' * 11_000, '"ghp_' + "a" * MiB_TENTH],
     "set-command-secret": ["set -gx API_KEY " * 6_000, "setx " * 20_000],
     "lisp-secret": ["(setq a-token " * 7_000, ":password " * 10_000],
+    "search-client-key": ["algoliasearch(" * 7_000, 'algoliasearch("ABCDEFGHIJ", "' + "a" * MiB_TENTH,
+                          "SearchClient.create(" + " " * MiB_TENTH],
+    "azure-connection-key": ["AccountKey=" * 9_000, "SharedAccessKey=" + "A" * MiB_TENTH],
+    "ibm-cloud-api-key": ['"apikey": "' * 9_000, '"apikey":' + " " * MiB_TENTH + '"'],
 }
 # The path a rule wants to run on (its "path"); other rules run on any
 HOSTILE_PATHS = {"terraform-variable-default": "a.tf", "lua-long-string-secret": "a.lua", "config-password-blank": "a.conf",
