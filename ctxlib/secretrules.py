@@ -102,8 +102,10 @@ _TEMPLATE = r"""\$[{(]|\{\{|\{[\w.]*\}|%(?:\(\w+\)|\d+\$)?[-+ #0]*\d*(?:\.\d+)?[
 # upper case, digits and symbols, where the separators of names (. _ -) are no symbol: a word or a name
 # (Content-Security-Policy, BertTokenizer), a version (v1.2.3-beta), a design token (primary-700), a hex digest
 # (hex keys have their own rule). One alternative for each pair of classes.
-_NOT_MIXED = (r"""^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)"""  # a UUID is a token's
-              r"""(?:[a-zA-Z._-]*|[a-z0-9._-]*|[^A-Z0-9]*|[A-Z0-9._-]*|[^a-z0-9]*|[^a-zA-Z]*)$""")  # shape (Consul's, Heroku's)
+_NOT_MIXED = r"""^(?:[a-zA-Z._-]*|[a-z0-9._-]*|[^A-Z0-9]*|[A-Z0-9._-]*|[^a-z0-9]*|[^a-zA-Z]*)$"""
+# An environment variable's token may be a UUID (CONSUL_HTTP_TOKEN, HEROKU_API_KEY): for env-secret, a UUID is mixed
+# enough. Elsewhere it is not: AWS's examples pass --lock-token and "LockToken" UUIDs that guard an update, no secret.
+_NOT_MIXED_ENV = r"""^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)""" + _NOT_MIXED[1:]
 # A path or an address is not a password (pwd = "/home/me/app1"), nor a module's attribute or a host's port
 # ("pwd": "IPython.core.magics.osm:OSMagics", "localhost:5432"). A base64 key may start with "/" too: a run of 38 or more
 # base64 characters ending in "=" after it is no path (AccountKey=/RAz6...==).
@@ -265,7 +267,7 @@ EXTRA_RULES = [
               r"""|_pass""" + _not_a_stage() + r"""|secret"""
               r"""|token|api_?key)=)([^\s"'`$\\{}()\[\];|&<>,=]{8,200}={0,3})(?![^\s\\]|\\(?![nrt]))""",  # "=" only as padding: a=b=c is code
      "keywords": ["password", "passwd", "passphrase", "pwd", "_pass", "_pw", "secret", "token", "key", "credential"],
-     "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+     "entropy": 2.5, "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, _NOT_MIXED_ENV, _PATH]}, {"stopwords": _STOPWORDS}]},
     {"id": "connection-string-password",  # ADO.NET, ODBC, JDBC, libpq: "Server=db;User Id=app;Password=x;",
      # "Pwd=x;", "jdbc:...?user=app&password=x", "host=db password=x dbname=y" (libpq's key=value, before another key)
      "regex": r"""(?i)(?:[;?&"'][ \t]*(?:password|pwd)[ \t]*=[ \t]*([^;&"'\s<>{}()\[\],]{4,128})(?![^;&"'\s])"""
