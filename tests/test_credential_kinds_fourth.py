@@ -370,7 +370,7 @@ def test_a_fourth_round_look_alike_is_packed(path):
     assert find_secrets(LOOK_ALIKES[path], path) == [], path
 
 
-# --- Drawn again (stop 36) --------------------------------------------------------------------------------------
+# --- Drawn again ---------------------------------------------------------------------------------------------
 # The fakes above are drawn from one seed. Drawn from 40 others, 37 of 5,600 were packed: a SAS signature holding
 # "%2F...s" (read as printf's "%s"), a key starting with "/" (read as a path), a UUID token (read as "not mixed"),
 # a 40-hex X-Auth-Token or a 16-character Alpha Vantage key of low entropy, an Azure or IBM key whose letters held

@@ -211,7 +211,7 @@ POSSESSIVE_RULES = ["sql-password", "plaintext-securestring", "config-secret-val
                     "filezilla-password", "signing-secret-key-file", "escaped-bytes-secret", "url-query-key",
                     "admin-command-password", "secret-store-command", "positional-login", "crypto-key-literal",
                     "authorization-scheme", "header-secret-value", "split-token", "set-command-secret", "lisp-secret",
-                    # found by drawing the fourth round's fakes again (stop 36)
+                    # found by drawing the fourth round's fakes again
                     "search-client-key", "azure-connection-key", "ibm-cloud-api-key"]
 
 
