@@ -8,9 +8,12 @@ with where it comes from and why it is stated; where that source can be checked 
 - ``notebook:NAME``: a figure of another lesson, which must be in that lesson's saved outputs;
 - ``ctxlib:MODULE.NAME``: a constant of the library, which must have that value;
 - ``text:...``: a figure quoted from a source text (the chapter, a paper), listed with its reason;
-- ``definition``: a number that defines a term (the 90 of p90), not a measurement.
+- ``definition``: a number that defines a term (the 90 of p90), not a measurement;
+- ``results:FILE/KEY/...``: a benchmark's figure, read from ``benchmarks/results/FILE.json`` (a share to
+  three decimals, a count with commas), so the prose goes stale with its results file, never silently.
 """
 import importlib
+import json
 
 import pytest
 import saved_outputs
@@ -22,6 +25,12 @@ PENDING: set[str] = set()  # notebooks not checked yet: none
 
 QUOTED = [
     # (notebook, figure, source, reason)
+    ("03_real_repository.ipynb", "125", "results:bench_eval/halves/held_back/ctxlib pack --history/instances",
+     "the held-back half's tasks, on which pack --history was measured (benchmarks/bench_eval.py)"),
+    ("03_real_repository.ipynb", "0.641", "results:bench_eval/halves/held_back/ctxlib pack/mrr",
+     "the held-back half's mean reciprocal rank without the history signal"),
+    ("03_real_repository.ipynb", "0.690", "results:bench_eval/halves/held_back/ctxlib pack --history/mrr",
+     "the held-back half's mean reciprocal rank with it"),
     ("03_real_repository.ipynb", "8,000", "ctxlib:strategies.DEFER_TOKENS",
      "the budget from which footholds first is monotone: a foothold above it waits for every other file's"),
     ("02_running_total.ipynb", "1,200,000", "text:the chapter 'The window is a running total, not a per-request allowance'",
@@ -63,7 +72,14 @@ def test_quoted_figures_are_stated_and_checked_where_they_can_be(name, figure, s
         assert figure in {f for _, f in prose_figures(lang, name)}, f"{lang}/{name}: {figure} is marked but not stated"
     assert not all(figure in output_figures(lang, name) for lang in LANGS), f"{name}: {figure} is computed; unmark it"
     kind, _, where = source.partition(":")
-    assert kind in ("text", "definition", "notebook", "ctxlib") and reason
+    assert kind in ("text", "definition", "notebook", "ctxlib", "results") and reason
+    if kind == "results":
+        file, *keys = where.split("/")
+        value = json.loads((LESSONS.parent / "benchmarks" / "results" / f"{file}.json").read_text(encoding="utf-8"))
+        for key in keys:
+            value = value[key]
+        shown = f"{value:.3f}" if isinstance(value, float) else f"{value:,}"
+        assert figure == shown, f"benchmarks/results/{where} is {value!r}, the prose says {figure}"
     if kind == "notebook":
         for lang in LANGS:
             assert figure in output_figures(lang, where), f"{figure} is not in {lang}/{where}'s saved outputs"
