@@ -62,6 +62,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import bm25, identical, imports, recent
+from .i18n import N_, N_n, Worded, in_lang
 # The kind signal's rules live in pathkinds.py; ranking re-exports them, as Lesson 3 imports them from here.
 from .pathkinds import (EXAMPLE_PRIOR, EXAMPLE_WORDS, KIND_PRIOR, PACKAGING_FLOOR, PACKAGING_HINTS,  # noqa: F401
                         PACKAGING_WORDS, TOOLING_PRIOR, TOOLING_WORDS, declared, is_example, is_manifest,
@@ -292,8 +293,8 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS, history=()) -> lis
                 floor = PACKAGING_FLOOR * best if packaging & PACKAGING_WORDS else 0.0
                 if max(score[path], floor) > 0:
                     score[path] = max(score[path], floor)
-                    effects[path].append(("kind", f"packaging ({', '.join(sorted(packaging))}): "
-                                                  f"x 1.0, at least {floor:.2f}"))
+                    effects[path].append(("kind", Worded((N_("packaging ({words}): x 1.0, at least {floor:.2f}"),
+                                                          {"words": ", ".join(sorted(packaging)), "floor": floor}))))
                 continue
             if score[path] <= 0:
                 continue
@@ -306,7 +307,7 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS, history=()) -> lis
                 kind, prior = "tooling", TOOLING_PRIOR
             if prior != 1.0:
                 score[path] *= prior
-                effects[path].append(("kind", f"{kind}: x {prior}"))
+                effects[path].append(("kind", Worded((N_("{kind}: x {prior}"), {"kind": kind, "prior": prior}))))
         _add_dependencies(files, q, score, effects, best)
     if "tests" in signals:
         sources: dict[tuple[str, str], list[str]] = {}
@@ -320,8 +321,9 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS, history=()) -> lis
             if module:
                 share = TEST_SHARE * score[path]
                 score[module] += share
-                effects[module].append(("tests", f"tested by {path}: +{share:.2f}"))
-                effects[path].append(("tests", f"tests {module}, which gets {TEST_SHARE} of this score"))
+                effects[module].append(("tests", Worded((N_("tested by {path}: +{share:.2f}"), {"path": path, "share": share}))))
+                effects[path].append(("tests", Worded((N_("tests {module}, which gets {share} of this score"),
+                                                       {"module": module, "share": TEST_SHARE}))))
     if "imports" in signals:
         _add_imports(files, matched, score, effects, kinds, copy_of)
     for path, (bonus, why) in recent.bonuses(history, q.terms, score).items() if history else ():
@@ -341,8 +343,8 @@ def _add_dependencies(files, q: Query, score, effects, best: float) -> None:
             named = declared(files[path], q.dependencies)
             if named and score[path] < lifted:
                 score[path] = lifted
-                effects[path].append(("kind", f"declares {', '.join(named)}, which the task moves: "
-                                              f"at least {lifted:.2f}"))
+                effects[path].append(("kind", Worded((N_("declares {names}, which the task moves: at least {lifted:.2f}"),
+                                                      {"names": ", ".join(named), "lifted": lifted}))))
 
 
 def _add_names(scores, q: Query, score, effects) -> None:
@@ -361,8 +363,8 @@ def _add_names(scores, q: Query, score, effects) -> None:
         bonus = sum(t.idf * bm25.NAME_WEIGHT for t in naming)
         if bonus:
             score[path] += bonus
-            effects[path].append(("names", f"{name} is named by {', '.join(t.term for t in naming)}: "
-                                           f"+{bonus:.2f}"))
+            effects[path].append(("names", Worded((N_("{name} is named by {terms}: +{bonus:.2f}"), {
+                "name": name, "terms": ", ".join(t.term for t in naming), "bonus": bonus}))))
 
 
 def task_words(q: Query) -> set[str]:
@@ -397,7 +399,8 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects, kinds, co
     for path, names in defined.items():
         bonus = sum(DEFINES_WEIGHT * bm25.inverse_document_frequency(len(files), df[n]) for n in sorted(names))
         score[path] += bonus
-        effects[path].append(("identifiers", f"defines {', '.join(sorted(names))}: +{bonus:.2f}"))
+        effects[path].append(("identifiers", Worded((N_("defines {names}: +{bonus:.2f}"),
+                                                     {"names": ", ".join(sorted(names)), "bonus": bonus}))))
     for ident in q.identifiers:  # the identifier itself, whole, as one more BM25 term
         whole = ident.rsplit(".", 1)[-1]
         if "_" in whole.strip("_"):  # snake_case loses its identity when split; a.b's parts are terms
@@ -407,7 +410,9 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects, kinds, co
             for path, tf in hits.items():
                 bonus = idf * tf * (bm25.K1 + 1) / (tf + bm25.K1)
                 score[path] += bonus
-                effects[path].append(("identifiers", f"says {whole} whole {tf} times: +{bonus:.2f}"))
+                effects[path].append(("identifiers", Worded((*N_n("says {name} whole {n} time: +{bonus:.2f}",
+                                                                  "says {name} whole {n} times: +{bonus:.2f}"),
+                                                             tf, {"name": whole, "bonus": bonus}))))
 
 
 def _add_imports(files, matched, score, effects, kinds, copy_of) -> None:
@@ -419,15 +424,18 @@ def _add_imports(files, matched, score, effects, kinds, copy_of) -> None:
         best = max(tops, key=lambda p: (before[p], p))
         share = IMPORT_SHARE * before[best]
         score[path] += share
-        effects[path].append(("imports", f"imports or is imported by {best}: +{share:.2f}"))
+        effects[path].append(("imports", Worded((N_("imports or is imported by {path}: +{share:.2f}"),
+                                                 {"path": best, "share": share}))))
 
 
-def explain_ranked(ranked: Ranked) -> str:
-    """Why one file ranked where it did: BM25's part, then each signal's effect, one per line.
+def explain_ranked(ranked: Ranked, lang: str = "en") -> str:
+    """Why one file ranked where it did: BM25's part, then each signal's effect, one per line, in ``lang``.
 
     ``print(explain_ranked(rank_files(files, "first turn ceiling")[0]))`` ->
-    ``ctxlib/ceiling.py (source): 19.32`` then ``  bm25: 7.10`` and a line per signal.
+    ``ctxlib/ceiling.py (source): 19.32`` then ``  bm25: 7.10`` and a line per signal. The signals' names
+    and the path kinds are the library's own words (``signals=`` takes them) and stay English; what each
+    signal did is worded in ``lang`` (``"hi"``: Hindi). Raises ``ValueError`` for an unknown language.
     """
     lines = [f"{ranked.path} ({ranked.kind}): {ranked.score:.2f}", f"  bm25: {ranked.bm25:.2f}"]
-    lines += [f"  {signal}: {what}" for signal, what in ranked.effects]
+    lines += [f"  {signal}: {in_lang(what, lang)}" for signal, what in ranked.effects]
     return "\n".join(lines)

@@ -26,6 +26,7 @@ import collections
 from collections.abc import Iterable, Sequence
 
 from . import bm25
+from .i18n import N_, Worded
 
 RECENT_COMMITS = 10
 RECENT_DECAY = 0.7
@@ -121,7 +122,8 @@ def bonuses(commits: Iterable[Commit], terms: Sequence[str], scores: dict[str, f
         terms: the task's search terms. scores: ``{path: score}`` of every file, before this signal.
     Returns:
         ``{path: (bonus, why)}``: ``best x (RECENT_SHARE x recency + SIMILAR_SHARE x similar)``, where
-        ``best`` is the best score (1 when no file scored), for each file the history names.
+        ``best`` is the best score (1 when no file scored), for each file the history names; ``why`` an
+        ``i18n.Worded`` (English as a ``str``, ``why.text("hi")`` in Hindi).
     Raises:
         ValueError: a commit is not a ``(message, paths)`` pair.
     """
@@ -131,7 +133,12 @@ def bonuses(commits: Iterable[Commit], terms: Sequence[str], scores: dict[str, f
     out = {}
     for path in sorted(set(recent) | set(alike)):
         bonus = best * (RECENT_SHARE * recent.get(path, 0.0) + SIMILAR_SHARE * alike.get(path, 0.0))
-        why = [f"changed recently (weight {recent[path]:.2f})"] if path in recent else []
-        why += [f"changed by commits like the task (weight {alike[path]:.2f})"] if path in alike else []
-        out[path] = (bonus, f"{', '.join(why)}: +{bonus:.2f}")
+        values = {"recent": recent.get(path, 0.0), "alike": alike.get(path, 0.0), "bonus": bonus}
+        if path in recent and path in alike:
+            why = N_("changed recently (weight {recent:.2f}), changed by commits like the task (weight {alike:.2f}): "
+                     "+{bonus:.2f}")
+        else:
+            why = N_("changed recently (weight {recent:.2f}): +{bonus:.2f}") if path in recent else \
+                N_("changed by commits like the task (weight {alike:.2f}): +{bonus:.2f}")
+        out[path] = (bonus, Worded((why, values)))
     return out

@@ -177,3 +177,20 @@ def test_eval_measures_pack_with_history_on_the_lessons_history(tmp_path):
         (message, [p for kind, p in status if kind != "D"])
         for sha, _, message, status in history.GitCommand(repo).log() if sha == first.parent)
 
+
+
+@needs_git
+def test_explain_words_what_each_signal_did_in_hindi(small_history, capsys):
+    (small_history / "pkg" / "c.py").write_text("def parser(case):\n    return case\n")
+    (small_history / "pkg" / "test_c.py").write_text("from pkg.c import parser\n\ndef test_parser_case():\n"
+                                                       "    assert parser('case') == 'case'\n")
+    status, out, err = run(capsys, "rank", str(small_history), "--query", "parser case", "--explain", "--history",
+                           "--lang", "hi")
+    assert status == 0, err
+    assert "  स्थान    score  kind       file" in out
+    assert "history: हाल में बदली गई (वज़न 1.00), task जैसे commits ने भी बदली (वज़न 1.00): +" in out
+    assert "tests: pkg/test_c.py इसे test करती है: +" in out and "kind: test: x 0.4" in out
+    english = ["changed recently", "tested by", "imports or is imported", "which gets", "is named by", "defines "]
+    assert not any(words in out for words in english), out
+    status, out, _ = run(capsys, "rank", str(small_history), "--query", "parser case", "--explain", "--lang", "en")
+    assert "tests: tested by pkg/test_c.py: +" in out and "  place    score  kind       file" in out

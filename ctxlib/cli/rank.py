@@ -10,17 +10,19 @@ from .common import UsageError, add_history_option, add_lang_option, history_of,
 
 def format_rank_report(ranked, query: str, top: int = 20, explain: bool = False, lang: str = "en") -> str:
     """The ``rank`` report in ``lang``: one line per file (place, score, kind, path), best first, and with
-    ``explain`` each file's BM25 part and signals (``ranking.explain_ranked``, in English: the signals' names)."""
+    ``explain`` each file's BM25 part and what each signal did (``ranking.explain_ranked`` in ``lang``; the signals'
+    names and the path kinds stay English, as ``signals=`` and ``path_kind`` spell them)."""
     from ..bm25 import shorten
     from ..ranking import explain_ranked
 
     scored = [r for r in ranked if r.score > 0]
+    heads = [message(word, lang) for word in (N_("place"), N_("score"), N_("kind"), N_("file"))]
     lines = [message("ctxlib rank: {scored:,} of {n:,} files score above 0 for {query}", lang, scored=len(scored),
-                     n=len(ranked), query=repr(shorten(query))), f"  {'place':>5}  {'score':>7}  {'kind':<9}  file"]
+                     n=len(ranked), query=repr(shorten(query))), f"  {heads[0]:>5}  {heads[1]:>7}  {heads[2]:<9}  {heads[3]}"]
     for place, r in enumerate(scored[:top], 1):
         lines.append(f"  {place:>5}  {r.score:>7.2f}  {r.kind:<9}  {r.path}")
         if explain:
-            lines += ["         " + line for line in explain_ranked(r).splitlines()[1:]]
+            lines += ["         " + line for line in explain_ranked(r, lang).splitlines()[1:]]
     if len(scored) > top:
         lines.append(message("  ... {n:,} more (--top N shows more)", lang, n=len(scored) - top))
     return "\n".join(lines)
