@@ -187,8 +187,8 @@ def test_explain_words_what_each_signal_did_in_hindi(small_history, capsys):
     status, out, err = run(capsys, "rank", str(small_history), "--query", "parser case", "--explain", "--history",
                            "--lang", "hi")
     assert status == 0, err
-    assert "  स्थान    score  kind       file" in out
-    assert "history: हाल में बदली गई (वज़न 1.00), task जैसे commits ने भी बदली (वज़न 1.00): +" in out
+    assert "    स्थान    score  kind       file" in out  # स्थान takes 3 columns: 2 spaces more
+    assert "history: हाल में बदली गई (वज़न 1.00), task से मिलते-जुलते commits ने भी बदली (वज़न 1.00): +" in out
     assert "tests: pkg/test_c.py इसे test करती है: +" in out and "kind: test: x 0.4" in out
     english = ["changed recently", "tested by", "imports or is imported", "which gets", "is named by", "defines "]
     assert not any(words in out for words in english), out

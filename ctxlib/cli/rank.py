@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import unicodedata
 from pathlib import Path
 
 from ..i18n import N_, Worded, in_lang, message
@@ -16,9 +17,10 @@ def format_rank_report(ranked, query: str, top: int = 20, explain: bool = False,
     from ..ranking import explain_ranked
 
     scored = [r for r in ranked if r.score > 0]
-    heads = [message(word, lang) for word in (N_("place"), N_("score"), N_("kind"), N_("file"))]
+    place, score, kind, file = (message(word, lang) for word in (N_("place"), N_("score"), N_("kind"), N_("file")))
+    head = f"  {_right(place, 5)}  {_right(score, 7)}  {kind}{' ' * max(0, 9 - _columns(kind))}  {file}"
     lines = [message("ctxlib rank: {scored:,} of {n:,} files score above 0 for {query}", lang, scored=len(scored),
-                     n=len(ranked), query=repr(shorten(query))), f"  {heads[0]:>5}  {heads[1]:>7}  {heads[2]:<9}  {heads[3]}"]
+                     n=len(ranked), query=repr(shorten(query))), head]
     for place, r in enumerate(scored[:top], 1):
         lines.append(f"  {place:>5}  {r.score:>7.2f}  {r.kind:<9}  {r.path}")
         if explain:
@@ -26,6 +28,15 @@ def format_rank_report(ranked, query: str, top: int = 20, explain: bool = False,
     if len(scored) > top:
         lines.append(message("  ... {n:,} more (--top N shows more)", lang, n=len(scored) - top))
     return "\n".join(lines)
+
+
+def _columns(text: str) -> int:
+    # The columns a terminal gives text: a combining mark (a Devanagari vowel sign, a virama) takes none of its own.
+    return sum(not unicodedata.category(c).startswith("M") and unicodedata.category(c) != "Cf" for c in text)
+
+
+def _right(text: str, width: int) -> str:
+    return " " * max(0, width - _columns(text)) + text
 
 
 def cmd_rank(args) -> int:
