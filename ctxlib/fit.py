@@ -345,7 +345,7 @@ def pack_files(files: dict[str, str], query, budget_tokens: int, *, encoding: st
         include_secrets: pack text that looks like it holds a credential (default: never).
         skipped: ``Skipped`` entries from reading, carried into the result's report.
         signals: the ranking's signals when ``scorer`` is ``"signals"`` (``ranking.SIGNALS``).
-        history: recent commits, ``(message, paths)`` newest first (``history.recent_commits``), for
+        history: recent commits, ``(message, paths)`` newest first (``safegit.recent_commits``), for
             the ``"signals"`` scorer's history signal (``recent.py``); ``()``: none.
     Returns:
         a ``Pack``; ``pack.used_tokens == count_tokens(pack.text, encoding) <= budget_tokens``.

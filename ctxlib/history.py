@@ -116,29 +116,6 @@ def open_history(path) -> GitCommand | PureGit:
     return PureGit(path)
 
 
-def recent_commits(root, count: int) -> list[tuple[str, list[str]]]:
-    """The last ``count`` commits of the working copy at ``root``, for ranking's history signal (``recent.py``).
-
-    Args:
-        root: the top folder of a git working copy: its ``.git`` must be a folder there, not a link or a
-            ``gitdir:`` file (a linked worktree, a submodule), and hold no ``objects/info/alternates``, so that
-            nothing outside ``root`` is read for it. count: how many commits (``recent.HISTORY_COMMITS``).
-    Returns:
-        ``[(message, paths it added, modified or retyped), ...]`` along ``HEAD``'s first-parent line, newest
-        first (``GitCommand.recent``); ``[]`` for a repository with no commit yet. Raises ``HistoryError``:
-        ``root`` is no such top folder, or git cannot read its history.
-    """
-    git = Path(root, ".git")
-    if not (git.is_dir() and not git.is_symlink()) or os.path.lexists(git / "objects" / "info" / "alternates"):
-        raise HistoryError(Worded((N_("{path}: the history signal reads only a .git folder of the folder itself "
-                                      "(not a link, a linked worktree or borrowed objects)"), {"path": str(root)})))
-    reader = open_history(root)
-    if not reader.has_head():
-        return []
-    return [(message, [path for kind, path in status if kind != "D"])
-            for _, _, message, status in reader.recent(count)]
-
-
 def _folder(path) -> Path:
     """``Path(path)`` if it is a folder; raises ``HistoryError``: no such directory, or not a directory (a file)."""
     p = Path(path)
@@ -210,8 +187,11 @@ class GitCommand:
         return {name: value for name, value in os.environ.items() if name not in GIT_LOCAL_ENV}
 
     def command(self, *args: str) -> list[str]:
-        """The command line ``git --git-dir=GIT_DIR ARGS``, with paths unquoted and replacement objects ignored."""
-        return ["git", "-c", "core.quotePath=false", "--no-replace-objects", f"--git-dir={self.git_dir}", *args]
+        """The command line ``git --git-dir=GIT_DIR ARGS``, with paths unquoted and replacement objects ignored. No
+        transport is allowed: a partial clone's missing object is an error, never a fetch (a hostile promisor
+        remote's ``uploadpack`` would run as a program)."""
+        return ["git", "-c", "core.quotePath=false", "-c", "protocol.allow=never", "--no-replace-objects",
+                f"--git-dir={self.git_dir}", *args]
 
     def git(self, *args: str) -> bytes:
         """Run ``git --git-dir=GIT_DIR ARGS``; its stdout as bytes. Raises ``HistoryError`` with git's first line."""
@@ -361,10 +341,17 @@ class PureGit:
         """As ``GitCommand.recent``: ``start``'s first-parent line, ``count`` commits, a merge's files against its
         first parent. Raises ``HistoryError``."""
         def walk(repo):
+            from dulwich.objects import Commit, Tag, Tree
+
             sha = repo.head() if start == "HEAD" else commit_hash(start).encode()
             entries = []
             while sha is not None and len(entries) < int(count):
                 c = repo[sha]
+                for _ in range(10):  # an annotated tag: the commit it names, as git log peels it
+                    c = repo[c.object[1]] if isinstance(c, Tag) else c
+                if not isinstance(c, Commit) or not isinstance(repo[c.tree], Tree):
+                    raise HistoryError(f"{self.git_dir}: {sha.decode('ascii', 'replace')} is not a commit (a damaged "
+                                       "repository)")
                 parents = repo.get_parents(c.id, c)
                 entries.append(self._entry(repo, c, parents, parents[:1]))
                 sha = parents[0] if parents else None

@@ -259,7 +259,7 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS, history=()) -> lis
             by ``clean_query``.
         signals: names from ``SIGNALS`` to apply; ``()`` is code-aware BM25 alone.
         history: the repository's recent commits, ``(message, paths)`` newest first
-            (``history.recent_commits``): the ``history`` signal (``recent.py``), applied last; ``()``: none.
+            (``safegit.recent_commits``): the ``history`` signal (``recent.py``), applied last; ``()``: none.
     Returns:
         every file as a ``Ranked``, highest score first, ties by path; files scoring 0 last.
     Raises:

@@ -17,7 +17,7 @@ about any one of them, and is passed over. Both weights are between 0 and 1; ``r
 adds ``RECENT_SHARE`` and ``SIMILAR_SHARE`` of the best file's score times them.
 
 A commit here is ``(message, paths)``: the paths it added, modified or changed the type of, newest
-first, the first being the commit the files were read at (``history.recent_commits`` reads them
+first, the first being the commit the files were read at (``safegit.recent_commits`` reads them
 with git). The rules are written here to be read; they read no file and start no process.
 """
 from __future__ import annotations
@@ -118,7 +118,7 @@ def bonuses(commits: Iterable[Commit], terms: Sequence[str], scores: dict[str, f
     """What the history signal adds to each file's score, and why (``ranking.rank_files``'s last step).
 
     Args:
-        commits: ``(message, paths)`` pairs, newest first (``history.recent_commits``).
+        commits: ``(message, paths)`` pairs, newest first (``safegit.recent_commits``).
         terms: the task's search terms. scores: ``{path: score}`` of every file, before this signal.
     Returns:
         ``{path: (bonus, why)}``: ``best x (RECENT_SHARE x recency + SIMILAR_SHARE x similar)``, where

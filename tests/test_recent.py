@@ -1,4 +1,5 @@
-"""The history signal (ctxlib/recent.py) and the commits it reads (history.recent_commits, ``--history``).
+"""The history signal (ctxlib/recent.py) and the commits it reads (safegit.recent_commits, ``--history``),
+from a repository that may be hostile.
 
 The weights are hand-computed: recency is ``RECENT_DECAY ** i``; for similar commits two messages
 that score alike against the task share out so that a file in both gets 1 + 1/2 and a file in one
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxlib import evaluate, history, ranking, recent
+from ctxlib import evaluate, history, ranking, recent, safegit
 from ctxlib.course.sample_project import build_sample_git_repository
 from test_cli_pack import run
 from test_history import git, odd_repository, small_history  # noqa: F401 (fixtures)
@@ -96,12 +97,12 @@ def test_both_readers_give_the_same_recent_commits(odd_repository):
 
 @needs_git
 def test_recent_commits_of_a_working_copy(small_history):
-    commits = history.recent_commits(small_history, 3)
+    commits = safegit.recent_commits(small_history, 3)
     assert commits == [(f"Change the parser for case {day}", ["pkg/a.py"]) for day in (3, 2, 1)]
     empty = small_history.parent / "empty"
     empty.mkdir()
     git(empty, "init", "-q", "--template=", "-b", "main")
-    assert history.recent_commits(empty, 3) == []
+    assert safegit.recent_commits(empty, 3) == []
 
 
 @needs_git
@@ -125,8 +126,10 @@ def test_recent_commits_read_only_the_folders_own_git_directory(small_history, t
         info = small_history / ".git" / "objects" / "info"
         info.mkdir(parents=True, exist_ok=True)
         (info / "alternates").write_text("/elsewhere/objects\n")
-    with pytest.raises(history.HistoryError, match="reads only a .git folder of the folder itself"):
-        history.recent_commits(root, 3)
+    said = ("another repository's files are read through it" if how == "borrowed objects"
+            else "reads only a .git folder of the folder itself")
+    with pytest.raises(history.HistoryError, match=said):
+        safegit.recent_commits(root, 3)
 
 
 @needs_git
@@ -194,3 +197,103 @@ def test_explain_words_what_each_signal_did_in_hindi(small_history, capsys):
     assert not any(words in out for words in english), out
     status, out, _ = run(capsys, "rank", str(small_history), "--query", "parser case", "--explain", "--lang", "en")
     assert "tests: tested by pkg/test_c.py: +" in out and "  place    score  kind       file" in out
+
+
+# --- a hostile repository (a red-team round on --history) ----------------------------------------------------------
+
+def marker_script(tmp_path) -> tuple[Path, Path]:
+    """A program a hostile config could name, and the file it writes if it ever runs."""
+    marker, script = tmp_path / "ran", tmp_path / "evil.sh"
+    script.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    script.chmod(0o755)
+    return script, marker
+
+
+@needs_git
+def test_a_promisor_remotes_uploadpack_never_runs(small_history, tmp_path):
+    git(small_history, "config", "uploadpack.allowFilter", "true")
+    partial = tmp_path / "partial"
+    git(tmp_path, "clone", "-q", "--filter=tree:0", "--no-checkout", f"file://{small_history}", str(partial))
+    script, marker = marker_script(tmp_path)
+    git(partial, "config", "remote.origin.uploadpack", str(script))
+    try:
+        safegit.recent_commits(partial, 10)
+    except history.HistoryError:
+        pass  # the trees are missing and are not fetched: one clear line
+    assert not marker.exists()
+
+
+@needs_git
+@pytest.mark.parametrize("config", ["[core]\n\tpager = {script}\n\tfsmonitor = {script}\n[diff]\n\texternal = {script}\n"
+                                    "[log]\n\tshowSignature = true\n[gpg]\n\tprogram = {script}\n",
+                                    "[diff]\n\torderFile = {fifo}\n[log]\n\tmailmap = true\n[mailmap]\n\tfile = {fifo}\n"])
+def test_the_repositorys_config_runs_nothing_and_reads_nothing(small_history, tmp_path, config):
+    script, marker = marker_script(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # a read of it would wait for ever
+    with open(small_history / ".git" / "config", "a") as out:
+        out.write(config.format(script=script, fifo=fifo))
+    assert [m for m, _ in safegit.recent_commits(small_history, 2)] == ["Change the parser for case 3",
+                                                                         "Change the parser for case 2"]
+    assert not marker.exists()
+
+
+@needs_git
+@pytest.mark.parametrize("how, said", [
+    ("include", "its config includes other files"), ("objects link", "a symbolic link"),
+    ("fifo HEAD", "not a regular file"), ("commondir", "another repository's files"),
+])
+def test_a_git_folder_that_reads_elsewhere_or_blocks_is_refused(small_history, tmp_path, how, said):
+    dot = small_history / ".git"
+    if how == "include":
+        with open(dot / "config", "a") as out:
+            out.write("[include]\n\tpath = /etc/passwd\n")
+    elif how == "objects link":
+        os.rename(dot / "objects", tmp_path / "objects")
+        os.symlink(tmp_path / "objects", dot / "objects")
+    elif how == "fifo HEAD":
+        os.remove(dot / "HEAD")
+        os.mkfifo(dot / "HEAD")
+    else:
+        (dot / "commondir").write_text(str(tmp_path) + "\n")
+    for no_git in (False, True):  # the git command, then dulwich (the browser build)
+        with pytest.MonkeyPatch.context() as mp:
+            if no_git:
+                mp.setattr(safegit, "can_run_processes", lambda: False)
+            with pytest.raises(history.HistoryError, match=said):
+                safegit.recent_commits(small_history, 3)
+
+
+@needs_git
+def test_a_head_that_names_no_commit_is_a_clear_error(small_history):
+    tree = git(small_history, "rev-parse", "HEAD^{tree}").strip()
+    (small_history / ".git" / "HEAD").write_text(tree + "\n")
+    with pytest.raises(history.HistoryError, match="HEAD does not name a commit"):
+        safegit.recent_commits(small_history, 3)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(safegit, "can_run_processes", lambda: False)
+        with pytest.raises(history.HistoryError, match="is not a commit"):
+            safegit.recent_commits(small_history, 3)
+
+
+@needs_git
+def test_a_long_message_and_a_sweep_are_cut(small_history):
+    for i in range(40):
+        (small_history / f"m{i}.py").write_text("x = 1\n")
+    git(small_history, "add", "-A")
+    git(small_history, "commit", "-q", "-m", "Sweep " + "word " * 10_000)
+    (message, paths), *_ = safegit.recent_commits(small_history, 1)
+    assert len(message) == safegit.MAX_MESSAGE_CHARS and len(paths) == recent.MAX_FILES + 1
+
+
+@needs_git
+def test_eval_reads_a_partial_clone_without_fetching(small_history, tmp_path):
+    # history.GitCommand, ctxlib eval's reader, allows no transport: the missing trees are an error, not a fetch
+    git(small_history, "config", "uploadpack.allowFilter", "true")
+    partial = tmp_path / "partial"
+    git(tmp_path, "clone", "-q", "--filter=tree:0", "--no-checkout", f"file://{small_history}", str(partial))
+    script, marker = marker_script(tmp_path)
+    git(partial, "config", "remote.origin.uploadpack", str(script))
+    with pytest.raises(history.HistoryError):
+        history.GitCommand(partial).log()
+    assert not marker.exists()

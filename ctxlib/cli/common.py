@@ -52,7 +52,7 @@ def add_history_option(p) -> None:
     p.add_argument("--history", action="store_true",
                    help="also rank by the last commits of PATH's git history (files changed lately, and files "
                         "changed by commits whose messages are like the query); PATH must be the top folder of "
-                        "a git working copy, and git reads its .git (its config too): use it on repositories you trust")
+                        "a git working copy; git reads its objects and refs, never its config")
 
 
 def history_of(args) -> list:
@@ -60,9 +60,9 @@ def history_of(args) -> list:
     in the command's language when ``args.path`` has no history to read."""
     if not getattr(args, "history", False):
         return []
-    from .. import history, recent
+    from .. import history, recent, safegit
 
     try:
-        return history.recent_commits(args.path, recent.HISTORY_COMMITS)
+        return safegit.recent_commits(args.path, recent.HISTORY_COMMITS)
     except history.HistoryError as exc:
         raise UsageError(exc.args[0] if exc.args else str(exc)) from None

@@ -1,0 +1,190 @@
+"""A possibly hostile repository's recent commits, for the ``history`` signal (``pack --history``, ``recent.py``).
+
+``ctxlib eval`` reads history it was pointed at (``history.py``); ``--history`` reads the repository being
+packed, which may be anyone's. A hostile tester showed what git does with such a ``.git`` if asked plainly:
+a promisor remote's ``uploadpack`` runs a program when ``git log`` fetches a missing tree; ``commondir``, an
+``[include]``, or a link at ``objects``, ``config``, ``packed-refs`` or a ref reads another repository; a FIFO
+at ``HEAD`` or a config's ``diff.orderFile`` waits for ever; a 300 MB message or a commit of a million paths
+takes gigabytes. So, here:
+
+1. the ``.git`` folder is walked first, without following links: a link, a FIFO, a socket or a device
+   anywhere in it, a ``commondir``, ``objects/info/alternates`` or a config that includes another file is
+   refused (``check_git_folder``);
+2. git runs on a stand-in git directory that holds ``HEAD``, the refs and a config of our own
+   (``IsolatedGit``): the repository's config is never read, its objects come through
+   ``GIT_OBJECT_DIRECTORY``; stdin is closed, the run capped at ``TIMEOUT_SECONDS`` and its output at
+   ``MAX_OUTPUT_BYTES``;
+3. where no process can run (the browser build), dulwich reads the same folder, after the same check;
+4. a message keeps its first ``MAX_MESSAGE_CHARS`` characters, a commit its first ``recent.MAX_FILES + 1``
+   paths (more than ``MAX_FILES`` and the signal passes it over anyway).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+from .history import GitCommand, HistoryError, PureGit, can_run_processes
+from .i18n import N_, Worded
+
+MAX_GIT_ENTRIES = 1_000_000  # files and folders in .git the check walks before it refuses
+MAX_CONFIG_BYTES = 1 << 20
+MAX_MESSAGE_CHARS = 20_000
+MAX_OUTPUT_BYTES = 64 << 20
+TIMEOUT_SECONDS = 60
+
+
+def recent_commits(root, count: int) -> list[tuple[str, list[str]]]:
+    """The last ``count`` commits of the working copy at ``root``, for ranking's history signal (``recent.py``).
+
+    Args:
+        root: the top folder of a git working copy: its ``.git`` must be a folder there (``check_git_folder``).
+        count: how many commits (``recent.HISTORY_COMMITS``).
+    Returns:
+        ``[(message, paths it added, modified or retyped), ...]`` along ``HEAD``'s first-parent line, newest
+        first (``GitCommand.recent``); ``[]`` for a repository with no commit yet.
+    Raises:
+        HistoryError: ``root`` is no such top folder, its ``.git`` is refused, or git cannot read its history
+            (within ``TIMEOUT_SECONDS`` and ``MAX_OUTPUT_BYTES``).
+    """
+    from .recent import MAX_FILES
+
+    git = Path(root, ".git")
+    if not (git.is_dir() and not git.is_symlink()):
+        raise HistoryError(Worded((N_("{path}: the history signal reads only a .git folder of the folder itself "
+                                      "(not a link, a linked worktree or borrowed objects)"), {"path": str(root)})))
+    check_git_folder(git)
+    if can_run_processes() and shutil.which("git"):
+        with tempfile.TemporaryDirectory(prefix="ctxlib-git-") as scratch:
+            reader = IsolatedGit(git, Path(scratch))
+            entries = reader.recent(count) if reader.has_head() else []
+    else:
+        reader = PureGit(root)
+        if Path(reader.git_dir) != git.resolve():  # dulwich looked in a parent folder: not this repository
+            raise HistoryError(f"{root}: .git is not a git directory")
+        entries = reader.recent(count) if reader.has_head() else []
+    return [(message[:MAX_MESSAGE_CHARS], [path for kind, path in status if kind != "D"][:MAX_FILES + 1])
+            for _, _, message, status in entries]
+
+
+def check_git_folder(git: Path) -> None:
+    """Refuse a ``.git`` folder whose reading could leave it, run a program or block.
+
+    Raises:
+        HistoryError: a symbolic link anywhere in it, a FIFO, socket or device (an ``open`` that may never
+            return), a ``commondir`` or ``objects/info/alternates`` (another repository's files), a config
+            file over ``MAX_CONFIG_BYTES`` or one that includes another file, or more than ``MAX_GIT_ENTRIES``
+            entries. The message names the entry.
+    """
+    def refuse(why: str, path) -> None:
+        raise HistoryError(f"{git.parent}: the history signal does not read this .git: {why} "
+                           f"({os.fsdecode(os.path.relpath(path, git))!r})")
+    for borrowed in ("commondir", os.path.join("objects", "info", "alternates")):
+        if os.path.lexists(git / borrowed):
+            refuse("another repository's files are read through it", git / borrowed)
+    seen, stack = 0, [str(git)]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                seen += 1
+                if seen > MAX_GIT_ENTRIES:
+                    refuse("too many files", entry.path)
+                if entry.is_symlink():
+                    refuse("a symbolic link", entry.path)
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif not entry.is_file(follow_symlinks=False):
+                    refuse("not a regular file", entry.path)
+    config = git / "config"
+    if config.exists():
+        if config.stat().st_size > MAX_CONFIG_BYTES:
+            refuse("a config file over 1 MiB", config)
+        if re.search(rb"^\s*\[\s*include", config.read_bytes(), re.IGNORECASE | re.MULTILINE):
+            refuse("its config includes other files", config)
+
+
+class IsolatedGit(GitCommand):
+    """``GitCommand`` on a stand-in git directory: the repository's objects, refs and ``HEAD``, none of its
+    config (no ``include.path``, no promisor remote to fetch from lazily and so run ``uploadpack``, no
+    ``diff.orderFile`` or ``mailmap.file`` naming a file elsewhere); its output and time are capped."""
+
+    def __init__(self, git: Path, scratch: Path):
+        # check_git_folder has refused links, so the links made here lead only into ``git``
+        self.source = git
+        head = git / "HEAD"
+        if not head.is_file() or head.stat().st_size > 4096:
+            raise HistoryError(f"{git.parent}: .git has no HEAD file (not a git working copy)")
+        (scratch / "HEAD").write_bytes(head.read_bytes())
+        (scratch / "refs").symlink_to(git / "refs") if (git / "refs").is_dir() else (scratch / "refs").mkdir()
+        if (git / "packed-refs").is_file():
+            (scratch / "packed-refs").symlink_to(git / "packed-refs")
+        fmt = subprocess.run(["git", "config", "--file", str(git / "config"), "--no-includes", "--get",
+                              "extensions.objectformat"], capture_output=True, stdin=subprocess.DEVNULL,
+                             env=self._env(), timeout=TIMEOUT_SECONDS) if (git / "config").is_file() else None
+        objectformat = fmt.stdout.decode("ascii", "replace").strip() if fmt and fmt.returncode == 0 else ""
+        (scratch / "config").write_text("[core]\n\trepositoryformatversion = %d\n" % bool(objectformat)
+                                        + (f"[extensions]\n\tobjectformat = {objectformat}\n" if objectformat else ""))
+        self.git_dir = scratch
+
+    @staticmethod
+    def _env() -> dict[str, str]:
+        env = GitCommand.environment()
+        env.update(GIT_NO_LAZY_FETCH="1", GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1")
+        return env
+
+    def environment(self) -> dict[str, str]:
+        """The caller's environment without git's repository variables, the objects and shallow file of the repository."""
+        env = self._env()
+        env["GIT_OBJECT_DIRECTORY"] = str(self.source / "objects")
+        if (self.source / "shallow").is_file():
+            env["GIT_SHALLOW_FILE"] = str(self.source / "shallow")
+        return env
+
+    def git(self, *args: str) -> bytes:
+        """Run git on the stand-in directory; its stdout. Raises ``HistoryError`` with git's first line, or when git
+        writes more than ``MAX_OUTPUT_BYTES`` or runs longer than ``TIMEOUT_SECONDS``."""
+        with tempfile.TemporaryFile() as errors:
+            proc = subprocess.Popen(self.command(*args), stdout=subprocess.PIPE, stderr=errors,
+                                    stdin=subprocess.DEVNULL, env=self.environment())
+            timer = threading.Timer(TIMEOUT_SECONDS, proc.kill)
+            timer.start()
+            chunks, size = [], 0
+            try:
+                while chunk := proc.stdout.read(1 << 16):
+                    size += len(chunk)
+                    if size > MAX_OUTPUT_BYTES:
+                        proc.kill()
+                        break
+                    chunks.append(chunk)
+            finally:
+                proc.stdout.close()
+                code = proc.wait()
+                timed_out = not timer.is_alive() and code < 0
+                timer.cancel()
+            if size > MAX_OUTPUT_BYTES:
+                raise HistoryError(f"git {args[0]}: the history is larger than {MAX_OUTPUT_BYTES:,} bytes")
+            if timed_out:
+                raise HistoryError(f"git {args[0]}: took longer than {TIMEOUT_SECONDS} seconds")
+            errors.seek(0)
+            said = errors.read(1 << 16).decode("utf-8", "replace").strip().splitlines()
+        if code:
+            raise HistoryError(f"git {args[0]}: {said[0] if said else f'exit status {code}'}")
+        return b"".join(chunks)
+
+    def has_head(self) -> bool:
+        """True if ``HEAD`` names a commit; False on an unborn branch; ``HistoryError`` if it names anything else."""
+        def ok(*args) -> bool:
+            try:
+                return subprocess.run(self.command(*args), capture_output=True, stdin=subprocess.DEVNULL,
+                                      env=self.environment(), timeout=TIMEOUT_SECONDS).returncode == 0
+            except subprocess.TimeoutExpired:
+                raise HistoryError(f"git {args[0]}: took longer than {TIMEOUT_SECONDS} seconds") from None
+        if ok("rev-parse", "--verify", "-q", "HEAD^{commit}"):
+            return True
+        if ok("symbolic-ref", "-q", "HEAD") and not ok("rev-parse", "--verify", "-q", "HEAD"):
+            return False  # a new repository: HEAD names a branch with no commit yet
+        raise HistoryError(f"{self.source.parent}: HEAD does not name a commit (a damaged repository)")
