@@ -28,7 +28,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from .history import GitCommand, HistoryError, PureGit, can_run_processes
+from .history import GitCommand, HistoryError, PureGit, _first_line, can_run_processes
 from .i18n import N_, Worded
 
 MAX_GIT_ENTRIES = 1_000_000  # files and folders in .git the check walks before it refuses
@@ -170,9 +170,9 @@ class IsolatedGit(GitCommand):
             if timed_out:
                 raise HistoryError(f"git {args[0]}: took longer than {TIMEOUT_SECONDS} seconds")
             errors.seek(0)
-            said = errors.read(1 << 16).decode("utf-8", "replace").strip().splitlines()
+            said = _first_line(errors.read(1 << 16))
         if code:
-            raise HistoryError(f"git {args[0]}: {said[0] if said else f'exit status {code}'}")
+            raise HistoryError(f"git {args[0]}: {said}")
         return b"".join(chunks)
 
     def has_head(self) -> bool:

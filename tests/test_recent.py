@@ -209,13 +209,20 @@ def marker_script(tmp_path) -> tuple[Path, Path]:
     return script, marker
 
 
-@needs_git
-def test_a_promisor_remotes_uploadpack_never_runs(small_history, tmp_path):
-    git(small_history, "config", "uploadpack.allowFilter", "true")
+def hostile_partial_clone(source: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A partial clone of ``source`` (no trees: git log must fetch them) whose remote's uploadpack is a hostile
+    program; the clone, and the file that program writes if it ever runs."""
+    git(source, "config", "uploadpack.allowFilter", "true")
     partial = tmp_path / "partial"
-    git(tmp_path, "clone", "-q", "--filter=tree:0", "--no-checkout", f"file://{small_history}", str(partial))
+    git(tmp_path, "clone", "-q", "--filter=tree:0", "--no-checkout", f"file://{source}", str(partial))
     script, marker = marker_script(tmp_path)
     git(partial, "config", "remote.origin.uploadpack", str(script))
+    return partial, marker
+
+
+@needs_git
+def test_a_promisor_remotes_uploadpack_never_runs(small_history, tmp_path):
+    partial, marker = hostile_partial_clone(small_history, tmp_path)
     try:
         safegit.recent_commits(partial, 10)
     except history.HistoryError:
@@ -289,11 +296,7 @@ def test_a_long_message_and_a_sweep_are_cut(small_history):
 @needs_git
 def test_eval_reads_a_partial_clone_without_fetching(small_history, tmp_path):
     # history.GitCommand, ctxlib eval's reader, allows no transport: the missing trees are an error, not a fetch
-    git(small_history, "config", "uploadpack.allowFilter", "true")
-    partial = tmp_path / "partial"
-    git(tmp_path, "clone", "-q", "--filter=tree:0", "--no-checkout", f"file://{small_history}", str(partial))
-    script, marker = marker_script(tmp_path)
-    git(partial, "config", "remote.origin.uploadpack", str(script))
+    partial, marker = hostile_partial_clone(small_history, tmp_path)
     with pytest.raises(history.HistoryError):
         history.GitCommand(partial).log()
     assert not marker.exists()
