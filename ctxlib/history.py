@@ -12,8 +12,9 @@ Lesson 3, "Is the ranking any good?", measures the ranking on a repository's own
 
 Two readers give the same answers (``tests/test_history.py`` holds them equal):
 
-- ``GitCommand`` runs the ``git`` command (and ``tar`` to unpack ``git archive``): fast on a
-  large history. Used when ``git`` is on ``PATH``.
+- ``GitCommand`` runs the ``git`` command (and ``tar`` to unpack ``git archive``): fast on a large
+  history. Used when ``git`` is on ``PATH``. It runs on a stand-in git directory (``standin.py``), so
+  the repository's config runs nothing (a ``filter.<driver>.smudge`` would run on ``git archive``).
 - ``PureGit`` reads the same files with dulwich, a pure-Python implementation of git: no
   process at all. Used when there is no ``git`` command (a Windows laptop without git) and in
   the browser build, where Python runs in WebAssembly and cannot start processes.
@@ -28,8 +29,8 @@ What both hold to, whatever the repository (``tests/test_history.py``):
   a tab, a newline or a quote in a name stays as it is (``git log -z``, never git's quoting);
 - a tree holding a path git refuses to check out (an empty, ``.`` or ``..`` part, ``.git`` in
   any case or NTFS spelling) is not written at all: ``HistoryError``, as ``git archive`` says;
-- the git command ignores the caller's ``GIT_DIR`` and the like (``git rev-parse
-  --local-env-vars``) and the user's colour, encoding and root-commit settings;
+- the git command ignores the caller's ``GIT_DIR`` and the like (``git rev-parse --local-env-vars``),
+  the user's config and the repository's;
 - a damaged or incomplete repository (a missing or corrupt object, a truncated pack, a shallow
   clone's missing parents) is a ``HistoryError`` naming the problem, never another exception.
 """
@@ -45,9 +46,11 @@ import struct
 import subprocess
 import sys
 import tempfile
+import weakref
 import zlib
 from pathlib import Path
 
+from . import standin
 from .i18n import N_, Worded, WordedError
 
 GITLINK = 0o160000  # a tree entry that is a submodule's commit, not a file
@@ -66,12 +69,6 @@ def _not_a_repository(path) -> HistoryError:
                                 {"path": str(path)})))
 
 
-# What ``git rev-parse --local-env-vars`` lists: variables that point git at another repository
-# (a git hook sets GIT_DIR, for one). The git command runs without them.
-GIT_LOCAL_ENV = ("GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
-                 "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
-                 "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
-                 "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR")
 
 
 def decode_path(raw: bytes) -> str:
@@ -165,40 +162,57 @@ def _problem(exc: BaseException) -> str:
 
 
 class GitCommand:
-    """The history through the ``git`` command (``git log``, ``git archive``)."""
+    """The history through the ``git`` command (``git log``, ``git archive``), run on a stand-in git
+    directory (``standin.py``): the repository's objects and the commit its ``HEAD`` names, never its
+    config, so a hostile ``.git/config`` runs nothing. Each run is capped at ``timeout`` seconds and
+    ``max_output`` bytes."""
 
-    name = "git"
+    name, timeout, max_output = "git", 600, 1 << 30  # the whole log of a large history is a few hundred MB
 
     def __init__(self, path):
-        """Find the git directory of ``path`` (``git rev-parse --absolute-git-dir``); raises ``HistoryError``."""
+        """Find the git directory of ``path`` (``git rev-parse``) and the commit its ``HEAD`` names; raises ``HistoryError``."""
         p = _folder(path)
-        done = subprocess.run(["git", "-C", str(p), "rev-parse", "--absolute-git-dir"], capture_output=True,
-                              env=self.environment())
+        done = subprocess.run(["git", "-C", str(p), "rev-parse", "--absolute-git-dir", "--git-common-dir",
+                               "--show-object-format"], capture_output=True, stdin=subprocess.DEVNULL,
+                              env=standin.caller_environment())
         if done.returncode:  # git's own reason when it is another (a bad config file, dubious ownership)
             said = _first_line(done.stderr)
             if "dubious ownership" in said:  # another user's folder: git's next lines say how to trust it
                 said += f" (to trust it: git config --global --add safe.directory {p.resolve()})"
             raise _not_a_repository(path) if "not a git repository" in said else HistoryError(f"{path}: {said}")
-        self.git_dir = Path(done.stdout.decode().strip())
+        git_dir, common, objectformat = done.stdout.decode("utf-8", "surrogateescape").splitlines()[:3]
+        self.git_dir, self.common_dir = Path(git_dir), (p / common).resolve()  # HEAD's commit: rev-parse runs no program
+        head = subprocess.run(["git", "-c", "protocol.allow=never", f"--git-dir={git_dir}", "rev-parse", "--verify",
+                               "-q", "HEAD^{commit}"], capture_output=True, stdin=subprocess.DEVNULL,
+                              env={**standin.caller_environment(), "GIT_NO_LAZY_FETCH": "1"}, timeout=self.timeout)
+        self.head = head.stdout.decode("ascii", "replace").strip() if head.returncode == 0 else None
+        self.run_dir = Path(tempfile.mkdtemp(prefix="ctxlib-git-"))  # removed with the reader
+        weakref.finalize(self, shutil.rmtree, self.run_dir, True)
+        standin.write(self.run_dir, f"{self.head}\n".encode() if self.head else b"ref: refs/heads/unborn\n",
+                      "" if objectformat == "sha1" else objectformat)
 
-    @staticmethod
-    def environment() -> dict[str, str]:
-        """``os.environ`` without ``GIT_LOCAL_ENV``: git finds the repository from ``--git-dir`` or ``-C`` alone."""
-        return {name: value for name, value in os.environ.items() if name not in GIT_LOCAL_ENV}
+    def environment(self) -> dict[str, str]:
+        """A run's environment: the caller's without git's repository variables, with the objects (``standin``)."""
+        return standin.environment(standin.caller_environment(), self.common_dir)
 
     def command(self, *args: str) -> list[str]:
-        """The command line ``git --git-dir=GIT_DIR ARGS``, with paths unquoted and replacement objects ignored. No
+        """The command line ``git --git-dir=STAND_IN ARGS``, with paths unquoted and replacement objects ignored. No
         transport is allowed: a partial clone's missing object is an error, never a fetch (a hostile promisor
         remote's ``uploadpack`` would run as a program)."""
         return ["git", "-c", "core.quotePath=false", "-c", "protocol.allow=never", "--no-replace-objects",
-                f"--git-dir={self.git_dir}", *args]
+                f"--git-dir={self.run_dir}", *args]
 
     def git(self, *args: str) -> bytes:
-        """Run ``git --git-dir=GIT_DIR ARGS``; its stdout as bytes. Raises ``HistoryError`` with git's first line."""
-        done = subprocess.run(self.command(*args), capture_output=True, env=self.environment())
-        if done.returncode:
-            raise HistoryError(f"git {args[0]}: {_first_line(done.stderr)}")
-        return done.stdout
+        """Run ``git ARGS`` on the stand-in; its stdout as bytes. Raises ``HistoryError`` with git's first line, or
+        when git writes more than ``max_output`` bytes or runs longer than ``timeout`` seconds."""
+        ran = standin.run(self.command(*args), self.environment(), self.max_output, self.timeout)
+        if ran.cut == "output":
+            raise HistoryError(f"git {args[0]}: the history is larger than {self.max_output:,} bytes")
+        if ran.cut:
+            raise HistoryError(f"git {args[0]}: took longer than {self.timeout} seconds")
+        if ran.code:
+            raise HistoryError(f"git {args[0]}: {_first_line(ran.err)}")
+        return ran.out
 
     def _larger_than(self, commit: str, max_bytes: int) -> list[str]:
         listing = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
@@ -212,8 +226,7 @@ class GitCommand:
 
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet)."""
-        return subprocess.run(["git", f"--git-dir={self.git_dir}", "rev-parse", "--verify", "-q", "HEAD"],
-                              capture_output=True, env=self.environment()).returncode == 0
+        return self.head is not None
 
     def log(self) -> list[LogEntry]:
         """Every commit reachable from ``HEAD``, newest first, as ``LogEntry`` tuples (see the module's rule 2)."""

@@ -25,9 +25,9 @@ import re
 import shutil
 import subprocess
 import tempfile
-import threading
 from pathlib import Path
 
+from . import standin
 from .history import GitCommand, HistoryError, PureGit, _first_line, can_run_processes
 from .i18n import N_, Worded
 
@@ -108,72 +108,30 @@ def check_git_folder(git: Path) -> None:
 
 
 class IsolatedGit(GitCommand):
-    """``GitCommand`` on a stand-in git directory: the repository's objects, refs and ``HEAD``, none of its
-    config (no ``include.path``, no promisor remote to fetch from lazily and so run ``uploadpack``, no
-    ``diff.orderFile`` or ``mailmap.file`` naming a file elsewhere); its output and time are capped."""
+    """``GitCommand`` on a stand-in git directory (``standin.py``) holding the repository's ``HEAD`` and a
+    link to its refs: none of its config (no ``include.path``, no promisor remote to fetch from lazily and
+    so run ``uploadpack``, no ``diff.orderFile`` or ``mailmap.file`` naming a file elsewhere). Nothing of
+    the repository is read before ``check_git_folder`` has passed it; runs are capped tighter than eval's."""
+
+    timeout, max_output = TIMEOUT_SECONDS, MAX_OUTPUT_BYTES
 
     def __init__(self, git: Path, scratch: Path):
         # check_git_folder has refused links, so the links made here lead only into ``git``
-        self.source = git
+        self.git_dir = self.common_dir = self.source = git
         head = git / "HEAD"
         if not head.is_file() or head.stat().st_size > 4096:
             raise HistoryError(f"{git.parent}: .git has no HEAD file (not a git working copy)")
-        (scratch / "HEAD").write_bytes(head.read_bytes())
+        fmt = subprocess.run(["git", "config", "--file", str(git / "config"), "--no-includes", "--get",
+                              "extensions.objectformat"], capture_output=True, stdin=subprocess.DEVNULL,
+                             env={**standin.caller_environment(), **standin.ENV},
+                             timeout=TIMEOUT_SECONDS) if (git / "config").is_file() else None
+        standin.write(scratch, head.read_bytes(), fmt.stdout.decode("ascii", "replace").strip()
+                      if fmt and fmt.returncode == 0 else "")
+        (scratch / "refs").rmdir()
         (scratch / "refs").symlink_to(git / "refs") if (git / "refs").is_dir() else (scratch / "refs").mkdir()
         if (git / "packed-refs").is_file():
             (scratch / "packed-refs").symlink_to(git / "packed-refs")
-        fmt = subprocess.run(["git", "config", "--file", str(git / "config"), "--no-includes", "--get",
-                              "extensions.objectformat"], capture_output=True, stdin=subprocess.DEVNULL,
-                             env=self._env(), timeout=TIMEOUT_SECONDS) if (git / "config").is_file() else None
-        objectformat = fmt.stdout.decode("ascii", "replace").strip() if fmt and fmt.returncode == 0 else ""
-        (scratch / "config").write_text("[core]\n\trepositoryformatversion = %d\n" % bool(objectformat)
-                                        + (f"[extensions]\n\tobjectformat = {objectformat}\n" if objectformat else ""))
-        self.git_dir = scratch
-
-    @staticmethod
-    def _env() -> dict[str, str]:
-        env = GitCommand.environment()
-        env.update(GIT_NO_LAZY_FETCH="1", GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1")
-        return env
-
-    def environment(self) -> dict[str, str]:
-        """The caller's environment without git's repository variables, the objects and shallow file of the repository."""
-        env = self._env()
-        env["GIT_OBJECT_DIRECTORY"] = str(self.source / "objects")
-        if (self.source / "shallow").is_file():
-            env["GIT_SHALLOW_FILE"] = str(self.source / "shallow")
-        return env
-
-    def git(self, *args: str) -> bytes:
-        """Run git on the stand-in directory; its stdout. Raises ``HistoryError`` with git's first line, or when git
-        writes more than ``MAX_OUTPUT_BYTES`` or runs longer than ``TIMEOUT_SECONDS``."""
-        with tempfile.TemporaryFile() as errors:
-            proc = subprocess.Popen(self.command(*args), stdout=subprocess.PIPE, stderr=errors,
-                                    stdin=subprocess.DEVNULL, env=self.environment())
-            timer = threading.Timer(TIMEOUT_SECONDS, proc.kill)
-            timer.start()
-            chunks, size = [], 0
-            try:
-                while chunk := proc.stdout.read(1 << 16):
-                    size += len(chunk)
-                    if size > MAX_OUTPUT_BYTES:
-                        proc.kill()
-                        break
-                    chunks.append(chunk)
-            finally:
-                proc.stdout.close()
-                code = proc.wait()
-                timed_out = not timer.is_alive() and code < 0
-                timer.cancel()
-            if size > MAX_OUTPUT_BYTES:
-                raise HistoryError(f"git {args[0]}: the history is larger than {MAX_OUTPUT_BYTES:,} bytes")
-            if timed_out:
-                raise HistoryError(f"git {args[0]}: took longer than {TIMEOUT_SECONDS} seconds")
-            errors.seek(0)
-            said = _first_line(errors.read(1 << 16))
-        if code:
-            raise HistoryError(f"git {args[0]}: {said}")
-        return b"".join(chunks)
+        self.run_dir = scratch
 
     def has_head(self) -> bool:
         """True if ``HEAD`` names a commit; False on an unborn branch; ``HistoryError`` if it names anything else."""

@@ -300,3 +300,52 @@ def test_eval_reads_a_partial_clone_without_fetching(small_history, tmp_path):
     with pytest.raises(history.HistoryError):
         history.GitCommand(partial).log()
     assert not marker.exists()
+
+
+@needs_git
+@pytest.mark.parametrize("where", ["repository", "user"])
+def test_eval_runs_no_smudge_filter_of_the_repository_or_the_user(small_history, tmp_path, monkeypatch, where):
+    # git archive runs a filter.<driver>.smudge for each file .gitattributes gives it: ctxlib eval's reader
+    # (history.GitCommand) runs git on a stand-in without the repository's config, the user's or the system's
+    script, marker = marker_script(tmp_path)
+    (small_history / ".gitattributes").write_text("* filter=evil\n")
+    git(small_history, "add", ".gitattributes")
+    git(small_history, "commit", "-q", "-m", "Add attributes")
+    if where == "repository":
+        git(small_history, "config", "filter.evil.smudge", str(script))
+    else:
+        (tmp_path / "home").mkdir()
+        (tmp_path / "home" / ".gitconfig").write_text(f"[filter \"evil\"]\n\tsmudge = {script}\n")
+        monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    reader = history.GitCommand(small_history)
+    (newest, _, message, _), *_ = reader.log()
+    (tmp_path / "tree").mkdir()
+    reader.write_tree(newest, tmp_path / "tree")
+    assert message == "Add attributes" and (tmp_path / "tree" / ".gitattributes").read_text() == "* filter=evil\n"
+    assert not marker.exists()
+
+
+@needs_git
+def test_eval_reads_a_linked_worktree_and_a_sha256_repository(small_history, tmp_path):
+    git(small_history, "worktree", "add", "-q", "--detach", str(tmp_path / "linked"), "HEAD~1")
+    linked = history.GitCommand(tmp_path / "linked")
+    assert linked.common_dir == (small_history / ".git").resolve()
+    assert [m for _, _, m, _ in linked.log()] == [m for _, _, m, _ in history.GitCommand(small_history).log()][1:]
+    git(tmp_path, "init", "-q", "--object-format=sha256", "wide")
+    (tmp_path / "wide" / "f.py").write_text("x = 1\n")
+    git(tmp_path / "wide", "add", "f.py")
+    git(tmp_path / "wide", "commit", "-q", "-m", "One")
+    (sha, _, message, status), = history.GitCommand(tmp_path / "wide").log()
+    assert len(sha) == 64 and message == "One" and status == [("A", "f.py")]
+
+
+@needs_git
+def test_eval_caps_a_git_run_that_takes_too_long(small_history, monkeypatch):
+    reader = history.GitCommand(small_history)
+    monkeypatch.setattr(reader, "max_output", 100)
+    with pytest.raises(history.HistoryError, match="larger than 100 bytes"):
+        reader.log()
+    monkeypatch.setattr(reader, "command", lambda *args: ["sleep", "5"])
+    monkeypatch.setattr(reader, "timeout", 0.2)
+    with pytest.raises(history.HistoryError, match="took longer than 0.2 seconds"):
+        reader.git("log")

@@ -1,0 +1,116 @@
+"""A stand-in git directory: a repository's objects and the commit its HEAD names, none of its config.
+
+A repository's own ``.git/config`` can make git run programs. ``git archive`` runs a
+``filter.<driver>.smudge`` command for every file the tree's ``.gitattributes`` gives that driver;
+a partial clone's promisor remote runs ``uploadpack`` when ``git log`` fetches a missing object. A
+hand-in or a downloaded repository may carry either. So the readers that run git,
+``history.GitCommand`` (``ctxlib eval``) and ``safegit.IsolatedGit`` (``pack --history``), run it
+on a folder made here:
+
+- ``HEAD``, a ``refs`` folder and a ``config`` of our own that names only the object format
+  (``extensions.objectformat``, SHA-1 or SHA-256);
+- the repository's objects through ``GIT_OBJECT_DIRECTORY`` (its ``objects/info/alternates`` still
+  work), its shallow file through ``GIT_SHALLOW_FILE``;
+- no system or global config either (``ENV``): a user's ``filter.lfs.smudge`` would download.
+
+``run`` caps a git run's time and output, so a damaged or hostile repository cannot hold a reader
+for ever or fill its memory.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+from typing import NamedTuple
+
+# Nothing fetched, nothing asked, no config but the stand-in's (os.devnull: an empty global config).
+ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
+       "GIT_CONFIG_GLOBAL": os.devnull}
+
+
+# What ``git rev-parse --local-env-vars`` lists: variables that point git at another repository
+# (a git hook sets GIT_DIR, for one). The git command runs without them.
+GIT_LOCAL_ENV = ("GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+                 "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+                 "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+                 "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR")
+
+
+def caller_environment() -> dict[str, str]:
+    """``os.environ`` without ``GIT_LOCAL_ENV``: git finds the repository from ``--git-dir`` or ``-C`` alone."""
+    return {name: value for name, value in os.environ.items() if name not in GIT_LOCAL_ENV}
+
+
+def write(folder: Path, head: bytes, objectformat: str = "") -> None:
+    """Make ``folder`` (an empty folder) a stand-in git directory.
+
+    Args:
+        folder: the empty folder to fill.
+        head: the bytes of its ``HEAD`` file: a commit's hash and a newline, or ``ref: refs/heads/NAME``
+            (the repository's own ``HEAD``, whose refs the caller links in).
+        objectformat: ``"sha256"`` for a SHA-256 repository; ``""`` (SHA-1) otherwise.
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    (folder / "HEAD").write_bytes(head)
+    (folder / "refs").mkdir(exist_ok=True)
+    (folder / "config").write_text("[core]\n\trepositoryformatversion = %d\n" % bool(objectformat)
+                                   + (f"[extensions]\n\tobjectformat = {objectformat}\n" if objectformat else ""))
+
+
+def environment(base: dict[str, str], git_dir: Path) -> dict[str, str]:
+    """``base`` (the caller's environment, git's repository variables removed) with ``ENV`` and the
+    objects and shallow file of the repository whose git directory (the common one, for a linked
+    worktree) is ``git_dir``."""
+    env = {**base, **ENV, "GIT_OBJECT_DIRECTORY": str(git_dir / "objects")}
+    if (git_dir / "shallow").is_file():
+        env["GIT_SHALLOW_FILE"] = str(git_dir / "shallow")
+    return env
+
+
+class Ran(NamedTuple):
+    """What ``run`` saw: the exit status, stdout, the first 64 KiB of stderr, and ``cut``: ``""``, or
+    ``"output"`` (stdout passed the cap) or ``"timeout"`` (the run passed its time), the run killed."""
+
+    code: int
+    out: bytes
+    err: bytes
+    cut: str = ""
+
+
+def run(command: list[str], env: dict[str, str], max_output: int, timeout: float) -> Ran:
+    """Run ``command`` with no stdin, its time and output capped.
+
+    Args:
+        command: the command line.
+        env: its environment.
+        max_output: bytes of stdout past which the run is killed.
+        timeout: seconds past which it is killed.
+    Returns:
+        a ``Ran``; its ``cut`` says whether the run was killed for its output or its time.
+    Raises:
+        OSError: the command cannot be started.
+    """
+    with tempfile.TemporaryFile() as errors:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL, env=env)
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        chunks, size = [], 0
+        try:
+            while chunk := proc.stdout.read(1 << 16):
+                size += len(chunk)
+                if size > max_output:
+                    proc.kill()
+                    break
+                chunks.append(chunk)
+        finally:
+            proc.stdout.close()
+            code = proc.wait()
+            timed_out = not timer.is_alive() and code < 0
+            timer.cancel()
+        if size > max_output or timed_out:
+            return Ran(code, b"", b"", "output" if size > max_output else "timeout")
+        errors.seek(0)
+        return Ran(code, b"".join(chunks), errors.read(1 << 16))
