@@ -216,13 +216,9 @@ class GitCommand:
 
     def _larger_than(self, commit: str, max_bytes: int) -> list[str]:
         listing = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
-        large = []
-        for line in listing.split(b"\0"):
-            head, _, path = line.partition(b"\t")
-            fields = head.split()
-            if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit() and int(fields[3]) > max_bytes:
-                large.append(path.decode("utf-8", "surrogateescape"))
-        return large
+        rows = (line.partition(b"\t") for line in listing.split(b"\0"))  # "MODE TYPE HASH SIZE\tPATH"
+        return [path.decode("utf-8", "surrogateescape") for head, _, path in rows
+                if len(f := head.split()) == 4 and f[1] == b"blob" and f[3].isdigit() and int(f[3]) > max_bytes]
 
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet)."""
@@ -258,20 +254,22 @@ class GitCommand:
         return commits
 
     def write_tree(self, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:
-        """Write the files of ``commit`` (a hash) into the folder ``dest``: ``git archive COMMIT | tar -x -C DEST``.
-
-        The archive streams from git to tar, so memory stays small whatever the files' sizes.
-        Raises ``HistoryError``: not a commit hash, no such commit, a path git refuses, tar failing
-        (``dest`` may then hold part of the tree). With ``max_file_bytes``, files larger than that
-        (``git ls-tree -l``) are left out of the archive: nothing reads them, so nothing writes them."""
+        """Write the files of ``commit`` (a hash) into the folder ``dest``: ``git archive COMMIT | tar -x -C DEST``,
+        streamed (memory stays small). Raises ``HistoryError``: not a commit hash, no such commit, a path git refuses,
+        tar failing, over ``timeout`` seconds (``dest`` may hold part of the tree). With ``max_file_bytes``, larger
+        files (``git ls-tree -l``) are left out of the archive: nothing reads them, so nothing writes them."""
         commit = commit_hash(commit)
         left_out = self._larger_than(commit, max_file_bytes) if max_file_bytes is not None else []
         paths = ["--", ".", *(f":(exclude,literal){p}" for p in left_out)] if left_out else []
         with tempfile.TemporaryFile() as errors:
-            archive = subprocess.Popen(self.command("archive", "--format=tar", commit, *paths),
-                                       stdout=subprocess.PIPE, stderr=errors, env=self.environment())
+            archive = subprocess.Popen(self.command("archive", "--format=tar", commit, *paths), stdout=subprocess.PIPE,
+                                       stderr=errors, stdin=subprocess.DEVNULL, env=self.environment())
             try:  # -m: the files get today's time, so a commit dated in the future brings no warnings
-                done = subprocess.run(["tar", "-x", "-m", "-C", str(dest)], stdin=archive.stdout, capture_output=True)
+                done = subprocess.run(["tar", "-x", "-m", "-C", str(dest)], stdin=archive.stdout, capture_output=True,
+                                      timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                archive.kill()
+                raise HistoryError(f"git archive: took longer than {self.timeout} seconds") from None
             finally:  # tar gone or failed: git stops at the closed pipe, and is waited for
                 archive.stdout.close()
                 failed = archive.wait()

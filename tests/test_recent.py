@@ -340,7 +340,7 @@ def test_eval_reads_a_linked_worktree_and_a_sha256_repository(small_history, tmp
 
 
 @needs_git
-def test_eval_caps_a_git_run_that_takes_too_long(small_history, monkeypatch):
+def test_eval_caps_a_git_run_that_takes_too_long_or_writes_too_much(small_history, monkeypatch):
     reader = history.GitCommand(small_history)
     monkeypatch.setattr(reader, "max_output", 100)
     with pytest.raises(history.HistoryError, match="larger than 100 bytes"):
@@ -349,3 +349,5 @@ def test_eval_caps_a_git_run_that_takes_too_long(small_history, monkeypatch):
     monkeypatch.setattr(reader, "timeout", 0.2)
     with pytest.raises(history.HistoryError, match="took longer than 0.2 seconds"):
         reader.git("log")
+    with pytest.raises(history.HistoryError, match="git archive: took longer than 0.2 seconds"):
+        reader.write_tree("0" * 40, small_history)  # the archive never writes: tar waits, and both are stopped
