@@ -28,6 +28,7 @@ import os
 import sys
 from pathlib import Path
 
+from .i18n import N_
 from . import tokens  # the rest of the library is imported by the tools, so `ctxlib count` starts as fast
 from .mcproots import ToolInputError, check_roots, open_target, resolve_path  # noqa: F401 (the server's names too)
 from .mcproots import roots_text as _roots_text
@@ -390,11 +391,11 @@ def add_mcp_parser(sub) -> None:
     """Add ``mcp`` to the ``ctxlib`` subparsers ``sub`` (an entry point of the ``ctxlib.commands`` group)."""
     p = sub.add_parser(
         "mcp",
-        help="serve pack, rank and count to an agent over the Model Context Protocol (stdio)",
-        description="A Model Context Protocol server over stdio: an agent's harness calls pack (a query "
-                    "packed into a hard token budget), rank and count. Nothing outside the roots is read, "
-                    "through links or otherwise; credentials are always refused. Needs the [mcp] extra.",
+        help=N_("serve pack, rank and count to an agent over the Model Context Protocol (stdio)"),
+        description=N_("A Model Context Protocol server over stdio: an agent's harness calls pack (a query "
+                       "packed into a hard token budget), rank and count. Nothing outside the roots is read, "
+                       "through links or otherwise; credentials are always refused. Needs the [mcp] extra."),
     )
     p.add_argument("--root", action="append", required=True, metavar="DIR",
-                   help="a folder the server may read; repeatable (the first is the default for 'path')")
+                   help=N_("a folder the server may read; repeatable (the first is the default for 'path')"))
     p.set_defaults(func=cmd_mcp)

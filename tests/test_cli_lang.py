@@ -1,10 +1,16 @@
 """``ctxlib pack``, ``count`` and ``rank`` in Hindi: ``--lang hi`` or ``CTXLIB_LANG=hi`` words the report and the
 errors a person reads, and the library's own errors (``i18n.WordedError``) carry every language."""
+import argparse
 import copy
 import pickle
+import re
 
 import pytest
 
+from ctxlib.cli import build_parser
+from ctxlib.cli.words import in_language, lang_in
+from ctxlib import mcp_server
+from ctxlib.course import commands
 from ctxlib.course.sample_project import build_sample_project
 from ctxlib.fit import pack_files
 from ctxlib.i18n import N_, Worded, WordedError, message
@@ -179,3 +185,69 @@ def test_eval_errors_a_learner_meets_first_in_hindi(tmp_path, capsys):
     assert (status, err) == (2, f"ctxlib: {tmp_path}: repository में अभी कोई commit नहीं है\n")
     status, _, err = run(capsys, "eval", str(tmp_path), "--misses", "-1", "--lang", "hi")
     assert (status, err) == (2, "ctxlib: --misses 0 या उससे ज़्यादा होना चाहिए, मिला -1\n")
+
+
+# --- argparse's own words and every help text ------------------------------------------------------------------------
+
+DEVANAGARI = re.compile("[\u0900-\u097f]")
+EVERY_COMMAND = [commands.add_commands, mcp_server.add_mcp_parser]  # the entry points, as an installed ctxlib has them
+
+
+@pytest.mark.parametrize("argv, english, hindi", [
+    (["pack", ".", "--budget", "abc", "--lang", "hi"], "invalid int value", "int की ग़लत value: 'abc'"),
+    (["pack", "--lang=hi"], "the following arguments are required", "ये arguments ज़रूरी हैं: PATH, --query, --budget"),
+    (["pack", ".", "--query", "x", "--budget", "9", "--strategy", "zz", "--lang", "hi"], "invalid choice",
+     "ग़लत विकल्प: 'zz' (इनमें से चुनें: 'greedy', 'density', 'knapsack', 'footholds')"),
+    (["count", "--lang", "hi", "--bogus"], "unrecognized arguments", "अनजाने arguments: --bogus"),
+])
+def test_argparses_errors_in_hindi(capsys, argv, english, hindi):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert hindi in err and english not in err and err.rstrip().endswith("--help' देखें)")
+    status, _, err = run(capsys, *[a for a in argv if a not in ("--lang", "hi", "--lang=hi")])
+    assert english in err and not DEVANAGARI.search(err)  # English stays English, and argparse's words come back
+
+
+def test_a_bad_command_is_worded_from_ctxlib_lang(capsys, monkeypatch):
+    monkeypatch.setenv("CTXLIB_LANG", "hi")
+    status, _, err = run(capsys, "bogus")
+    assert status == 2 and "ग़लत विकल्प: 'bogus'" in err and err.rstrip().endswith("('ctxlib --help' देखें)")
+
+
+def _texts(parser):
+    yield parser.description
+    for action in parser._actions:
+        yield action.help
+        if isinstance(action, argparse._SubParsersAction):
+            yield from (choice.help for choice in action._choices_actions)
+            for sub in action.choices.values():
+                yield from _texts(sub)
+
+
+def test_every_help_text_of_every_command_is_in_hindi(capsys):
+    parser = build_parser(EVERY_COMMAND, "hi")
+    texts = [t for t in _texts(parser) if t not in (None, argparse.SUPPRESS)]
+    assert len(texts) > 60 and [t for t in texts if not DEVANAGARI.search(t)] == []
+    english = [t for t in _texts(build_parser(EVERY_COMMAND)) if t]
+    assert not [t for t in english if DEVANAGARI.search(t)]
+    status, out, _ = run(capsys, "pack", "--help", "--lang", "hi")
+    assert out.startswith("इस्तेमाल: ctxlib pack") and "\noptions:\n  -h, --help" in out and "यह मदद दिखाकर बंद करें" in out
+    out = " ".join(run(capsys, "eval", "--help", "--lang", "hi")[1].split())
+    assert "tokens में एक बजट; कई बजटों के लिए दोहराएँ (default: 13000, 27000, 50000)" in out
+
+
+def test_lang_in_reads_the_line_before_argparse(monkeypatch):
+    monkeypatch.setenv("CTXLIB_LANG", "en")
+    assert lang_in(["pack", ".", "--lang", "hi"]) == "hi" and lang_in(["--lang=hi"]) == "hi"
+    assert lang_in(["pack", "--lang", "xx"]) == "en" and lang_in(["pack", "--lang"]) == "en"
+    monkeypatch.setenv("CTXLIB_LANG", "hi")
+    assert lang_in(["count"]) == "hi" and lang_in(["count", "--lang", "en"]) == "en"
+
+
+def test_in_language_puts_argparses_words_back_whatever_happens():
+    before = argparse._("usage: ")
+    with pytest.raises(RuntimeError):
+        with in_language("hi"):
+            assert argparse._("usage: ") == "इस्तेमाल: "
+            raise RuntimeError("stop")
+    assert argparse._("usage: ") == before == "usage: "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from ..i18n import N_
+
 
 class UsageError(Exception):
     """A problem with what the user asked for; printed as one line, exit status 2 (in the command's
@@ -22,7 +24,7 @@ def add_lang_option(p) -> None:
     from ..i18n import LANGS
 
     p.add_argument("--lang", choices=LANGS, default=None,
-                   help="the language of the report and of errors (default: from CTXLIB_LANG or the locale, else en)")
+                   help=N_("the language of the report and of errors (default: from CTXLIB_LANG or the locale, else en)"))
 
 
 def lang_of(args) -> str:
@@ -42,17 +44,17 @@ def display_name(name) -> str:
 def add_glob_options(p) -> None:
     """Add ``--include GLOB`` and ``--exclude GLOB`` (repeatable, gitignore-style) to the parser ``p``."""
     p.add_argument("--include", action="append", default=[], metavar="GLOB",
-                   help="read only files matching this gitignore-style pattern, e.g. '*.py' or 'src/'; repeatable")
+                   help=N_("read only files matching this gitignore-style pattern, e.g. '*.py' or 'src/'; repeatable"))
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                   help="also leave out files matching this gitignore-style pattern, e.g. 'site-packages/'; repeatable")
+                   help=N_("also leave out files matching this gitignore-style pattern, e.g. 'site-packages/'; repeatable"))
 
 
 def add_history_option(p) -> None:
     """Add ``--history`` to the parser ``p`` (``pack`` and ``rank``): rank by the repository's recent commits too."""
     p.add_argument("--history", action="store_true",
-                   help="also rank by the last commits of PATH's git history (files changed lately, and files "
-                        "changed by commits whose messages are like the query); PATH must be the top folder of "
-                        "a git working copy; git reads its objects and refs, never its config")
+                   help=N_("also rank by the last commits of PATH's git history (files changed lately, and files "
+                           "changed by commits whose messages are like the query); PATH must be the top folder of "
+                           "a git working copy; git reads its objects and refs, never its config"))
 
 
 def history_of(args) -> list:

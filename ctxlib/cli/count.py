@@ -165,17 +165,17 @@ def add_count_parser(sub) -> None:
     """Add ``ctxlib count`` to the subcommands ``sub``."""
     p = sub.add_parser(
         "count",
-        help="count a file's tokens, exactly and by the 4-characters rule",
-        description="Print each file's size in characters, its exact token count and the rough "
-                    "4-characters estimate, and a total. Reads standard input when no file is given.",
+        help=N_("count a file's tokens, exactly and by the 4-characters rule"),
+        description=N_("Print each file's size in characters, its exact token count and the rough "
+                       "4-characters estimate, and a total. Reads standard input when no file is given."),
     )
     p.add_argument("files", nargs="*", metavar="PATH",
-                   help="text files or folders to count (default: standard input); folders are read as "
-                        "'ctxlib pack' reads them (.gitignore, binaries, size cap, credentials skipped)")
+                   help=N_("text files or folders to count (default: standard input); folders are read as "
+                           "'ctxlib pack' reads them (.gitignore, binaries, size cap, credentials skipped)"))
     p.add_argument("--encoding", default=tokens.DEFAULT_ENCODING, choices=sorted(tokens.ENCODINGS),
-                   help="tiktoken encoding for the exact count (default: %(default)s)")
+                   help=N_("tiktoken encoding for the exact count (default: %(default)s)"))
     p.add_argument("--tree", action="store_true",
-                   help="print tokens per folder, largest first (like a disk-usage view), instead of per file")
+                   help=N_("print tokens per folder, largest first (like a disk-usage view), instead of per file"))
     add_glob_options(p)
     add_lang_option(p)
     p.set_defaults(func=cmd_count)

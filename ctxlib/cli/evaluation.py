@@ -112,24 +112,25 @@ def add_eval_parser(sub) -> None:
     """Add ``ctxlib eval`` to the subcommands ``sub``."""
     p = sub.add_parser(
         "eval",
-        help="measure the ranking and packing on a git repository's own history",
-        description="Mine the repository's history for tasks (a commit's cleaned message as the query, the "
-                    "code files it edited as the answer), pack each parent commit's tree as 'ctxlib pack' "
-                    "would, and report all-files and any-file recall at each budget, the mean reciprocal "
-                    "rank of the first edited file, top-1, what kinds of file the tokens went to, and the "
-                    "worst misses explained. A plain-BM25 whole-file baseline runs beside it. Uses the git command "
-                    "when it is installed (fast), else reads the history in pure Python (dulwich).",
+        help=N_("measure the ranking and packing on a git repository's own history"),
+        description=N_("Mine the repository's history for tasks (a commit's cleaned message as the query, the "
+                       "code files it edited as the answer), pack each parent commit's tree as 'ctxlib pack' "
+                       "would, and report all-files and any-file recall at each budget, the mean reciprocal "
+                       "rank of the first edited file, top-1, what kinds of file the tokens went to, and the "
+                       "worst misses explained. A plain-BM25 whole-file baseline runs beside it. Uses the git command "
+                       "when it is installed (fast), else reads the history in pure Python (dulwich)."),
     )
-    p.add_argument("path", metavar="REPO", help="a git working copy or bare repository")
-    p.add_argument("--every", type=int, default=1, metavar="K", help="keep every K-th qualifying commit, "
-                   "newest first (default: %(default)s)")
-    p.add_argument("--limit", type=int, default=None, metavar="N", help="at most N tasks (default: all)")
+    p.add_argument("path", metavar="REPO", help=N_("a git working copy or bare repository"))
+    p.add_argument("--every", type=int, default=1, metavar="K",
+                   help=N_("keep every K-th qualifying commit, newest first (default: %(default)s)"))
+    p.add_argument("--limit", type=int, default=None, metavar="N", help=N_("at most N tasks (default: all)"))
     p.add_argument("--budget", type=int, action="append", metavar="N",
-                   help=f"a budget in tokens; repeat for several (default: {EVAL_BUDGETS_HELP})")
-    p.add_argument("--misses", type=int, default=3, metavar="N", help="explain the N worst misses (default: 3)")
-    p.add_argument("--no-baseline", action="store_true", help="skip the plain-BM25 baseline")
-    p.add_argument("--history", action="store_true", help="also measure 'ctxlib pack --history': each task ranked "
-                   "with its parent commit's recent history too")
-    p.add_argument("--format", default="text", choices=["text", "json"], help="output format (default: %(default)s)")
+                   help=Worded((N_("a budget in tokens; repeat for several (default: {budgets})"),
+                                {"budgets": EVAL_BUDGETS_HELP})))
+    p.add_argument("--misses", type=int, default=3, metavar="N", help=N_("explain the N worst misses (default: 3)"))
+    p.add_argument("--no-baseline", action="store_true", help=N_("skip the plain-BM25 baseline"))
+    p.add_argument("--history", action="store_true",
+                   help=N_("also measure 'ctxlib pack --history': each task ranked with its parent commit's recent history too"))
+    p.add_argument("--format", default="text", choices=["text", "json"], help=N_("output format (default: %(default)s)"))
     add_lang_option(p)
     p.set_defaults(func=cmd_eval)

@@ -7,8 +7,9 @@ import re
 import sys
 
 from . import count, evaluation, pack, rank
-from ..i18n import in_lang
+from ..i18n import N_, in_lang, message
 from .common import UsageError, display_name, lang_of
+from .words import in_language, lang_in, word_help
 
 
 def _short(message: str) -> str:
@@ -19,25 +20,31 @@ def _short(message: str) -> str:
     return re.sub(r"'([^'\n]{81,})'", lambda m: repr(shorten(m.group(1))), message)
 
 
-def _one_line_error(parser: argparse.ArgumentParser, command: str):
-    """A subcommand's argument errors as one line, "ctxlib: pack: ...", instead of argparse's usage block."""
-    return lambda message: parser.exit(2, f"ctxlib: {command}: {_short(message)} (see 'ctxlib {command} --help')\n")
+def _one_line_error(parser: argparse.ArgumentParser, command: str, lang: str = "en"):
+    """Argument errors as one line, "ctxlib: pack: ...", instead of argparse's usage block, in ``lang``."""
+    where = f"ctxlib {command}".strip()
+    return lambda said: parser.exit(2, "ctxlib: " + (f"{command}: " if command else "") + message(
+        N_("{problem} (see '{command} --help')"), lang, problem=_short(said), command=where) + "\n")
 
 
-def build_parser(extensions=()) -> argparse.ArgumentParser:
+def build_parser(extensions=(), lang: str = "en") -> argparse.ArgumentParser:
     """The ``ctxlib`` argument parser: one subcommand per function, each with one-line argument errors.
 
     Args:
         extensions: functions ``add(subparsers)`` that add more subcommands; the course adds its
             classroom commands this way (``ctxlib.course.commands``), so the library never imports it.
+        lang: the language of its help texts and errors (``i18n.LANGS``); argparse's own words are in it only
+            while ``words.in_language(lang)`` holds, as ``main`` does.
+    Raises:
+        ValueError: for a ``lang`` not in ``i18n.LANGS``.
     """
     parser = argparse.ArgumentParser(
         prog="ctxlib",
-        description="Token counting and context packing from the course "
-                    "'The context window as a budget'. Works offline.",
+        description=N_("Token counting and context packing from the course "
+                       "'The context window as a budget'. Works offline."),
     )
     # One line, "ctxlib: ...", for arguments no subcommand claims (e.g. "ctxlib pack . --bogus").
-    parser.error = lambda message: parser.exit(2, f"ctxlib: {_short(message)} (see 'ctxlib --help')\n")
+    parser.error = _one_line_error(parser, "", lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add_command in (count.add_count_parser, pack.add_pack_parser, rank.add_rank_parser,
                         evaluation.add_eval_parser):
@@ -45,8 +52,8 @@ def build_parser(extensions=()) -> argparse.ArgumentParser:
     for add_commands in extensions:
         add_commands(sub)
     for name, p in sub.choices.items():
-        p.error = _one_line_error(p, name)
-    return parser
+        p.error = _one_line_error(p, name, lang)
+    return word_help(parser, lang)
 
 
 def installed_commands() -> list:
@@ -76,11 +83,13 @@ def main(argv=None, extensions=None) -> int:
     """
     if extensions is None:
         extensions = installed_commands()
-    parser = build_parser(extensions)
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
+    lang = lang_in(sys.argv[1:] if argv is None else argv)
+    with in_language(lang):  # argparse's own words ("usage:", "invalid choice") in the command's language
+        parser = build_parser(extensions, lang)
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 0
     try:
         return args.func(args)
     except BrokenPipeError:  # the reader went away (| head -1): stop quietly, and let nothing flush later
@@ -95,7 +104,7 @@ def main(argv=None, extensions=None) -> int:
         print(f"ctxlib: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except RecursionError:
-        print("ctxlib: the input is nested too deeply to read", file=sys.stderr)
+        print("ctxlib: " + message(N_("the input is nested too deeply to read"), lang_of(args)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -144,47 +144,47 @@ def add_pack_parser(sub) -> None:
 
     p = sub.add_parser(
         "pack",
-        help="pack the files most relevant to a query into a hard token budget",
-        description="Read a repository (honouring .gitignore; skipping binaries, big files and anything "
-                    "that looks like a credential), rank its files for the query, and print the best ones "
-                    "that fit: whole, as signatures, or as the line ranges around the query's hits. The "
-                    "printed text, headers included, is re-counted and never exceeds the budget. The "
-                    "packed context goes to stdout; a report of what was packed and skipped to stderr.",
+        help=N_("pack the files most relevant to a query into a hard token budget"),
+        description=N_("Read a repository (honouring .gitignore; skipping binaries, big files and anything "
+                       "that looks like a credential), rank its files for the query, and print the best ones "
+                       "that fit: whole, as signatures, or as the line ranges around the query's hits. The "
+                       "printed text, headers included, is re-counted and never exceeds the budget. The "
+                       "packed context goes to stdout; a report of what was packed and skipped to stderr."),
     )
-    p.add_argument("path", metavar="PATH", help="the repository folder to read")
+    p.add_argument("path", metavar="PATH", help=N_("the repository folder to read"))
     p.add_argument("--query", required=True, metavar="TEXT",
-                   help="what the task is about, e.g. \"vat invoice\"; identifiers are split "
-                        "(computeVatRate -> compute, vat, rate)")
+                   help=N_("what the task is about, e.g. \"vat invoice\"; identifiers are split "
+                           "(computeVatRate -> compute, vat, rate)"))
     p.add_argument("--budget", required=True, type=int, metavar="N",
-                   help="hard limit in tokens for everything printed, headers included")
+                   help=N_("hard limit in tokens for everything printed, headers included"))
     p.add_argument("--encoding", default=tokens.DEFAULT_ENCODING, choices=sorted(tokens.ENCODINGS),
-                   help="tiktoken encoding the budget is counted in (default: %(default)s)")
+                   help=N_("tiktoken encoding the budget is counted in (default: %(default)s)"))
     p.add_argument("--scorer", default="signals", choices=list(fit.SCORERS),
-                   help="signals: BM25 plus the ranking's signals (see 'ctxlib rank'); bm25: code-aware BM25 "
-                        "alone; terms: the lesson's term count; plain: textbook BM25 (default: %(default)s)")
+                   help=N_("signals: BM25 plus the ranking's signals (see 'ctxlib rank'); bm25: code-aware BM25 "
+                           "alone; terms: the lesson's term count; plain: textbook BM25 (default: %(default)s)"))
     p.add_argument("--view", default="auto", choices=list(fit.VIEW_LADDERS),
-                   help="auto: whole file, else signatures, else hit ranges, whichever fits first; "
-                        "signatures: signatures, else hit ranges (non-Python files have no signatures); "
-                        "whole, ranges: only that view (default: %(default)s)")
+                   help=N_("auto: whole file, else signatures, else hit ranges, whichever fits first; "
+                           "signatures: signatures, else hit ranges (non-Python files have no signatures); "
+                           "whole, ranges: only that view (default: %(default)s)"))
     p.add_argument("--strategy", default=fit.DEFAULT_STRATEGY, choices=list(fit.STRATEGIES),
-                   help="footholds: every file's cheapest view in rank order, then widened (more budget "
-                        "never loses a file); greedy: by score; density: by score per token; knapsack: "
-                        "exact best, small inputs only (default: %(default)s)")
+                   help=N_("footholds: every file's cheapest view in rank order, then widened (more budget "
+                           "never loses a file); greedy: by score; density: by score per token; knapsack: "
+                           "exact best, small inputs only (default: %(default)s)"))
     p.add_argument("--format", default="text", choices=list(render.RENDERERS),
-                   help="output format (default: %(default)s)")
+                   help=N_("output format (default: %(default)s)"))
     p.add_argument("--max-file-bytes", type=int, default=repo.MAX_FILE_BYTES, metavar="N",
-                   help="skip files larger than this many bytes (default: %(default)s)")
+                   help=N_("skip files larger than this many bytes (default: %(default)s)"))
     p.add_argument("--max-tree-bytes", type=int, default=repo.MAX_TREE_BYTES, metavar="N",
-                   help="read no more files once those read hold this many bytes (default: %(default)s)")
+                   help=N_("read no more files once those read hold this many bytes (default: %(default)s)"))
     p.add_argument("--include-secrets", action="store_true",
-                   help="also pack dotenv files, keys and text that looks like a credential (off by default); "
-                        "each secret let through is named on stderr")
+                   help=N_("also pack dotenv files, keys and text that looks like a credential (off by default); "
+                           "each secret let through is named on stderr"))
     p.add_argument("--margin", type=float, default=0.0, metavar="PCT",
-                   help="leave this percentage of the budget free, for tokenizers other than ENCODING that count "
-                        "the same text as more tokens (default: %(default)s)")
+                   help=N_("leave this percentage of the budget free, for tokenizers other than ENCODING that count "
+                           "the same text as more tokens (default: %(default)s)"))
     p.add_argument("--compare-encodings", action="store_true", default=None,
-                   help="count the packed text in the other shipped encoding too, however long it is (by "
-                        f"default only a pack of at most {NOTE_CHARS:,} characters is counted again)")
+                   help=Worded((N_("count the packed text in the other shipped encoding too, however long it is (by "
+                                   "default only a pack of at most {n:,} characters is counted again)"), {"n": NOTE_CHARS})))
     add_glob_options(p)
     add_history_option(p)
     add_lang_option(p)

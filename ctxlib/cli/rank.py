@@ -73,17 +73,17 @@ def add_rank_parser(sub) -> None:
     """Add ``ctxlib rank`` to the subcommands ``sub``."""
     p = sub.add_parser(
         "rank",
-        help="rank a repository's files for a query, with scores and why",
-        description="Read a repository as 'ctxlib pack' does and print the ranking pack walks: BM25 on the "
-                    "cleaned query plus the ranking's signals (path kind, tests linked to their module, "
-                    "identifiers and definitions, stemmed file names, imports; with --history, the recent "
-                    "commits). --explain shows each file's BM25 part and what every signal did.",
+        help=N_("rank a repository's files for a query, with scores and why"),
+        description=N_("Read a repository as 'ctxlib pack' does and print the ranking pack walks: BM25 on the "
+                       "cleaned query plus the ranking's signals (path kind, tests linked to their module, "
+                       "identifiers and definitions, stemmed file names, imports; with --history, the recent "
+                       "commits). --explain shows each file's BM25 part and what every signal did."),
     )
-    p.add_argument("path", metavar="PATH", help="the repository folder to read")
-    p.add_argument("--query", required=True, metavar="TEXT", help="what the task is about")
-    p.add_argument("--top", type=int, default=20, metavar="N", help="show the N best files (default: %(default)s)")
-    p.add_argument("--explain", action="store_true", help="show why each file ranked where it did")
-    p.add_argument("--format", default="text", choices=["text", "json"], help="output format (default: %(default)s)")
+    p.add_argument("path", metavar="PATH", help=N_("the repository folder to read"))
+    p.add_argument("--query", required=True, metavar="TEXT", help=N_("what the task is about"))
+    p.add_argument("--top", type=int, default=20, metavar="N", help=N_("show the N best files (default: %(default)s)"))
+    p.add_argument("--explain", action="store_true", help=N_("show why each file ranked where it did"))
+    p.add_argument("--format", default="text", choices=["text", "json"], help=N_("output format (default: %(default)s)"))
     add_history_option(p)
     add_lang_option(p)
     p.set_defaults(func=cmd_rank)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ctxlib import cli
 from ctxlib.cli import UsageError
-from ctxlib.i18n import LANGS, lang_from_environment, message, message_n
+from ctxlib.i18n import LANGS, N_, lang_from_environment, message, message_n
 
 
 def cmd_progress(args) -> int:
@@ -163,30 +163,30 @@ def add_commands(sub) -> None:
     ``ctxlib.commands``) that ``ctxlib.cli.main`` loads."""
     p = sub.add_parser(
         "progress",
-        help="your quick-check score per lesson",
-        description="Print how many quick checks you answered correctly in each lesson, and the hints and "
-                    "solutions you used, from your progress file ($CTXLIB_PROGRESS, else ~/.ctxlib/progress.json).",
+        help=N_("your quick-check score per lesson"),
+        description=N_("Print how many quick checks you answered correctly in each lesson, and the hints and "
+                       "solutions you used, from your progress file ($CTXLIB_PROGRESS, else ~/.ctxlib/progress.json)."),
     )
-    p.add_argument("--name", default=None, help="save your name in the progress file, for your instructor's report")
+    p.add_argument("--name", default=None, help=N_("save your name in the progress file, for your instructor's report"))
     p.add_argument("--lang", choices=LANGS, default=None,
-                   help="the language to print in (default: $CTXLIB_LANG, else hi under a Hindi locale, else en)")
+                   help=N_("the language to print in (default: $CTXLIB_LANG, else hi under a Hindi locale, else en)"))
     p.set_defaults(func=needs_course(cmd_progress))
 
     p = sub.add_parser(
         "grade",
-        help="instructor: one table of the progress files learners hand in",
-        description="Read every *.json progress file in DIR, skip (and name) unreadable ones, write one CSV row "
-                    "per learner with each question's outcome, and print completion and the most-missed questions.",
+        help=N_("instructor: one table of the progress files learners hand in"),
+        description=N_("Read every *.json progress file in DIR, skip (and name) unreadable ones, write one CSV row "
+                       "per learner with each question's outcome, and print completion and the most-missed questions."),
     )
-    p.add_argument("folder", metavar="DIR", help="folder holding the learners' progress files")
-    p.add_argument("--csv", default="grades.csv", metavar="OUT.csv", help="where to write the table (default: %(default)s)")
+    p.add_argument("folder", metavar="DIR", help=N_("folder holding the learners' progress files"))
+    p.add_argument("--csv", default="grades.csv", metavar="OUT.csv", help=N_("where to write the table (default: %(default)s)"))
     p.add_argument("--lang", choices=LANGS, default=None,
-                   help="the language of the summary and messages (default: $CTXLIB_LANG, else hi under a Hindi "
-                        "locale, else en); the CSV is the same in every language")
+                   help=N_("the language of the summary and messages (default: $CTXLIB_LANG, else hi under a Hindi "
+                           "locale, else en); the CSV is the same in every language"))
     p.add_argument("--by-question", action="store_true",
-                   help="also print, per lesson and question, who passed, failed or did not try")
+                   help=N_("also print, per lesson and question, who passed, failed or did not try"))
     p.add_argument("--html", default=None, metavar="OUT.html",
-                   help="also write that report as an HTML page, with a chart of the most-missed questions")
+                   help=N_("also write that report as an HTML page, with a chart of the most-missed questions"))
     p.set_defaults(func=needs_course(cmd_grade))
 
 
