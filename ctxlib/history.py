@@ -397,10 +397,11 @@ class PureGit:
                 status.append((kind, path))
             # git lists them by path, byte by byte: "pkg/a.py" before "pkg/a/b.py" ('.' < '/').
             status = [(kind, decode_path(path)) for kind, path in sorted(status, key=lambda s: s[1])]
+        raw = c.message.split(b"\0", 1)[0]  # git's %B ends the message at a NUL
         try:  # the commit's encoding header, as git log --encoding=UTF-8 re-encodes it
-            message = c.message.decode((c.encoding or b"utf-8").decode("ascii", "replace"), "replace")
+            message = raw.decode((c.encoding or b"utf-8").decode("ascii", "replace"), "replace")
         except LookupError:  # an encoding Python does not know: git shows the bytes as they are
-            message = c.message.decode("utf-8", "replace")
+            message = raw.decode("utf-8", "replace")
         return c.id.decode(), [p.decode() for p in parents], message.strip(), status
 
     def write_tree(self, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:

@@ -434,3 +434,16 @@ def test_another_users_repository_says_how_to_trust_it(small_history, monkeypatc
     with pytest.raises(history.HistoryError, match=r"dubious ownership .* \(to trust it: git config --global "
                                                    r"--add safe.directory .*small\)$"):  # was "not a git repository"
         history.GitCommand(small_history)
+
+
+def test_a_nul_in_a_commit_message_ends_it_in_both_readers(small_history):
+    # git's %B stops at a NUL; dulwich kept the rest, so the two readers gave different queries
+    head = git(small_history, "rev-parse", "HEAD").strip()
+    tree = git(small_history, "rev-parse", "HEAD^{tree}").strip()
+    body = (f"tree {tree}\nparent {head}\nauthor A <a@example.org> 1704200000 +0000\n"
+            f"committer A <a@example.org> 1704200000 +0000\n\nFix the parser\0hidden words\n").encode()
+    git(small_history, "update-ref", "HEAD", raw_object(small_history, "commit", body))
+    for reader in readers(small_history):
+        (_, _, message, status), *_ = reader.log()
+        assert (message, status) == ("Fix the parser", []), reader.name
+        assert reader.recent(1)[0][2] == "Fix the parser", reader.name
