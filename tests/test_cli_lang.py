@@ -198,7 +198,7 @@ EVERY_COMMAND = [commands.add_commands, mcp_server.add_mcp_parser]  # the entry 
     (["pack", "--lang=hi"], "the following arguments are required", "ये arguments ज़रूरी हैं: PATH, --query, --budget"),
     (["pack", ".", "--query", "x", "--budget", "9", "--strategy", "zz", "--lang", "hi"], "invalid choice",
      "ग़लत विकल्प: 'zz' (इनमें से चुनें: 'greedy', 'density', 'knapsack', 'footholds')"),
-    (["count", "--lang", "hi", "--bogus"], "unrecognized arguments", "अनजाने arguments: --bogus"),
+    (["count", "--lang", "hi", "--bogus"], "unrecognized arguments", "ये arguments पहचाने नहीं गए: --bogus"),
 ])
 def test_argparses_errors_in_hindi(capsys, argv, english, hindi):
     status, out, err = run(capsys, *argv)
