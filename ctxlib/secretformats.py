@@ -212,6 +212,14 @@ FORMAT_RULES = [
      # found it only when the key happened to be random enough
      "regex": r"""(?i)\b(?:PrivateKey|PresharedKey)[ \t]*+=[ \t]*+((?-i:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=))(?![A-Za-z0-9+/=])""",
      "keywords": ["privatekey", "presharedkey"], "entropy": 3.5},
+    {"id": "model-provider-key",  # model providers' API keys whose body prefixed-token cannot take: one case (OpenRouter's
+     # sk-or-v1- and 64 hex digits, DeepSeek's sk- and 32, Cerebras' csk- and lower case), shorter than 30 (Fireworks' fw_),
+     # or in parts (Pinecone's pcsk_XXXXX_..., Together's tgp_v1_ with - and _). Found by prefix under any name, in a
+     # comment or passed by position, where no secret's word stands near
+     "regex": r"""(?<![\w-])(sk-or-v1-[0-9a-f]{64}|sk-[0-9a-f]{32}|csk-[a-z0-9]{40,64}|pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,100}"""
+              r"""|fw_[A-Za-z0-9]{20,40}|tgp_v1_[A-Za-z0-9_-]{40,64})(?![\w-])""",
+     "keywords": ["sk-or-v1-", "sk-", "csk-", "pcsk_", "fw_", "tgp_v1_"], "entropy": 3.0,
+     "allowlists": [{"regexes": [r"^(?:fw|tgp_v1|pcsk)_[^0-9]*$", r"^(?:fw|tgp_v1|pcsk)_(?:[^a-z]*|[^A-Z]*)$"]}]},  # words
     {"id": "registry-token",  # registries' tokens by their prefix: Docker Hub's personal and organization access tokens
      # (dckr_pat_, dckr_oat_; 27 characters: too short for prefixed-token), NuGet.org's API keys ("oy2" and 43 characters
      # in lower case, which _NOT_MIXED lets through under any name)
