@@ -88,10 +88,22 @@ def at_once(function, items) -> list:
     return results
 
 
+def remove_room_users(room: Path) -> None:
+    """As root the hub made a system user for each learner (``ctx-<name>``, home in ``room``): remove them, so that
+    the next room (a new folder) can make its own; the hub refuses a user whose home is another room's."""
+    if not run.running_as_root():
+        return
+    import pwd
+
+    for entry in pwd.getpwall():
+        if entry.pw_name.startswith("ctx-") and Path(entry.pw_dir).is_relative_to(room):
+            subprocess.run(["userdel", entry.pw_name], check=False, capture_output=True)
+
+
 def measure_room(n: int) -> dict:
     """Run a room of ``n`` learners through Lesson 1; returns the measurements (seconds, MB)."""
     room = Path(tempfile.mkdtemp(prefix=f"ctxlib-bench-room-{n}-"))
-    (room / "homes").mkdir()
+    run.room_private(room)  # as run.py hub makes it: as root, learners' users pass through the room to their homes
     port = run.free_port()
     url = f"http://127.0.0.1:{port}"
     log = (room / "hub.log").open("w")
@@ -156,6 +168,7 @@ def measure_room(n: int) -> dict:
         except subprocess.TimeoutExpired:
             os.killpg(hub.pid, signal.SIGKILL)
         log.close()
+        remove_room_users(room)
         if sys.exc_info()[0] is None:  # kept after a failure, for its hub.log
             shutil.rmtree(room, ignore_errors=True)
 

@@ -951,3 +951,31 @@ def test_the_exact_budget_checker_rejects_round_8(wrong):
 def test_the_exact_budget_checker_accepts_round_8(right):
     from ctxlib.course.checks.lesson1 import exact_budget_cases
     accepted(right, exact_budget_cases())
+
+
+# === Round 9 (a hostile tester's): every occurrence counts, and a path may be a Path ===
+
+def words_that_hold_the_term(name, text, terms):
+    total = 0
+    for t in terms:
+        t = t.lower()
+        total += sum(1 for word in text.lower().split() if t in word)  # one a word, however often it is in it
+        total += 3 * name.lower().count(t)
+    return total
+
+
+def name_parts_that_hold_the_term(name, text, terms):
+    return sum(text.lower().count(t.lower()) + 3 * sum(t.lower() in part for part in name.lower().split("/"))
+               for t in terms)
+
+
+@pytest.mark.parametrize("wrong", [words_that_hold_the_term, name_parts_that_hold_the_term], ids=lambda f: f.__name__)
+def test_the_scorer_checker_rejects_round_9(wrong):
+    rejected(wrong, scorer_cases())
+
+
+def test_the_predict_75_checker_accepts_paths():
+    from pathlib import Path
+
+    from ctxlib.course.checks.lesson1 import predict_75_cases
+    accepted([Path("tests/test_pricing.py"), Path("shop/cart.py")], predict_75_cases())

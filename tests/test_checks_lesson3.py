@@ -3,6 +3,7 @@
 Each wrong answer is a small function with one bug, named by its id (tests/checks_suite.py).
 """
 import re
+from pathlib import Path
 
 import pytest
 
@@ -814,7 +815,7 @@ PREDICT_KNAPSACK_WRONG = {
     "one_string": "tests/test_invoice.py, shop/vat.py, tests/test_vat.py",
     "a_path_named_twice": ["shop/vat.py", "shop/vat.py", "tests/test_invoice.py", "tests/test_vat.py"],
     "a_generator": (path for path in sorted(KNAPSACK_RIGHT_SET)),
-    "paths_with_a_leading_dot": {"./" + path for path in KNAPSACK_RIGHT_SET},
+    "absolute_paths": {"/" + path for path in KNAPSACK_RIGHT_SET},
 }
 
 
@@ -825,8 +826,10 @@ def test_the_knapsack_prediction_checker_rejects(wrong):
 
 
 @pytest.mark.parametrize("right", [KNAPSACK_RIGHT_SET, frozenset(KNAPSACK_RIGHT_SET), sorted(KNAPSACK_RIGHT_SET),
-                                   tuple(sorted(KNAPSACK_RIGHT_SET, reverse=True))],
-                         ids=["a_set", "a_frozenset", "a_sorted_list", "a_tuple"])
+                                   tuple(sorted(KNAPSACK_RIGHT_SET, reverse=True)),
+                                   {"./" + path for path in KNAPSACK_RIGHT_SET},  # as the capstone reads them too
+                                   [Path(path) for path in sorted(KNAPSACK_RIGHT_SET)]],
+                         ids=["a_set", "a_frozenset", "a_sorted_list", "a_tuple", "paths_with_a_leading_dot", "Path_objects"])
 def test_the_knapsack_prediction_checker_accepts(right):
     from ctxlib.course.checks.lesson3 import predict_knapsack_cases
     accepted(right, predict_knapsack_cases())
@@ -1190,3 +1193,21 @@ def test_the_capstone_checker_accepts_round_8(change, capstone):
     elif change == "ROOT_RELATIVE":
         change = {"root": os.path.relpath(capstone["root"])}
     accepted(dict(capstone, **change), capstone_cases())
+
+
+# === Round 9 (a hostile tester's): numpy's strings in a list are strings ===
+
+def candidates_as_numpy_strings(files):
+    paths = numpy.array(list(files))
+    clean = numpy.array([credential_in_text(text) is None for text in files.values()], dtype=bool)
+    return list(paths[clean])  # numpy.str_ items, each equal to its path
+
+
+def terms_as_numpy_strings(text):
+    parts = numpy.array(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", text), dtype=str)
+    return list(numpy.char.lower(parts))
+
+
+def test_a_list_of_numpys_strings_is_accepted():
+    accepted(candidates_as_numpy_strings, candidates_cases())
+    accepted(terms_as_numpy_strings, code_terms_cases())

@@ -1344,3 +1344,16 @@ def test_the_run_cost_checker_rejects_round_8(wrong):
 @pytest.mark.parametrize("right", RUN_COST_RIGHT_8, ids=lambda f: f.__name__)
 def test_the_run_cost_checker_accepts_round_8(right):
     accepted(right, run_cost_cases())
+
+
+# === Round 9 (a hostile tester's): a small newest output is still one of the last keep_last ===
+
+def small_outputs_not_counted_among_the_last(blocks, keep_last, placeholder):
+    tool_outputs = ("file_read", "search_results", "diagnostics")
+    maskable = [i for i, (kind, tokens) in enumerate(blocks) if kind in tool_outputs and tokens > placeholder]
+    older = set(maskable[:-keep_last])
+    return [placeholder if i in older else tokens for i, (kind, tokens) in enumerate(blocks)]
+
+
+def test_the_masking_checker_rejects_round_9():
+    rejected(small_outputs_not_counted_among_the_last, masking_cases())

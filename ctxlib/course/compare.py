@@ -14,6 +14,7 @@ import math
 import numbers
 import reprlib
 import sys
+from pathlib import PurePath
 
 from ctxlib.i18n import message_n
 
@@ -60,12 +61,15 @@ def shown_value(value) -> str:
 
 def _plain(value):
     """A numpy array as the list it holds (``tolist``: numpy's numbers and strings become Python's, a 2-D array a list
-    of lists); anything else as it is. numpy is not imported for it: a learner who used it has it loaded."""
-    if type(value).__name__ == "ndarray" and type(value).__module__ == "numpy":
+    of lists), a numpy scalar as its Python value (``list(array)`` holds ``numpy.str_``), a path (``Path``) as its text
+    with "/"; anything else as it is. numpy is not imported for it: a learner who used it has it loaded."""
+    if type(value).__module__ == "numpy" and type(value).__name__ != "matrix":
         try:
-            return value.tolist()
+            return value.tolist() if type(value).__name__ == "ndarray" else value.item()
         except Exception:  # noqa: BLE001  an array of objects whose conversion fails stays an array: another kind
             return value
+    if isinstance(value, PurePath):
+        return value.as_posix()
     return value
 
 

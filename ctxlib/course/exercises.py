@@ -16,10 +16,10 @@ one of four outcomes:
     passed          every case gave ctxlib's value ("All 9 checks passed.")
     failed          a case gave another value, or the answer changed its input: says for which
                     input and how the result differs (type, length, order, which item, too high or
-                    too low), never the expected value; one that printed and returned None is told
-                    to return its result
-    not attempted   the starter is unchanged: it returns None or ``...`` (printing nothing), or raises
-                    NotImplementedError
+                    too low), never the expected value; one that printed, or wrote a body and
+                    returned None, is told to return its result
+    not attempted   the starter is unchanged: its code is the starter's and it returns None or ``...``
+                    (printing nothing), or it raises NotImplementedError
     error           the learner's code raised: their exception and their line, not the checker's
 
 A list and a tuple count as the same answer (the questions say "returns the indices", not which
@@ -30,7 +30,8 @@ from it), the case fails, since a caller still needs its data.
 The learner's calls share a time limit (``timelimit.TIME_LIMIT_SECONDS`` for the whole check): an endless loop
 is stopped and named as an error, the cell does not hang (``course/timelimit.py`` says how, and what it cannot
 stop). What their code prints goes on to the notebook up to ``MAX_SHOWN_CHARS`` characters a check; the rest is
-cut with one line saying so, so a print in a loop cannot flood the page.
+cut with one line saying so, so a print in a loop cannot flood the page; so is what it writes to stderr
+(``print(..., file=sys.stderr)``, ``logging``).
 
 Not handled: sandboxing (the learner's code runs in the notebook's own process, as it does anyway).
 """
@@ -64,6 +65,7 @@ MESSAGE_IDS = {
     "failed_value": N_("Not yet: {about}, {name} is {got}."),
     "failed_value_why": N_("Not yet: {about}, {name} is {got}: {why}."),
     "printed": N_("Not yet: {passed} of {total} checks passed. {about}, {name} printed something and returned None. A function hands its result back with return; print only shows it."),
+    "no_return": N_("Not yet: {passed} of {total} checks passed. {about}, {name} returned None. Does it end with return? A function hands its result back with return."),
     "mutated": N_("Not yet: {passed} of {total} checks passed. {about}, {name} changed its input (argument {n}). Work on a copy: the caller still needs its data."),
     "not_callable": N_("Not yet: this exercise wants a function, e.g. q.check({name}); got {got}."),
     "starter": N_("Not attempted yet: your {name} still {does}, as the starter does. Write its body, run that cell, then check again."),
@@ -164,8 +166,9 @@ class _PrintWatch:
     At most ``MAX_SHOWN_CHARS`` characters a check go on; then one line (``cut``, in the learner's language) says
     the rest is not shown."""
 
-    def __init__(self, stream, cut: str = ""):
+    def __init__(self, stream, cut: str = "", errors=None):
         self.stream, self.written, self.left, self.cut = stream, False, MAX_SHOWN_CHARS, cut
+        self.errors = errors  # the watch on sys.stderr, capped the same way (its writes are not "printed")
 
     def write(self, text):
         self.written = self.written or bool(text)
@@ -184,9 +187,11 @@ class _PrintWatch:
 def _call(answer, given, watch: _PrintWatch):
     if given is None:
         return answer
-    if watch.stream is None:  # no stdout at all (pythonw): nothing to watch
-        return answer(*given)
-    with contextlib.redirect_stdout(watch):
+    with contextlib.ExitStack() as watching:  # no stdout or stderr at all (pythonw): nothing to watch there
+        if watch.stream is not None:
+            watching.enter_context(contextlib.redirect_stdout(watch))
+        if watch.errors is not None and watch.errors.stream is not None:  # print(..., file=sys.stderr), logging
+            watching.enter_context(contextlib.redirect_stderr(watch.errors))
         return answer(*given)
 
 
@@ -216,13 +221,15 @@ def _their_error(exc: BaseException, msgs: dict, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your function") -> CheckResult:
+def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your function", starter: str | None = None) -> CheckResult:
     """Run the learner's ``answer`` on every case and decide the outcome.
 
     Args:
         answer: the learner's function (or value, for cases with ``args=None``); ``None`` means no answer.
         cases: from the exercise's checker; expected values computed by ctxlib.
         lang: language of the message ("en" or "hi"); name: what to call the answer in messages.
+        starter: the exercise's starter code: a function returning None whose code is not the starter's was
+            written and forgot ``return`` (failed, and told so), not left untouched (not attempted).
     Returns:
         a ``CheckResult``. "passed" only if every case passed; on "failed" the message names the
         first failing case's inputs and what the answer gave, never the expected value.
@@ -230,7 +237,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         nothing from the learner's code: its exceptions become the "error" outcome.
     """
     msgs, total = MESSAGES[lang], len(cases)
-    name = _answer_name(answer, name)
+    starter_defines, name = name, _answer_name(answer, name)
     if answer is Ellipsis:  # a value exercise's starter: ``predicted = ...``
         return CheckResult("not attempted", 0, total, msgs["starter_value"].format(name=name))
     if answer is None:
@@ -244,8 +251,9 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         checked = run_cases(answer, plain, lang, name)
         return CheckResult("not attempted", checked.passed, total,
                            msgs["untouched"].format(name=name, passed=checked.passed, total=total))
-    passed, first_failure = 0, None
-    watch = _PrintWatch(sys.stdout, msgs["cut"].format(n=f"{MAX_SHOWN_CHARS:,}"))
+    passed, first_failure, no_return = 0, None, False
+    cut = msgs["cut"].format(n=f"{MAX_SHOWN_CHARS:,}")
+    watch = _PrintWatch(sys.stdout, cut, _PrintWatch(sys.stderr, cut))
     deadline = time.monotonic() + timelimit.TIME_LIMIT_SECONDS
     for i, case in enumerate(cases):
         given = None if case.args is None else copy.deepcopy(case.args)
@@ -263,7 +271,9 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
             about = _capital(case.about[lang])
             return CheckResult("error", passed, total, msgs["error"].format(about=about, error=_their_error(exc, msgs, lang)))
         if i == 0 and (got is None or got is Ellipsis) and not watch.written:
-            return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=got)))
+            no_return = _written(answer, starter, starter_defines)  # a body written, and no return in it
+            if not no_return:
+                return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=got)))
         changed = next((n for n, (a, b) in enumerate(zip(case.args or (), given or ()), 1) if not _unchanged(a, b)), None)
         if changed is None and same:
             passed += 1
@@ -276,9 +286,9 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     if changed is not None:
         return CheckResult("failed", passed, total, msgs["mutated"].format(
             passed=passed, total=total, about=about, name=name, n=changed))
-    if got is None and printed:  # print(result) where return result was meant
+    if got is None and (printed or no_return):  # print(result), or nothing, where return result was meant
         return CheckResult("failed", passed, total,
-                           msgs["printed"].format(passed=passed, total=total, about=about, name=name))
+                           msgs["printed" if printed else "no_return"].format(passed=passed, total=total, about=about, name=name))
     if got is NotImplementedError:
         shown, why = "NotImplementedError", None
     elif isinstance(case.expected, Property):
@@ -310,8 +320,35 @@ def _answer_name(answer, default: str) -> str:
 
     A lambda or a callable object has no name worth showing, so it is called by ``default``.
     """
-    name = getattr(answer, "__name__", None)
+    try:
+        name = getattr(answer, "__name__", None)
+    except Exception:  # noqa: BLE001  an attribute dict's __getattr__ raises KeyError: it is a value, not a function
+        name = None
     return name if isinstance(name, str) and name.isidentifier() and callable(answer) else default
+
+
+def _code_of(source: str, name: str = "f") -> bytes:
+    defined: dict = {}
+    exec(compile(source, "<starter>", "exec"), defined)  # ctxlib's own sources (a quiz file's starter), never a learner's
+    return defined[name].__code__.co_code
+
+
+# The bytecode of a body with nothing written in it (a docstring, ..., pass, return None, in any arrangement)
+_EMPTY_BODIES = frozenset(_code_of(f"def f():\n{body}\n") for body in (
+    "    pass", "    ...", "    return None", "    return", '    """d"""', '    """d"""\n    ...', '    """d"""\n    pass',
+    '    """d"""\n    return None'))
+
+
+def _written(answer, starter: str | None, name: str) -> bool:
+    """Whether ``answer`` is a function with a body written in it: its code is neither an empty body's nor the
+    starter's ``name``'s (a starter may hold a line or two of its own)."""
+    code = getattr(getattr(answer, "__code__", None), "co_code", None)
+    if starter is None or not isinstance(code, bytes) or code in _EMPTY_BODIES:
+        return False
+    try:
+        return code != _code_of(starter, name)
+    except Exception:  # noqa: BLE001  a starter that defines something else: judge by the result alone
+        return False
 
 
 def _capital(text: str) -> str:
@@ -347,7 +384,7 @@ class Exercise:
 
     def run(self, answer) -> CheckResult:
         """Grade ``answer`` against the checker's cases without printing or recording."""
-        return run_cases(answer, resolve_checker(self.question.checker)(), self.lang, self.name)
+        return run_cases(answer, resolve_checker(self.question.checker)(), self.lang, self.name, self.question.starter)
 
     def check(self, answer=_MISSING) -> None:
         """Print the outcome for ``answer`` and record the attempt in the progress file.

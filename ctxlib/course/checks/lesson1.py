@@ -25,7 +25,8 @@ def scorer_cases() -> list[Case]:
     twice in the query, a term that overlaps itself ("ana" in "banana"), a Hindi name and text, a
     name in capitals, a term in the extension (the whole name counts), a term holding a dot (a plain
     substring: a regular expression made from it unescaped also matches "vat_py", and the name's parts
-    split at "/", "." and "_" never hold it), a term only on later lines of a text (every line is counted).
+    split at "/", "." and "_" never hold it), a term only on later lines of a text (every line is counted), a term
+    twice in one whitespace-separated word and in one part of the name (every occurrence counts, not words that hold it).
     """
     cases = [Case((name, text, list(LESSON1_QUERY)), score_file(name, text, LESSON1_QUERY),
                   _about_file(name, list(LESSON1_QUERY))) for name, text in LESSON1_FILES.items()]
@@ -46,6 +47,8 @@ def scorer_cases() -> list[Case]:
          describe(N_("for a term with a dot in it, as a file name has"))),
         (("shop/tax.py", "RATE = 0.2\n\n\ndef tax(amount):\n    return amount * RATE  # tax\n", ["TAX"]),
          describe(N_("for a term only on later lines of the text"))),
+        (("shop/tax_taxes.py", "total=apply_tax(price,tax)", ["tax"]),
+         describe(N_("for a term twice in one word of the text and in one part of the name"))),
     ]
     return cases + [Case(args, score_file(*args), about) for args, about in hidden]
 

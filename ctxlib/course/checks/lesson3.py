@@ -155,8 +155,8 @@ def predict_knapsack_cases() -> list[Case]:
     options, cost = lesson3_small_case()
     chosen = {option.path for option, _ in knapsack(options, 1_000, cost)}
 
-    def paths(got):  # a path written as text or as a Path (Path("shop/vat.py")): the paths as the pack names them
-        return [PurePath(p).as_posix() if isinstance(p, os.PathLike) else p for p in got]
+    def paths(got):  # as text or as a Path ("./shop/vat.py", Path("shop/vat.py")): the paths as the pack names them
+        return [PurePath(p).as_posix() if isinstance(p, (str, os.PathLike)) else p for p in got]
 
     return [Case(None, Property(lambda got: set(paths(got)) == chosen and len(paths(got)) == len(chosen)),
                  describe(N_("for the files the exact knapsack packs at 1,000 tokens")))]

@@ -72,7 +72,8 @@ def masking_cases() -> list[Case]:
     40-block mix, keep_last larger than the outputs, a block already smaller than a placeholder;
     then keep_last equal to the outputs, outputs of three kinds interleaved with diffs and messages
     (keep_last counts them together), keep_last larger than the outputs, a transcript with no tool output, no blocks, the last
-    block not a tool output, and an older output only a little larger than a placeholder (masked all the same).
+    block not a tool output, an older output only a little larger than a placeholder (masked all the same), and a
+    newest output no larger than a placeholder (it is still one of the last keep_last: the older ones are masked).
     """
     transcripts = [
         [("fixed_prefix", 9_000), ("task", 1_000), ("edit", 6_000), ("diagnostics", 24_000), ("edit", 6_000),
@@ -98,7 +99,9 @@ def masking_cases() -> list[Case]:
               (([("file_read", 5), ("diagnostics", 4_000), ("file_read", 7), ("diagnostics", 900), ("edit", 300)], 1, 20),
                N_("for tool outputs smaller than a placeholder")),
               (([("task", 500), ("file_read", 25), ("diagnostics", 900), ("file_read", 1_200)], 1, 20),
-               N_("for an older tool output a little larger than a placeholder"))]
+               N_("for an older tool output a little larger than a placeholder")),
+              (([("task", 500), ("diagnostics", 4_000), ("file_read", 12)], 1, 20),
+               N_("for a newest tool output no larger than a placeholder"))]
     cases = []
     for (blocks, keep_last, placeholder), about in [(s, None) for s in shown] + hidden:
         made = [make_block(kind, tokens, f"{kind} {i}") for i, (kind, tokens) in enumerate(blocks)]
