@@ -90,7 +90,7 @@ def test_failed_says_which_inputs_and_what_came_back_but_not_the_expected_value(
                               "['discount', 'pricing'], my_score returned 16: too low.")
     assert "18" not in result.message and "Traceback" not in result.message
     hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
-    assert hi == ("अभी नहीं: 16 में से 5 जाँचें सफल रहीं। File 'shop/pricing.py', terms ['discount', 'pricing'] "
+    assert hi == ("अभी नहीं: सफल जाँचें 16 में से 5। File 'shop/pricing.py', terms ['discount', 'pricing'] "
                   "के लिए my_score ने 16 लौटाया: बहुत कम।")
 
 
@@ -101,7 +101,7 @@ def test_a_failure_on_a_hidden_case_names_what_it_tests_not_its_data():
     message = exercise(LESSON, "own_scorer", "en").run(my_score).message
     assert message == "Not yet: 11 of 16 checks passed. For a name and a text in mixed case, my_score returned 1: too low."
     hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
-    assert hi == "अभी नहीं: 16 में से 11 जाँचें सफल रहीं। छोटे-बड़े अक्षरों वाले नाम और text के लिए my_score ने 1 लौटाया: बहुत कम।"
+    assert hi == "अभी नहीं: सफल जाँचें 16 में से 11। छोटे-बड़े अक्षरों वाले नाम और text के लिए my_score ने 1 लौटाया: बहुत कम।"
 
 
 @pytest.mark.parametrize("body", ["    ...", "    pass", "    return None", "    raise NotImplementedError",
@@ -265,7 +265,7 @@ def test_the_ceiling_exercise_four_outcomes():
         "Not yet: 1 of 12 checks passed. For window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
         "diagnostics 18,000, 4 attempts, forgets_the_patch returned 118000: too high.")
     assert hi.run(forgets_the_patch).message == (
-        "अभी नहीं: 12 में से 1 जाँचें सफल रहीं। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
+        "अभी नहीं: सफल जाँचें 12 में से 1। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
         "diagnostics 18,000, 4 attempts के लिए forgets_the_patch ने 118000 लौटाया: बहुत ज़्यादा।")
     assert en.run(starter_of(en)).outcome == "not attempted"
 
@@ -406,7 +406,7 @@ def test_a_failure_says_how_the_result_differs_in_both_languages(answer, why_en,
     assert en.outcome == hi.outcome == "failed"
     passed = en.passed  # the empty list may come out right
     assert en.message.startswith(f"Not yet: {passed} of 2 checks passed. For three numbers, ") and en.message.endswith(f": {why_en}.")
-    assert hi.message.startswith(f"अभी नहीं: 2 में से {passed} जाँचें सफल रहीं। तीन संख्याओं के लिए ") and hi.message.endswith(f": {why_hi}।")
+    assert hi.message.startswith(f"अभी नहीं: सफल जाँचें 2 में से {passed}। तीन संख्याओं के लिए ") and hi.message.endswith(f": {why_hi}।")
     assert "[1, 2, 3]" not in en.message
 
 
@@ -693,7 +693,7 @@ def test_a_written_body_that_forgets_return_fails_and_says_so(lesson, question_i
     assert (result.outcome, result.passed) == ("failed", 0)
     assert result.message.endswith(", forgot returned None. Does it end with return? A function hands its result back "
                                    "with return.")
-    assert hi.run(forgot).message.endswith(", forgot ने None लौटाया। क्या वह return पर ख़त्म होता है? Function अपना "
+    assert hi.run(forgot).message.endswith(", forgot ने None लौटाया। क्या उसके आख़िर में return है? Function अपना "
                                            "नतीजा return से लौटाता है।")
     assert en.run(starter_of(en)).outcome == "not attempted"
 

@@ -275,7 +275,7 @@ def test_cli_progress_errors_in_hindi_under_a_hindi_locale(monkeypatch, capsys):
     assert capsys.readouterr().err == "ctxlib: --name ख़ाली नहीं हो सकता\n"
     with pytest.raises(SystemExit):
         main(["progress", "--lang", "fr"])
-    assert "invalid choice: 'fr'" in capsys.readouterr().err
+    assert "ग़लत विकल्प: 'fr' (इनमें से चुनें: 'en', 'hi')" in capsys.readouterr().err  # argparse's words too (cli/words.py)
 
 
 @pytest.mark.parametrize("lang, said", [("en", "is a directory, not a regular file; not read"),

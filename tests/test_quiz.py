@@ -400,8 +400,30 @@ def test_a_choice_answer_of_the_wrong_type_is_named():
         grade(question, 3.5)
 
 
-@pytest.mark.parametrize("typed, number", [("1,234", 1234.0), (" 104 ", 104.0), ("1,2,3", None), (10**400, None), ("abc", None)])
+@pytest.mark.parametrize("typed, number", [("1,234", 1234.0), (" 104 ", 104.0), ("1,2,3", None), (10**400, None), ("abc", None),
+                                           ("1,60,000", 160_000.0), ("12,34,567", 1_234_567.0), ("160 000", 160_000.0),
+                                           ("160_000", 160_000.0), ("160k", 160_000.0), ("1.2M", 1_200_000.0),
+                                           ("१,६०,०००", 160_000.0), ("1,23", None), ("12,345,67", None), ("k", None),
+                                           ("5%", None), ("nan", None), ("-1,000", -1_000.0)])
 def test_numeric_answers_are_read_carefully(typed, number):
     from ctxlib.course.answers import _as_number
 
     assert _as_number(typed) == number
+
+
+@pytest.mark.parametrize("lang, question_id, typed", [
+    ("en", "compaction_threshold", "160k"), ("en", "compaction_threshold", "160,000 tokens"),
+    ("hi", "compaction_threshold", "1,60,000"), ("hi", "compaction_threshold", "१६०००० tokens"),
+    ("en", "cached_share_percent", "29.4%"), ("hi", "cached_share_percent", "29.4 प्रतिशत"),
+])
+def test_a_right_number_written_as_engineers_write_it_is_right(lang, question_id, typed):
+    # "160k" tokens, an Indian grouping (lakh), the unit after the number: the same answer, graded right
+    question = load_quiz("04_what_to_remove", lang).question(question_id)
+    assert grade(question, typed).correct
+
+
+@pytest.mark.parametrize("typed", ["16k", "1,60,00", "160", "29.4k", "0.294"])
+def test_a_wrong_number_stays_wrong_however_it_is_written(typed):
+    questions = load_quiz("04_what_to_remove", "en")
+    question = questions.question("compaction_threshold" if "29" not in typed else "cached_share_percent")
+    assert not grade(question, typed).correct

@@ -94,16 +94,48 @@ def numeric_matches(key: dict, value: float) -> bool:
     return abs(value - key["value"]) <= allowed
 
 
-def _as_number(answer) -> float | None:
+# Digits grouped in thousands ("160,000", "160 000") or the Indian way, by lakh and crore ("1,60,000", "12,34,567").
+_GROUPED = re.compile(r"[+-]?(?:\d{1,3}(?:([, \u00a0\u202f])\d{3})+|\d{1,2}(?:,\d{2})+,\d{3})(?:\.\d*)?")
+_SCALE = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6}  # "39k tokens", "1.2M"
+_PERCENT_UNITS = ("%", "percent", "प्रतिशत")
+_TIMES_UNITS = ("x", "गुना")
+
+
+def _as_number(answer, unit: str | None = None) -> float | None:
+    """The number a learner typed, or ``None`` if it is not one.
+
+    Read as engineers write numbers: ``"160000"``, ``"160_000"``, ``"1.6e5"``, ``"160,000"``, ``"160 000"``,
+    ``"1,60,000"`` (lakh and crore), ``"160k"``, ``"1.2M"``, Devanagari digits (``"१०४"``), and with the question's
+    ``unit`` after it (``"160000 tokens"``, ``"3.2%"`` for a percentage, ``"2.2x"`` for times the budget).
+    ``"1,2,3"`` is no number; nor is a bool, ``nan`` or an infinity.
+    """
     if isinstance(answer, bool):
         return None
-    try:
-        # "1,234" is a thousands separator; "1,2,3" is not a number at all.
-        text = str(answer).strip()
-        if isinstance(answer, str) and "," in text and not re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?", text):
+    if not isinstance(answer, str):
+        try:
+            value = float(answer)
+        except (TypeError, ValueError, OverflowError):
             return None
-        value = float(text.replace(",", "")) if isinstance(answer, str) else float(answer)
-    except (TypeError, ValueError, OverflowError):
+        return value if math.isfinite(value) else None
+    text = answer.strip()
+    words = [unit] if unit else []
+    if unit and (unit.lower() in _PERCENT_UNITS):
+        words += list(_PERCENT_UNITS)
+    if unit and unit.lower().split()[0] in _TIMES_UNITS:
+        words += [unit.split()[0], "x", "×", "गुना"]
+    for word in sorted(words, key=len, reverse=True):  # "160000 tokens", "3.2 %", "2.2x"
+        if word and text.lower().endswith(word.lower()) and len(text) > len(word):
+            text = text[:-len(word)].rstrip()
+            break
+    scale = _SCALE.get(text[-1:], 1.0) if len(text) > 1 and text[-2:-1].isdigit() else 1.0
+    text = text[:-1] if scale != 1.0 else text
+    if any(sep in text for sep in ", \u00a0\u202f"):
+        if not _GROUPED.fullmatch(text):
+            return None
+        text = re.sub(r"[, \u00a0\u202f]", "", text)
+    try:
+        value = float(text) * scale
+    except (ValueError, OverflowError):
         return None
     return value if math.isfinite(value) else None
 
@@ -147,7 +179,7 @@ def grade(question: Question, answer) -> Feedback:
         said = [(o.id, o.feedback) for o in question.options if o.id in chosen]
         return Feedback(correct, said, notes, question.explanation)
     if question.type == "numeric":
-        value = _as_number(answer)
+        value = _as_number(answer, question.unit)
         if value is None:
             return Feedback(False, [], [message(ANSWER_MESSAGES["not_a_number"], lang)], question.explanation)
         correct = numeric_matches(question.answer, value)
