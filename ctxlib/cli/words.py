@@ -49,9 +49,9 @@ def in_language(lang: str):
     argparse looks its gettext functions up each time it words a message, so they are swapped for the
     duration and put back after, whatever happens. Raises ``ValueError`` for a ``lang`` not in ``LANGS``.
     """
-    catalog = translation(lang)
+    catalog = translation(lang)  # raises for an unknown language
     saved = argparse._, argparse.ngettext
-    if lang != "en":
+    if lang != "en":  # English: argparse's own words, as they are
         argparse._, argparse.ngettext = catalog.gettext, catalog.ngettext
     try:
         yield
@@ -63,7 +63,10 @@ def word_help(parser: argparse.ArgumentParser, lang: str) -> argparse.ArgumentPa
     """Word ``parser``'s description and every help text, its subcommands' too, in ``lang``; returns ``parser``.
 
     A text marked ``N_`` is looked up in the catalog, a ``Worded`` worded again; one with no entry stays as it is.
+    In English every text is already its own words, and nothing is looked up.
     """
+    if lang == "en":
+        return parser
     def worded(text):
         if text is None or text == argparse.SUPPRESS:
             return text
