@@ -289,9 +289,27 @@ def _windows(rule: _Rule, text: str, lowered: str, seen: dict) -> list:
     return merged
 
 
+KEYWORD_PLAN = Path(__file__).with_name("data") / "keyword_plan.json"  # the keywords' plan (tools/keyword_plan.py)
+
+
+def keyword_list() -> list[str]:
+    """Every rule's keywords, each once, sorted: what the prefilter looks for."""
+    return sorted({k for rule in rules()[0] for k in rule.keywords if k})
+
+
 @functools.cache
 def _keywords() -> LiteralSet:
-    return LiteralSet(k for rule in rules()[0] for k in rule.keywords)
+    # The plan shipped beside the rules is used when it was made for these keywords (~50 ms of planning saved a
+    # process); tests/test_credentials.py holds it equal to literalset.plan_of's, so it cannot go stale unseen.
+    words = keyword_list()
+    try:
+        import json
+
+        stored = json.loads(KEYWORD_PLAN.read_text(encoding="utf-8"))
+        plan = stored["plan"] if stored.get("literals") == words else None
+    except (OSError, ValueError, KeyError, TypeError):
+        plan = None
+    return LiteralSet(words, plan)
 
 
 @functools.cache

@@ -231,3 +231,33 @@ def test_a_credential_file_whose_name_hides_the_usual_one_is_refused(path, named
                                   "docs/SECRETS.md", "Makefile~"])
 def test_a_plain_name_that_only_looks_hidden_is_packed(path):
     assert credential_file_reason(path) is None, path
+
+
+# --- the keywords' search plan, shipped with the rules ----------------------------------------------------------------
+
+def test_the_shipped_keyword_plan_is_the_plan_of_todays_keywords():
+    import json
+
+    from ctxlib import credentials, literalset
+
+    stored = json.loads(credentials.KEYWORD_PLAN.read_text("utf-8"))
+    assert stored["literals"] == credentials.keyword_list(), "stale: run python3 tools/keyword_plan.py"
+    assert stored["plan"] == literalset.plan_of(stored["literals"]), "stale: run python3 tools/keyword_plan.py"
+    assert len(stored["literals"]) > 480 and len(stored["plan"]) < 30  # one search per anchor character
+
+
+def test_a_plan_made_for_other_keywords_is_not_used(monkeypatch, tmp_path):
+    import json
+
+    from ctxlib import credentials
+
+    other = tmp_path / "keyword_plan.json"
+    other.write_text(json.dumps({"literals": ["key"], "plan": []}), encoding="utf-8")
+    monkeypatch.setattr(credentials, "KEYWORD_PLAN", other)
+    credentials._keywords.cache_clear()
+    try:
+        keywords = credentials._keywords()
+        assert keywords.literals == frozenset(credentials.keyword_list())  # planned here, not the empty plan
+        assert keywords.find("aws_secret_access_key = 1")["key"] == [18]
+    finally:
+        credentials._keywords.cache_clear()
