@@ -69,15 +69,47 @@ COURSE = f"{ROOT}[course,mcp,test,present]"
 BUILD_BACKEND = ["hatchling>=1.24", "editables~=0.3"]
 
 
-def say(message: str) -> None:
-    print(f"[run.py] {message}", flush=True)
+# The lines a learner reads from setup, lab and offline-install, in Hindi. run.py uses only the standard library, so
+# these few cannot come from ctxlib's catalog; tests/test_run.py holds every one to a line run.py says.
+HINDI = {
+    "creating a virtual environment in {path}": "{path} में virtual environment बनाया जा रहा है",
+    "installing ctxlib and its dependencies (about a minute the first time)":
+        "ctxlib और उसकी dependencies install हो रही हैं (पहली बार लगभग एक मिनट)",
+    "installing ctxlib and its dependencies from {folder}, without the internet":
+        "ctxlib और उसकी dependencies {folder} से install हो रही हैं, internet के बिना",
+    "ready: python3 run.py lab": "तैयार: python3 run.py lab",
+    "running as root (a container or a workshop VM?), so JupyterLab gets --allow-root":
+        "root के रूप में चल रहा है (कोई container या workshop VM?), इसलिए JupyterLab को --allow-root दिया गया",
+    "opening JupyterLab at Lesson 1 in {language} (--lang en or --lang hi to choose; Ctrl+C here to stop)":
+        "JupyterLab में पाठ 1 {language} में खुल रहा है (चुनने के लिए --lang en या --lang hi; रोकने के लिए यहाँ Ctrl+C)",
+    "English": "अंग्रेज़ी", "Hindi": "हिंदी",
+    "ctxlib needs Python 3.11 or newer, this is {version}": "ctxlib को Python 3.11 या नया चाहिए, यह {version} है",
+    "--lang must be en or hi, got {lang!r}": "--lang en या hi होना चाहिए, दिया गया {lang!r}",
+}
 
 
-def make_venv() -> None:
+def worded(message: str, lang: str = "en", /, **params) -> str:
+    """``message`` in ``lang`` (``HINDI`` for "hi"; English otherwise), its ``{fields}`` filled from ``params``."""
+    return (HINDI.get(message, message) if lang == "hi" else message).format(**params)
+
+
+def say(message: str, lang: str = "en", /, **params) -> None:
+    print(f"[run.py] {worded(message, lang, **params) if params or lang != 'en' else message}", flush=True)
+
+
+def environment_lang(environ=None) -> str:
+    """The learner's language when no ``--lang`` is given: ``$CTXLIB_LANG``, else "hi" under a Hindi locale, else "en"."""
+    environ = os.environ if environ is None else environ
+    setting = environ.get("CTXLIB_LANG") or environ.get("LC_ALL") or environ.get("LANG") or ""
+    return "hi" if setting.lower().startswith("hi") else "en"
+
+
+def make_venv(lang: str = "en") -> None:
     if sys.version_info < (3, 11):
-        sys.exit(f"run.py: ctxlib needs Python 3.11 or newer, this is {sys.version.split()[0]}")
+        sys.exit("run.py: " + worded("ctxlib needs Python 3.11 or newer, this is {version}", lang,
+                                     version=sys.version.split()[0]))
     if not PY.exists():
-        say(f"creating a virtual environment in {VENV}")
+        say("creating a virtual environment in {path}", lang, path=VENV)
         venv.EnvBuilder(with_pip=True).create(VENV)
 
 
@@ -114,13 +146,15 @@ def write_jupyter_config(config_dir: Path, data_dir: Path) -> None:
     shutil.copytree(data / "jupyter" / "labextension" / "ctxlib-a11y", extension)
 
 
-def setup(extra: list[str] | None = None) -> int:
-    """Create ``.venv`` and install the course into it, unless pyproject.toml is unchanged since."""
-    make_venv()
+def setup(extra: list[str] | None = None, lang: str | None = None) -> int:
+    """Create ``.venv`` and install the course into it, unless pyproject.toml is unchanged since; ``lang``: the
+    language of its lines (default: ``environment_lang()``)."""
+    lang = lang or environment_lang()
+    make_venv(lang)
     write_jupyter_config(VENV / "etc" / "jupyter", VENV / "share" / "jupyter")
     pyproject = (ROOT / "pyproject.toml").read_bytes()
     if not (STAMP.exists() and STAMP.read_bytes() == pyproject):
-        say("installing ctxlib and its dependencies (about a minute the first time)")
+        say("installing ctxlib and its dependencies (about a minute the first time)", lang)
         subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
         subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", COURSE], check=True)
         STAMP.write_bytes(pyproject)
@@ -188,11 +222,8 @@ def learner_lang(extra: list[str], environ=None) -> tuple[str, list[str]]:
         else:
             rest.append(arg)
     if lang is not None and lang not in ("en", "hi"):
-        sys.exit(f"run.py: --lang must be en or hi, got {lang!r}")
-    if lang is None:
-        setting = environ.get("CTXLIB_LANG") or environ.get("LC_ALL") or environ.get("LANG") or ""
-        lang = "hi" if setting.lower().startswith("hi") else "en"
-    return lang, rest
+        sys.exit("run.py: " + worded("--lang must be en or hi, got {lang!r}", environment_lang(environ), lang=lang))
+    return lang or environment_lang(environ), rest
 
 
 def lab_command(extra: list[str], lang: str) -> list[str]:
@@ -209,13 +240,13 @@ def lab_command(extra: list[str], lang: str) -> list[str]:
 
 
 def lab(extra: list[str]) -> int:
-    setup()
     lang, extra = learner_lang(extra)
+    setup(lang=lang)
     if running_as_root() and "--allow-root" not in extra:
-        say("running as root (a container or a workshop VM?), so JupyterLab gets --allow-root")
+        say("running as root (a container or a workshop VM?), so JupyterLab gets --allow-root", lang)
         extra = ["--allow-root", *extra]
-    say(f"opening JupyterLab at Lesson 1 in {'Hindi' if lang == 'hi' else 'English'} (--lang en or --lang hi to "
-        "choose; Ctrl+C here to stop)")
+    say("opening JupyterLab at Lesson 1 in {language} (--lang en or --lang hi to choose; Ctrl+C here to stop)", lang,
+        language=worded("Hindi" if lang == "hi" else "English", lang))
     env = dict(os.environ)
     runtime = None
     if os.name == "posix" and "JUPYTER_RUNTIME_DIR" not in env:
@@ -337,9 +368,10 @@ def offline_install(extra: list[str]) -> int:
     """Set up ``.venv`` from the wheels in DIR alone: pip is told not to use any package index."""
     if len(extra) != 1 or not Path(extra[0]).is_dir():
         sys.exit("usage: python3 run.py offline-install DIR   (DIR made by: python3 run.py wheelhouse DIR)")
-    make_venv()
+    lang = environment_lang()
+    make_venv(lang)
     folder = Path(extra[0]).resolve()
-    say(f"installing ctxlib and its dependencies from {folder}, without the internet")
+    say("installing ctxlib and its dependencies from {folder}, without the internet", lang, folder=folder)
     subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "--no-index", "--find-links", str(folder),
                     "-e", COURSE], check=True)
     # Mark the set-up as done, so lab and test do not try to reach the index afterwards.
@@ -347,7 +379,7 @@ def offline_install(extra: list[str]) -> int:
     write_jupyter_config(VENV / "etc" / "jupyter", VENV / "share" / "jupyter")
     write_lab_settings()
     install_present_template()
-    say("ready: python3 run.py lab")
+    say("ready: python3 run.py lab", lang)
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -109,9 +110,10 @@ def test_lab_prints_the_lessons_link_and_no_warning_of_the_courses_own(run, tmp_
 
 def test_lab_adds_allow_root_as_root_and_says_so(run, monkeypatch, capsys):
     calls = []
-    monkeypatch.setattr(run, "setup", lambda *a: 0)
+    monkeypatch.setattr(run, "setup", lambda *a, **k: 0)
     monkeypatch.setattr(run.subprocess, "call", lambda command, **kw: calls.append(command) or 0)
     monkeypatch.setattr(run, "running_as_root", lambda: True)
+    monkeypatch.setenv("CTXLIB_LANG", "en")
     run.lab(["--no-browser"])
     assert calls[-1][-2:] == ["--allow-root", "--no-browser"]
     assert "--allow-root" in capsys.readouterr().out.splitlines()[0]
@@ -120,6 +122,23 @@ def test_lab_adds_allow_root_as_root_and_says_so(run, monkeypatch, capsys):
     monkeypatch.setattr(run, "running_as_root", lambda: False)
     run.lab([])
     assert "--allow-root" not in calls[-1]
+
+
+def test_a_learners_lines_from_run_py_are_in_hindi(run, monkeypatch, capsys):
+    # run.py uses only the standard library: its few lines for a learner are in its own table, HINDI
+    monkeypatch.setattr(run, "setup", lambda *a, **k: 0)
+    monkeypatch.setattr(run.subprocess, "call", lambda command, **kw: 0)
+    monkeypatch.setattr(run, "running_as_root", lambda: True)
+    run.lab(["--lang", "hi"])
+    assert capsys.readouterr().out.splitlines() == [
+        "[run.py] root के रूप में चल रहा है (कोई container या workshop VM?), इसलिए JupyterLab को --allow-root दिया गया",
+        "[run.py] JupyterLab में पाठ 1 हिंदी में खुल रहा है (चुनने के लिए --lang en या --lang hi; रोकने के लिए यहाँ Ctrl+C)"]
+    with pytest.raises(SystemExit, match="--lang en या hi होना चाहिए, दिया गया 'fr'"):
+        run.learner_lang(["--lang", "fr"], {"LANG": "hi_IN.UTF-8"})
+    source = (ROOT / "run.py").read_text(encoding="utf-8")
+    unused = [msgid for msgid in run.HINDI if f'"{msgid}"' not in source.split("HINDI = {")[1].split("\n}\n", 1)[1]]
+    assert unused == []  # every line in the table is one run.py says
+    assert all(set(re.findall(r"{\w+", run.HINDI[m])) == set(re.findall(r"{\w+", m)) for m in run.HINDI)
 
 
 def test_lab_settings_turn_off_news_and_keep_other_settings(run):
