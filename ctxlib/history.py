@@ -19,8 +19,8 @@ Two readers give the same answers (``tests/test_history.py`` holds them equal):
   process at all. Used when there is no ``git`` command (a Windows laptop without git) and in
   the browser build, where Python runs in WebAssembly and cannot start processes.
 
-One difference is git's, not ours: ``git archive`` leaves out files that the repository's
-``.gitattributes`` marks ``export-ignore``; ``PureGit`` writes every file of the tree.
+Both write every file of the tree with the bytes the commit holds: the stand-in's ``info/attributes``
+turns off what a ``.gitattributes`` would make ``git archive`` do (``export-ignore``, ``export-subst``, eol).
 
 What both hold to, whatever the repository (``tests/test_history.py``):
 

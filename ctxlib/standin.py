@@ -11,7 +11,9 @@ on a folder made here:
   (``extensions.objectformat``, SHA-1 or SHA-256);
 - the repository's objects through ``GIT_OBJECT_DIRECTORY`` (its ``objects/info/alternates`` still
   work), its shallow file through ``GIT_SHALLOW_FILE``;
-- no system or global config either (``ENV``): a user's ``filter.lfs.smudge`` would download.
+- no system or global config either (``ENV``): a user's ``filter.lfs.smudge`` would download;
+- an ``info/attributes`` (``NO_ATTRIBUTES``) that outranks the tree's ``.gitattributes``: ``git archive`` writes
+  each file's bytes as the commit holds them, as the dulwich reader does.
 
 ``run`` caps a git run's time and output, so a damaged or hostile repository cannot hold a reader
 for ever or fill its memory.
@@ -25,9 +27,14 @@ import threading
 from pathlib import Path
 from typing import NamedTuple
 
-# Nothing fetched, nothing asked, no config but the stand-in's (os.devnull: an empty global config).
+# Nothing fetched, nothing asked, no config but the stand-in's (os.devnull: an empty global config), no system
+# attributes file.
 ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
-       "GIT_CONFIG_GLOBAL": os.devnull}
+       "GIT_CONFIG_GLOBAL": os.devnull, "GIT_ATTR_NOSYSTEM": "1"}
+# The stand-in's info/attributes, which outranks every .gitattributes of the tree and the user's own: no attribute
+# changes a file git archive writes. export-subst expanded $Format:%B$ (a 172 KB .git wrote 4 GB a tree) and %G?
+# ran gpg; ident, eol, working-tree-encoding and filters rewrote files that the dulwich reader writes as they are.
+NO_ATTRIBUTES = "* -text -eol -crlf -ident -filter -export-subst -export-ignore -working-tree-encoding\n"
 
 
 # What ``git rev-parse --local-env-vars`` lists: variables that point git at another repository
@@ -56,6 +63,8 @@ def write(folder: Path, head: bytes, objectformat: str = "") -> None:
     """
     (folder / "HEAD").write_bytes(head)
     (folder / "refs").mkdir(exist_ok=True)
+    (folder / "info").mkdir(exist_ok=True)
+    (folder / "info" / "attributes").write_text(NO_ATTRIBUTES, encoding="ascii")
     (folder / "config").write_text("[core]\n\trepositoryformatversion = %d\n" % bool(objectformat)
                                    + (f"[extensions]\n\tobjectformat = {objectformat}\n" if objectformat else ""))
 

@@ -351,3 +351,26 @@ def test_eval_caps_a_git_run_that_takes_too_long_or_writes_too_much(small_histor
         reader.git("log")
     with pytest.raises(history.HistoryError, match="git archive: took longer than 0.2 seconds"):
         reader.write_tree("0" * 40, small_history)  # the archive never writes: tar waits, and both are stopped
+
+
+@needs_git
+def test_both_readers_write_the_bytes_the_commit_holds_whatever_gitattributes_say(small_history, tmp_path):
+    # git archive ran export-subst ($Format:%B$ wrote 4 GB from a 172 KB .git; %G? ran gpg), ident, eol and
+    # export-ignore; the stand-in's info/attributes turns them off, so both readers write the same files
+    (small_history / ".gitattributes").write_text("pkg/main.py ident export-subst\npkg/crlf.py text eol=crlf\n"
+                                                 "pkg/gone.py export-ignore\n")
+    (small_history / "pkg" / "main.py").write_text("# $Id$ $Format:%H %an %B$\n")
+    (small_history / "pkg" / "crlf.py").write_text("a = 1\nb = 2\n")
+    (small_history / "pkg" / "gone.py").write_text("x = 1\n")
+    git(small_history, "add", "-A")
+    git(small_history, "commit", "-q", "-m", "Add attributes")
+    trees = []
+    for reader in (history.GitCommand(small_history), history.PureGit(small_history)):
+        (head, *_), *_ = reader.log()
+        (tmp_path / reader.name).mkdir()
+        reader.write_tree(head, tmp_path / reader.name)
+        trees.append({p.relative_to(tmp_path / reader.name).as_posix(): p.read_bytes()
+                      for p in (tmp_path / reader.name).rglob("*") if p.is_file()})
+    assert trees[0] == trees[1]
+    assert trees[0]["pkg/main.py"] == b"# $Id$ $Format:%H %an %B$\n" and trees[0]["pkg/crlf.py"] == b"a = 1\nb = 2\n"
+    assert "pkg/gone.py" in trees[0]
