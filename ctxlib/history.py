@@ -114,11 +114,15 @@ def open_history(path) -> GitCommand | PureGit:
 
 
 def _folder(path) -> Path:
-    """``Path(path)`` if it is a folder; raises ``HistoryError``: no such directory, or not a directory (a file)."""
+    """``Path(path)`` if it is a folder; raises ``HistoryError``: no such directory, or not a directory (a file), or
+    its ``.git/HEAD`` (a bare repository's ``HEAD``) is not a regular file (a FIFO's read would never end)."""
     p = Path(path)
     if not p.is_dir():
         raise HistoryError(Worded((N_("{path}: not a directory (give the repository's folder)") if p.exists()
                                    else N_("{path}: no such directory"), {"path": str(path)})))
+    for head in (p / ".git" / "HEAD", p / "HEAD"):
+        if os.path.lexists(head) and not head.is_file():
+            raise HistoryError(f"{path}: {head.relative_to(p)} is not a regular file (a damaged repository)")
     return p
 
 
@@ -147,8 +151,10 @@ def _damaged() -> tuple[type[BaseException], ...]:
     a ``.git`` file or a config file it cannot parse (``ValueError``)."""
     from dulwich import errors, refs
 
+    from dulwich.object_store import MaxTreeDepthExceeded
+
     return (KeyError, ValueError, LookupError, AssertionError, BufferError, EOFError, struct.error, zlib.error,
-            errors.ChecksumMismatch, errors.WrongObjectException, errors.MissingCommitError, errors.ObjectMissing,
+            AttributeError, MaxTreeDepthExceeded, errors.ChecksumMismatch, errors.WrongObjectException, errors.MissingCommitError, errors.ObjectMissing,
             errors.FileFormatException, errors.ApplyDeltaError, errors.RefFormatError, refs.SymrefLoop)
 
 
@@ -172,9 +178,8 @@ class GitCommand:
     def __init__(self, path):
         """Find the git directory of ``path`` (``git rev-parse``) and the commit its ``HEAD`` names; raises ``HistoryError``."""
         p = _folder(path)
-        done = subprocess.run(["git", "-C", str(p), "rev-parse", "--absolute-git-dir", "--git-common-dir",
-                               "--show-object-format"], capture_output=True, stdin=subprocess.DEVNULL,
-                              env=standin.caller_environment())
+        done = self._first_runs(["git", "-C", str(p), "rev-parse", "--absolute-git-dir", "--git-common-dir",
+                                 "--show-object-format"], path)
         if done.returncode:  # git's own reason when it is another (a bad config file, dubious ownership)
             said = _first_line(done.stderr)
             if "dubious ownership" in said:  # another user's folder: git's next lines say how to trust it
@@ -182,14 +187,24 @@ class GitCommand:
             raise _not_a_repository(path) if "not a git repository" in said else HistoryError(f"{path}: {said}")
         git_dir, common, objectformat = done.stdout.decode("utf-8", "surrogateescape").splitlines()[:3]
         self.git_dir, self.common_dir = Path(git_dir), (p / common).resolve()  # HEAD's commit: rev-parse runs no program
-        head = subprocess.run(["git", "-c", "protocol.allow=never", f"--git-dir={git_dir}", "rev-parse", "--verify",
-                               "-q", "HEAD^{commit}"], capture_output=True, stdin=subprocess.DEVNULL,
-                              env={**standin.caller_environment(), "GIT_NO_LAZY_FETCH": "1"}, timeout=self.timeout)
+        at = ["git", "-c", "protocol.allow=never", f"--git-dir={git_dir}"]
+        head = self._first_runs([*at, "rev-parse", "--verify", "-q", "HEAD^{commit}"], path)
         self.head = head.stdout.decode("ascii", "replace").strip() if head.returncode == 0 else None
+        self.damaged = self.head is None and (  # a HEAD that names something, or no branch: not a new repository
+            self._first_runs([*at, "rev-parse", "--verify", "-q", "HEAD"], path).returncode == 0
+            or self._first_runs([*at, "symbolic-ref", "-q", "HEAD"], path).returncode != 0)
         self.run_dir = Path(tempfile.mkdtemp(prefix="ctxlib-git-"))  # removed with the reader
         weakref.finalize(self, shutil.rmtree, self.run_dir, True)
         standin.write(self.run_dir, f"{self.head}\n".encode() if self.head else b"ref: refs/heads/unborn\n",
                       "" if objectformat == "sha1" else objectformat)
+
+    def _first_runs(self, command: list[str], path) -> subprocess.CompletedProcess:
+        # The runs that find the repository read its config (an [include] of a FIFO would hold them): capped in time
+        try:
+            return subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL, timeout=60,
+                                  env={**standin.caller_environment(), "GIT_NO_LAZY_FETCH": "1"})
+        except subprocess.TimeoutExpired:
+            raise HistoryError(f"{path}: git took longer than 60 seconds to find the repository") from None
 
     def environment(self) -> dict[str, str]:
         """A run's environment: the caller's without git's repository variables, with the objects (``standin``)."""
@@ -221,11 +236,15 @@ class GitCommand:
                 if len(f := head.split()) == 4 and f[1] == b"blob" and f[3].isdigit() and int(f[3]) > max_bytes]
 
     def has_head(self) -> bool:
-        """Whether ``HEAD`` names a commit (False in a repository with no commits yet)."""
+        """Whether ``HEAD`` names a commit (False in a repository with no commits yet); ``HistoryError`` if it names
+        a missing or damaged one."""
+        if getattr(self, "damaged", False):
+            raise HistoryError(f"{self.git_dir}: HEAD does not name a commit (a damaged repository)")
         return self.head is not None
 
     def log(self) -> list[LogEntry]:
         """Every commit reachable from ``HEAD``, newest first, as ``LogEntry`` tuples (see the module's rule 2)."""
+        self.has_head()  # a damaged HEAD says so
         return self._log()
 
     def recent(self, count: int, start: str = "HEAD") -> list[LogEntry]:
@@ -312,7 +331,9 @@ class PureGit:
         """The dulwich ``Repo``, to use in a ``with`` block: closing it closes its pack files."""
         from dulwich.repo import Repo
 
-        return Repo(self.root)
+        repo = Repo(self.root)
+        repo._graftpoints.clear()  # info/grafts: git (on its stand-in) ignores them, so the readers agree
+        return repo
 
     def read(self, work):
         """``work(repo)`` on the open dulwich ``Repo``, its result; a damaged repository's exception
@@ -398,20 +419,18 @@ class PureGit:
             # git lists them by path, byte by byte: "pkg/a.py" before "pkg/a/b.py" ('.' < '/').
             status = [(kind, decode_path(path)) for kind, path in sorted(status, key=lambda s: s[1])]
         raw = c.message.split(b"\0", 1)[0]  # git's %B ends the message at a NUL
-        try:  # the commit's encoding header, as git log --encoding=UTF-8 re-encodes it
+        try:  # the commit's encoding header, as git log --encoding=UTF-8 re-encodes it; one Python does not know
             message = raw.decode((c.encoding or b"utf-8").decode("ascii", "replace"), "replace")
-        except LookupError:  # an encoding Python does not know: git shows the bytes as they are
+        except (LookupError, ValueError):  # (or idna, which takes no "replace"): the bytes as they are, as git shows
             message = raw.decode("utf-8", "replace")
         return c.id.decode(), [p.decode() for p in parents], message.strip(), status
 
     def write_tree(self, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:
-        """Write the files of ``commit`` (a hash) into the folder ``dest``: regular files with their bytes
-        (executable ones executable), symbolic links as links (where the file system has them), a
-        submodule as an empty folder. Raises ``HistoryError``: not a commit hash, no such commit, a path
-        git refuses (``refused_path``; then nothing is written), a symbolic link whose target no system
-        can hold (empty, too long: tar fails on it too), a damaged repository. With ``max_file_bytes``,
-        a file larger than that many bytes is not written (a reader would skip it as too big): a
-        1.7 MB ``.git`` holding 3.3 GB of zeros does not write 3.3 GB per commit."""
+        """Write the files of ``commit`` (a hash) into the folder ``dest``: files with their bytes (executable ones
+        executable), then symbolic links as links (where the file system has them; last, so nothing is written
+        through one), a submodule as an empty folder. Raises ``HistoryError``: not a commit hash, no such commit,
+        a path git refuses (``refused_path``, or a file inside a file: nothing is written), a link target no system
+        holds, a damaged repository. With ``max_file_bytes``, larger files are not written."""
         commit = commit_hash(commit)
         self.read(lambda repo: self._write_tree(repo, commit, Path(dest), max_file_bytes))
 
@@ -421,29 +440,6 @@ class PureGit:
             tree = store[repo[commit.encode()].id].tree
         except (KeyError, ValueError, AttributeError):
             raise HistoryError(f"{commit}: no such commit in {self.git_dir}") from None
-        entries = list(store.iter_tree_contents(tree))
-        for entry in entries:
-            if refused_path(decode_path(entry.path)):  # git archive refuses the whole tree too
-                raise HistoryError(f"{commit}: invalid path {decode_path(entry.path)!r} (git refuses to write it)")
-        for entry in entries:
-            target = dest.joinpath(*decode_path(entry.path).split("/"))
-            if entry.mode == GITLINK:
-                target.mkdir(parents=True, exist_ok=True)
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            data = store[entry.sha].data
-            if stat.S_ISLNK(entry.mode):
-                try:
-                    # tar ends a link's target at a NUL byte, as the tar format stores it
-                    os.symlink(data.split(b"\0", 1)[0].decode("utf-8", "surrogateescape"), target)
-                except OSError as exc:
-                    if not _links_unsupported(exc):  # an empty or overlong target: tar fails too
-                        raise HistoryError(f"{decode_path(entry.path)}: cannot be written as a symbolic link "
-                                           f"({exc.strerror or exc})") from None
-                continue  # no symbolic links here: git archive's reader would skip a link anyway
-            if max_file_bytes is not None and len(data) > max_file_bytes and not stat.S_ISLNK(entry.mode):
-                continue
-            target.write_bytes(data)
-            if entry.mode & 0o111:  # executable in the tree: x wherever r is, as git checkout makes it
-                mode = target.stat().st_mode
-                target.chmod(mode | (mode & 0o444) >> 2)
+        from .treewrite import write_entries
+
+        write_entries(store, commit, list(store.iter_tree_contents(tree)), dest, max_file_bytes)

@@ -447,3 +447,76 @@ def test_a_nul_in_a_commit_message_ends_it_in_both_readers(small_history):
         (_, _, message, status), *_ = reader.log()
         assert (message, status) == ("Fix the parser", []), reader.name
         assert reader.recent(1)[0][2] == "Fix the parser", reader.name
+
+
+# --- a hostile tester's round on eval's readers -----------------------------------------------------------------------
+
+def _commit_of_tree(root: Path, tree: str, message: str = "Hostile tree", encoding: str | None = None) -> str:
+    head = git(root, "rev-parse", "HEAD").strip()
+    header = f"encoding {encoding}\n" if encoding else ""
+    body = (f"tree {tree}\nparent {head}\nauthor A <a@example.org> 1704200000 +0000\n"
+            f"committer A <a@example.org> 1704200000 +0000\n{header}\n{message}\n").encode()
+    commit = raw_object(root, "commit", body)
+    git(root, "update-ref", "HEAD", commit)
+    return commit
+
+
+@needs_git
+def test_no_file_is_written_through_a_link_the_tree_holds(small_history, tmp_path):
+    # a link "a" to a folder outside, then an entry whose own name is "a/x": dulwich's reader wrote through the link
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x").write_text("original\n")
+    link = raw_object(small_history, "blob", str(outside).encode())
+    payload = raw_object(small_history, "blob", b"#!/bin/sh\necho pwned\n")
+    tree = raw_object(small_history, "tree", b"120000 a\0" + bytes.fromhex(link) + b"100755 a/x\0" + bytes.fromhex(payload))
+    commit = _commit_of_tree(small_history, tree)
+    for reader in readers(small_history):
+        dest = tmp_path / reader.name
+        dest.mkdir()
+        try:
+            reader.write_tree(commit, dest)
+        except history.HistoryError:
+            pass  # dulwich's: "invalid path 'a/x'"; git's tar: "Cannot open: Not a directory"
+    assert (outside / "x").read_text() == "original\n" and not os.access(outside / "x", os.X_OK)
+    with pytest.raises(history.HistoryError, match="invalid path 'a/x'"):
+        history.PureGit(small_history).write_tree(commit, tmp_path / "again")
+
+
+@needs_git
+def test_a_file_entry_that_names_a_tree_is_a_damaged_repository(small_history, tmp_path):
+    inner = raw_object(small_history, "tree", b"100644 f.py\0" + bytes.fromhex(raw_object(small_history, "blob", b"x\n")))
+    commit = _commit_of_tree(small_history, raw_object(small_history, "tree", b"100644 odd.py\0" + bytes.fromhex(inner)))
+    with pytest.raises(history.HistoryError, match="is not a file's contents"):  # was AttributeError
+        history.PureGit(small_history).write_tree(commit, tmp_path)
+
+
+@needs_git
+def test_a_fifo_head_and_a_missing_head_commit_are_named(small_history):
+    (small_history / ".git" / "refs" / "heads" / "main").write_text("1234567890" * 4 + "\n")
+    for reader in readers(small_history):  # git said "the repository has no commits yet"
+        with pytest.raises(history.HistoryError):
+            reader.has_head() if reader.name == "git" else reader.log()
+    with pytest.raises(history.HistoryError, match="HEAD does not name a commit"):
+        history.GitCommand(small_history).has_head()
+    (small_history / ".git" / "HEAD").unlink()
+    os.mkfifo(small_history / ".git" / "HEAD")  # either reader's open waited for ever
+    for reader in (history.GitCommand, history.PureGit):
+        with pytest.raises(history.HistoryError, match="is not a regular file"):
+            reader(small_history)
+
+
+@needs_git
+def test_a_commit_in_an_encoding_without_replace_is_read_as_utf8(small_history):
+    _commit_of_tree(small_history, git(small_history, "rev-parse", "HEAD^{tree}").strip(), "Fix the parser", "idna")
+    for reader in readers(small_history):  # dulwich refused the whole history (UnicodeError)
+        assert reader.log()[0][2] == "Fix the parser", reader.name
+
+
+@needs_git
+def test_info_grafts_are_ignored_by_both_readers(small_history):
+    head, older = git(small_history, "rev-list", "HEAD").split()[:2]
+    (small_history / ".git" / "info").mkdir(exist_ok=True)
+    (small_history / ".git" / "info" / "grafts").write_text(f"{head}\n")  # HEAD without parents, for dulwich only
+    logs = [[sha for sha, *_ in reader.log()] for reader in readers(small_history)]
+    assert all(log == logs[0] for log in logs) and logs[0][:2] == [head, older]
