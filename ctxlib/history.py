@@ -36,7 +36,6 @@ What both hold to, whatever the repository (``tests/test_history.py``):
 """
 from __future__ import annotations
 
-import errno
 import os
 import re
 import secrets
@@ -51,9 +50,8 @@ import zlib
 from pathlib import Path
 
 from . import standin
+from .treewrite import GITLINK, decode_path, refused_path, write_entries  # noqa: F401 (history's names too)
 from .i18n import N_, Worded, WordedError
-
-GITLINK = 0o160000  # a tree entry that is a submodule's commit, not a file
 
 # One commit of the log: (hash, parent hashes, message, [(status letter, path), ...]).
 LogEntry = tuple[str, list[str], str, list[tuple[str, str]]]
@@ -69,27 +67,6 @@ def _not_a_repository(path) -> HistoryError:
                                 {"path": str(path)})))
 
 
-
-
-def decode_path(raw: bytes) -> str:
-    """A path from a tree as ``str``: UTF-8, undecodable bytes kept as surrogates (what ``os.fsdecode``
-    gives on Linux), so it names the file ``repo.read_repo`` reads after ``write_tree``."""
-    return raw.decode("utf-8", "surrogateescape")
-
-
-def refused_path(path: str) -> bool:
-    """Whether git refuses to check out ``path`` (a POSIX path from a tree), as ``git archive`` does.
-
-    Git's rule (``verify_path``, with ``core.protectNTFS`` on, its default): no part may be empty,
-    ``.`` or ``..``, or name the git directory in any case or NTFS spelling (``.git``, ``.GIT``,
-    ``.git.``, ``.git ``, ``git~1``, ``.git::$INDEX_ALLOCATION``).
-    """
-    for part in path.split("/"):
-        lowered = part.lower()
-        if part in ("", ".", "..") or lowered.rstrip(". ") in (".git", "git~1") or \
-                lowered.startswith((".git:", "git~1:")):
-            return True
-    return False
 
 
 def can_run_processes() -> bool:
@@ -124,12 +101,6 @@ def _folder(path) -> Path:
         if os.path.lexists(head) and not head.is_file():
             raise HistoryError(f"{path}: {head.relative_to(p)} is not a regular file (a damaged repository)")
     return p
-
-
-def _links_unsupported(exc: OSError) -> bool:
-    """Whether ``os.symlink``'s error means this system makes no symbolic links (Windows without the
-    privilege, a file system without them), not that this link's target is impossible."""
-    return getattr(exc, "winerror", None) == 1314 or exc.errno in (errno.EPERM, errno.ENOSYS, errno.EOPNOTSUPP)
 
 
 def _first_line(stderr: bytes) -> str:
@@ -440,6 +411,4 @@ class PureGit:
             tree = store[repo[commit.encode()].id].tree
         except (KeyError, ValueError, AttributeError):
             raise HistoryError(f"{commit}: no such commit in {self.git_dir}") from None
-        from .treewrite import write_entries
-
-        write_entries(store, commit, list(store.iter_tree_contents(tree)), dest, max_file_bytes)
+        write_entries(store, commit, list(store.iter_tree_contents(tree)), dest, max_file_bytes, HistoryError)

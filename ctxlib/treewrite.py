@@ -7,25 +7,57 @@ file is written. An entry that names a commit or a tree where a file's contents 
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
 
-from .history import GITLINK, HistoryError, _links_unsupported, decode_path, refused_path
+GITLINK = 0o160000  # a tree entry that is a submodule's commit, not a file
 
 
-def write_entries(store, commit: str, entries: list, dest: Path, max_file_bytes: int | None = None) -> None:
+def decode_path(raw: bytes) -> str:
+    """A path from a tree as ``str``: UTF-8, undecodable bytes kept as surrogates (what ``os.fsdecode``
+    gives on Linux), so it names the file ``repo.read_repo`` reads after ``write_tree``."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def refused_path(path: str) -> bool:
+    """Whether git refuses to check out ``path`` (a POSIX path from a tree), as ``git archive`` does.
+
+    Git's rule (``verify_path``, with ``core.protectNTFS`` on, its default): no part may be empty,
+    ``.`` or ``..``, or name the git directory in any case or NTFS spelling (``.git``, ``.GIT``,
+    ``.git.``, ``.git ``, ``git~1``, ``.git::$INDEX_ALLOCATION``).
+    """
+    for part in path.split("/"):
+        lowered = part.lower()
+        if part in ("", ".", "..") or lowered.rstrip(". ") in (".git", "git~1") or \
+                lowered.startswith((".git:", "git~1:")):
+            return True
+    return False
+
+
+def _links_unsupported(exc: OSError) -> bool:
+    """Whether ``os.symlink``'s error means this system makes no symbolic links (Windows without the
+    privilege, a file system without them), not that this link's target is impossible."""
+    return getattr(exc, "winerror", None) == 1314 or exc.errno in (errno.EPERM, errno.ENOSYS, errno.EOPNOTSUPP)
+
+
+
+
+def write_entries(store, commit: str, entries: list, dest: Path, max_file_bytes: int | None = None,
+                  error: type[Exception] = ValueError) -> None:
     """Write ``entries`` (dulwich's ``iter_tree_contents`` of ``commit``'s tree, read from ``store``) into ``dest``.
 
-    Raises ``HistoryError``: a path git refuses or one inside another entry (nothing is written), an entry that is
-    not a file's contents, a link target no system holds. Files larger than ``max_file_bytes`` are not written.
+    Raises ``error`` (``history.HistoryError`` there): a path git refuses or one inside another entry (nothing is
+    written), an entry that is not a file's contents, a link target no system holds. Files larger than
+    ``max_file_bytes`` are not written.
     """
     paths = {decode_path(entry.path) for entry in entries}
     for entry in entries:
         path = decode_path(entry.path)
         parts = path.split("/")  # a name holding "/" reads as a file inside the entry before it: one or the other
         if refused_path(path) or any("/".join(parts[:i]) in paths for i in range(1, len(parts))):
-            raise HistoryError(f"{commit}: invalid path {path!r} (git refuses to write it)")
+            raise error(f"{commit}: invalid path {path!r} (git refuses to write it)")
     from dulwich.objects import Blob
 
     links = []  # made last, so that no file is written through a link the tree holds
@@ -37,7 +69,7 @@ def write_entries(store, commit: str, entries: list, dest: Path, max_file_bytes:
         target.parent.mkdir(parents=True, exist_ok=True)
         blob = store[entry.sha]
         if not isinstance(blob, Blob):
-            raise HistoryError(f"{decode_path(entry.path)}: {entry.sha.decode()} is not a file's contents (a damaged "
+            raise error(f"{decode_path(entry.path)}: {entry.sha.decode()} is not a file's contents (a damaged "
                                "repository)")
         data = blob.data
         if stat.S_ISLNK(entry.mode):
@@ -54,5 +86,5 @@ def write_entries(store, commit: str, entries: list, dest: Path, max_file_bytes:
             os.symlink(data.split(b"\0", 1)[0].decode("utf-8", "surrogateescape"), target)
         except OSError as exc:
             if not _links_unsupported(exc):  # an empty or overlong target: tar fails too
-                raise HistoryError(f"{decode_path(entry.path)}: cannot be written as a symbolic link "
+                raise error(f"{decode_path(entry.path)}: cannot be written as a symbolic link "
                                    f"({exc.strerror or exc})") from None
