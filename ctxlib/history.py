@@ -50,7 +50,7 @@ import zlib
 from pathlib import Path
 
 from . import standin
-from .treewrite import GITLINK, decode_path, refused_path, write_entries  # noqa: F401 (history's names too)
+from .treewrite import GITLINK, MAX_TREE_DEPTH, decode_path, refused_path, too_deep, write_entries  # noqa: F401 (history's names too)
 from .i18n import N_, Worded, WordedError
 
 # One commit of the log: (hash, parent hashes, message, [(status letter, path), ...]).
@@ -200,11 +200,14 @@ class GitCommand:
             raise HistoryError(f"git {args[0]}: {_first_line(ran.err)}")
         return ran.out
 
-    def _larger_than(self, commit: str, max_bytes: int) -> list[str]:
+    def _larger_than(self, commit: str, max_bytes: int | None) -> list[str]:
         listing = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
-        rows = (line.partition(b"\t") for line in listing.split(b"\0"))  # "MODE TYPE HASH SIZE\tPATH"
-        return [path.decode("utf-8", "surrogateescape") for head, _, path in rows
-                if len(f := head.split()) == 4 and f[1] == b"blob" and f[3].isdigit() and int(f[3]) > max_bytes]
+        rows = [line.partition(b"\t") for line in listing.split(b"\0")]  # "MODE TYPE HASH SIZE\tPATH"
+        deep = next((path for _, _, path in rows if too_deep(decode_path(path))), None)
+        if deep is not None:  # written, it could not be removed (shutil.rmtree recurses): nothing is written
+            raise HistoryError(f"{commit}: a path more than {MAX_TREE_DEPTH} folders deep ({decode_path(deep)[:80]}...)")
+        return [decode_path(path) for head, _, path in rows if max_bytes is not None
+                and len(f := head.split()) == 4 and f[1] == b"blob" and f[3].isdigit() and int(f[3]) > max_bytes]
 
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet); ``HistoryError`` if it names
@@ -249,7 +252,7 @@ class GitCommand:
         tar failing, over ``timeout`` seconds (``dest`` may hold part of the tree). With ``max_file_bytes``, larger
         files (``git ls-tree -l``) are left out of the archive: nothing reads them, so nothing writes them."""
         commit = commit_hash(commit)
-        left_out = self._larger_than(commit, max_file_bytes) if max_file_bytes is not None else []
+        left_out = self._larger_than(commit, max_file_bytes)
         paths = ["--", ".", *(f":(exclude,literal){p}" for p in left_out)] if left_out else []
         with tempfile.TemporaryFile() as errors:
             archive = subprocess.Popen(self.command("archive", "--format=tar", commit, *paths), stdout=subprocess.PIPE,

@@ -13,6 +13,13 @@ import stat
 from pathlib import Path
 
 GITLINK = 0o160000  # a tree entry that is a submodule's commit, not a file
+MAX_TREE_DEPTH = 256  # folders a path may lie in: removing a tree recurses once a level (Python stops near 1,000)
+
+
+def too_deep(path: str) -> bool:
+    """Whether ``path`` (POSIX, from a tree) lies in more than ``MAX_TREE_DEPTH`` folders: a hostile tree 3,000 deep
+    was written, and its temporary folder could not be removed (``shutil.rmtree`` hit Python's recursion limit)."""
+    return path.count("/") > MAX_TREE_DEPTH
 
 
 def decode_path(raw: bytes) -> str:
@@ -58,6 +65,8 @@ def write_entries(store, commit: str, entries: list, dest: Path, max_file_bytes:
         parts = path.split("/")  # a name holding "/" reads as a file inside the entry before it: one or the other
         if refused_path(path) or any("/".join(parts[:i]) in paths for i in range(1, len(parts))):
             raise error(f"{commit}: invalid path {path!r} (git refuses to write it)")
+        if too_deep(path):
+            raise error(f"{commit}: a path more than {MAX_TREE_DEPTH} folders deep ({path[:80]}...)")
     from dulwich.objects import Blob
 
     links = []  # made last, so that no file is written through a link the tree holds

@@ -520,3 +520,18 @@ def test_info_grafts_are_ignored_by_both_readers(small_history):
     (small_history / ".git" / "info" / "grafts").write_text(f"{head}\n")  # HEAD without parents, for dulwich only
     logs = [[sha for sha, *_ in reader.log()] for reader in readers(small_history)]
     assert all(log == logs[0] for log in logs) and logs[0][:2] == [head, older]
+
+
+@needs_git
+def test_a_tree_deeper_than_the_cap_is_refused_before_anything_is_written(small_history, tmp_path):
+    # 3,000 folders deep: git's tar wrote ~2,050 levels and the temporary folder could not be removed (RecursionError)
+    tree = raw_object(small_history, "tree", b"100644 x.py\0" + bytes.fromhex(raw_object(small_history, "blob", b"x\n")))
+    for _ in range(history.MAX_TREE_DEPTH + 1):
+        tree = raw_object(small_history, "tree", b"40000 d\0" + bytes.fromhex(tree))
+    commit = _commit_of_tree(small_history, tree)
+    for reader in readers(small_history):
+        dest = tmp_path / reader.name
+        dest.mkdir()
+        with pytest.raises(history.HistoryError, match="more than 256 folders deep"):
+            reader.write_tree(commit, dest, max_file_bytes=1_000_000)
+        assert list(dest.iterdir()) == []
