@@ -200,7 +200,9 @@ class GitCommand:
             raise HistoryError(f"git {args[0]}: {_first_line(ran.err)}")
         return ran.out
 
-    def _larger_than(self, commit: str, max_bytes: int | None) -> list[str]:
+    def _left_out(self, commit: str, max_bytes: int | None) -> list[str]:
+        """The paths of ``commit``'s files larger than ``max_bytes`` (none for ``None``), from ``git ls-tree -r -l``;
+        raises ``HistoryError`` for a path more than ``MAX_TREE_DEPTH`` folders deep (nothing is then written)."""
         listing = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
         rows = [line.partition(b"\t") for line in listing.split(b"\0")]  # "MODE TYPE HASH SIZE\tPATH"
         deep = next((path for _, _, path in rows if too_deep(decode_path(path))), None)
@@ -252,7 +254,7 @@ class GitCommand:
         tar failing, over ``timeout`` seconds (``dest`` may hold part of the tree). With ``max_file_bytes``, larger
         files (``git ls-tree -l``) are left out of the archive: nothing reads them, so nothing writes them."""
         commit = commit_hash(commit)
-        left_out = self._larger_than(commit, max_file_bytes)
+        left_out = self._left_out(commit, max_file_bytes)
         paths = ["--", ".", *(f":(exclude,literal){p}" for p in left_out)] if left_out else []
         with tempfile.TemporaryFile() as errors:
             archive = subprocess.Popen(self.command("archive", "--format=tar", commit, *paths), stdout=subprocess.PIPE,

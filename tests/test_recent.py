@@ -349,7 +349,7 @@ def test_eval_caps_a_git_run_that_takes_too_long_or_writes_too_much(small_histor
     monkeypatch.setattr(reader, "timeout", 0.2)
     with pytest.raises(history.HistoryError, match="took longer than 0.2 seconds"):
         reader.git("log")
-    monkeypatch.setattr(reader, "_larger_than", lambda *args: [])  # the listing first, then the archive
+    monkeypatch.setattr(reader, "_left_out", lambda *args: [])  # the listing first, then the archive
     with pytest.raises(history.HistoryError, match="git archive: took longer than 0.2 seconds"):
         reader.write_tree("0" * 40, small_history)  # the archive never writes: tar waits, and both are stopped
 
