@@ -32,7 +32,9 @@ What both hold to, whatever the repository (``tests/test_history.py``):
 - the git command ignores the caller's ``GIT_DIR`` and the like (``git rev-parse --local-env-vars``),
   the user's config and the repository's;
 - a damaged or incomplete repository (a missing or corrupt object, a truncated pack, a shallow
-  clone's missing parents) is a ``HistoryError`` naming the problem, never another exception.
+  clone's missing parents) is a ``HistoryError`` naming the problem, never another exception;
+- a log listing more than ``MAX_LISTED_PATHS`` changed paths, or a tree of more, is a ``HistoryError``
+  (``treewrite.PathBudget``): a tree bomb stops after a bounded time and memory.
 """
 from __future__ import annotations
 
@@ -50,7 +52,8 @@ import zlib
 from pathlib import Path
 
 from . import standin
-from .treewrite import GITLINK, MAX_TREE_DEPTH, decode_path, refused_path, too_deep, write_entries  # noqa: F401 (history's names too)
+from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_TREE_DEPTH, PathBudget, decode_path,  # noqa: F401 (history's
+                       refused_path, too_deep, write_entries)  # names too)
 from .i18n import N_, Worded, WordedError
 
 # One commit of the log: (hash, parent hashes, message, [(status letter, path), ...]).
@@ -145,6 +148,7 @@ class GitCommand:
     ``max_output`` bytes."""
 
     name, timeout, max_output = "git", 600, 1 << 30  # the whole log of a large history is a few hundred MB
+    max_data = standin.MAX_DATA_BYTES
 
     def __init__(self, path):
         """Find the git directory of ``path`` (``git rev-parse``) and the commit its ``HEAD`` names; raises ``HistoryError``."""
@@ -191,7 +195,10 @@ class GitCommand:
     def git(self, *args: str) -> bytes:
         """Run ``git ARGS`` on the stand-in; its stdout as bytes. Raises ``HistoryError`` with git's first line, or
         when git writes more than ``max_output`` bytes or runs longer than ``timeout`` seconds."""
-        ran = standin.run(self.command(*args), self.environment(), self.max_output, self.timeout)
+        ran = standin.run(self.command(*args), self.environment(), self.max_output, self.timeout, self.max_data)
+        if ran.code and standin.out_of_memory(ran.err):
+            raise HistoryError(Worded((N_("git {command}: needed more than {gib:g} GiB of memory (refused: a hostile or "
+                                          "very large history)"), {"command": args[0], "gib": self.max_data / (1 << 30)})))
         if ran.cut == "output":
             raise HistoryError(f"git {args[0]}: the history is larger than {self.max_output:,} bytes")
         if ran.cut:
@@ -204,7 +211,8 @@ class GitCommand:
         """The paths of ``commit``'s files larger than ``max_bytes`` (none for ``None``), from ``git ls-tree -r -l``;
         raises ``HistoryError`` for a path more than ``MAX_TREE_DEPTH`` folders deep (nothing is then written)."""
         listing = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
-        rows = [line.partition(b"\t") for line in listing.split(b"\0")]  # "MODE TYPE HASH SIZE\tPATH"
+        rows = [line.partition(b"\t") for line in listing.split(b"\0")[:-1]]  # "MODE TYPE HASH SIZE\tPATH"
+        PathBudget(commit, HistoryError, tree=True).take(len(rows))  # as PureGit refuses it
         deep = next((path for _, _, path in rows if too_deep(decode_path(path))), None)
         if deep is not None:  # written, it could not be removed (shutil.rmtree recurses): nothing is written
             raise HistoryError(f"{commit}: a path more than {MAX_TREE_DEPTH} folders deep ({decode_path(deep)[:80]}...)")
@@ -246,6 +254,8 @@ class GitCommand:
             fields = changes.removeprefix(b"\0").removeprefix(b"\n").split(b"\0")[:-1]
             status = [(kind.decode("ascii"), decode_path(path)) for kind, path in zip(fields[::2], fields[1::2])]
             commits.append((sha, parents, message.decode("utf-8", "replace").strip(), status))
+        PathBudget(str(self.git_dir), HistoryError).take(
+            sum(len(entry[3]) for entry in commits))  # as PureGit refuses it
         return commits
 
     def write_tree(self, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:
@@ -259,6 +269,7 @@ class GitCommand:
         with tempfile.TemporaryFile() as errors:
             archive = subprocess.Popen(self.command("archive", "--format=tar", commit, *paths), stdout=subprocess.PIPE,
                                        stderr=errors, stdin=subprocess.DEVNULL, env=self.environment())
+            standin.cap_memory(archive.pid, self.max_data)
             try:  # -m: the files get today's time, so a commit dated in the future brings no warnings
                 done = subprocess.run(["tar", "-x", "-m", "-C", str(dest)], stdin=archive.stdout, capture_output=True,
                                       timeout=self.timeout)
@@ -343,7 +354,7 @@ class PureGit:
         Like ``git log --name-status``: a merge lists no files, a root commit lists its files as added;
         a shallow clone's oldest commits have no parents, as git shows them. Raises ``HistoryError``.
         """
-        return self.read(self._log)
+        return self.read(lambda repo: self._log(repo, PathBudget(str(self.git_dir), HistoryError)))
 
     def recent(self, count: int, start: str = "HEAD") -> list[LogEntry]:
         """As ``GitCommand.recent``: ``start``'s first-parent line, ``count`` commits, a merge's files against its
@@ -352,7 +363,7 @@ class PureGit:
             from dulwich.objects import Commit, Tag, Tree
 
             sha = repo.head() if start == "HEAD" else commit_hash(start).encode()
-            entries = []
+            entries, budget = [], PathBudget(str(self.git_dir), HistoryError)
             while sha is not None and len(entries) < int(count):
                 c = repo[sha]
                 for _ in range(10):  # an annotated tag: the commit it names, as git log peels it
@@ -361,24 +372,24 @@ class PureGit:
                     raise HistoryError(f"{self.git_dir}: {sha.decode('ascii', 'replace')} is not a commit (a damaged "
                                        "repository)")
                 parents = repo.get_parents(c.id, c)
-                entries.append(self._entry(repo, c, parents, parents[:1]))
+                entries.append(self._entry(repo, c, parents, parents[:1], budget))
                 sha = parents[0] if parents else None
             return entries
         return self.read(walk)
 
     @staticmethod
-    def _log(repo) -> list[LogEntry]:
+    def _log(repo, budget: PathBudget) -> list[LogEntry]:
         commits = []
         for entry in repo.get_walker(include=[repo.head()]):
             c = entry.commit
             parents = repo.get_parents(c.id, c)  # a shallow clone's boundary has none, as in git
-            commits.append(PureGit._entry(repo, c, parents, parents if len(parents) <= 1 else None))
+            commits.append(PureGit._entry(repo, c, parents, parents if len(parents) <= 1 else None, budget))
         return commits
 
     @staticmethod
-    def _entry(repo, c, parents, against) -> LogEntry:
+    def _entry(repo, c, parents, against, budget: PathBudget) -> LogEntry:
         # One LogEntry: the files changed against ``against`` (one parent, or none for a root commit);
-        # ``None``: a merge, which lists none, as git log does without --diff-merges.
+        # ``None``: a merge, which lists none, as git log does without --diff-merges. Each path is taken from ``budget``.
         from dulwich.diff_tree import tree_changes
 
         store, status = repo.object_store, []
@@ -386,6 +397,7 @@ class PureGit:
         if against is not None:
             before = store[against[0]].tree if against else None
             for change in tree_changes(store, before, c.tree, change_type_same=True):
+                budget.take()
                 old, new = change.old, change.new
                 kind = letter.get(change.type, "M")
                 if kind == "M" and stat.S_IFMT(old.mode) != stat.S_IFMT(new.mode):
@@ -416,4 +428,6 @@ class PureGit:
             tree = store[repo[commit.encode()].id].tree
         except (KeyError, ValueError, AttributeError):
             raise HistoryError(f"{commit}: no such commit in {self.git_dir}") from None
-        write_entries(store, commit, list(store.iter_tree_contents(tree)), dest, max_file_bytes, HistoryError)
+        budget = PathBudget(commit, HistoryError, tree=True)
+        entries = [budget.take() or entry for entry in store.iter_tree_contents(tree)]
+        write_entries(store, commit, entries, dest, max_file_bytes, HistoryError)

@@ -35,6 +35,7 @@ MAX_GIT_ENTRIES = 1_000_000  # files and folders in .git the check walks before 
 MAX_CONFIG_BYTES = 1 << 20
 MAX_MESSAGE_CHARS = 20_000
 MAX_OUTPUT_BYTES = 64 << 20
+MAX_DATA_BYTES = 1 << 30  # memory a git run may take (standin.cap_memory); eval's runs may take 4 GiB
 TIMEOUT_SECONDS = 60
 
 
@@ -113,7 +114,7 @@ class IsolatedGit(GitCommand):
     so run ``uploadpack``, no ``diff.orderFile`` or ``mailmap.file`` naming a file elsewhere). Nothing of
     the repository is read before ``check_git_folder`` has passed it; runs are capped tighter than eval's."""
 
-    timeout, max_output = TIMEOUT_SECONDS, MAX_OUTPUT_BYTES
+    timeout, max_output, max_data = TIMEOUT_SECONDS, MAX_OUTPUT_BYTES, MAX_DATA_BYTES
 
     def __init__(self, git: Path, scratch: Path):
         # check_git_folder has refused links, so the links made here lead only into ``git``

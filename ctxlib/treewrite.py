@@ -14,6 +14,35 @@ from pathlib import Path
 
 GITLINK = 0o160000  # a tree entry that is a submodule's commit, not a file
 MAX_TREE_DEPTH = 256  # folders a path may lie in: removing a tree recurses once a level (Python stops near 1,000)
+# Paths one reading may list: a log's changed paths, or one tree's files. A hostile 6 KB pack held a tree of 100 million
+# paths (one subtree shared 100 times, 4 levels deep): dulwich listed it at ~3 s and ~300 MB a million, so on for 24 GB.
+MAX_LISTED_PATHS = 1_000_000
+
+
+class PathBudget:
+    """The paths one reading of ``where`` (a git directory's log, a commit's tree) has left to list, of ``most``
+    (``MAX_LISTED_PATHS``).
+
+    ``take(n)`` counts ``n`` more and raises ``error`` (``history.HistoryError``) once the reading has listed more
+    than ``most``: a tree bomb stops after a bounded time and memory. ``tree``: the reading is of one tree, else of
+    the commits of a log.
+    """
+
+    def __init__(self, where: str, error: type[Exception] = ValueError, most: int | None = None, tree: bool = False):
+        self.where, self.error, self.tree = where, error, tree
+        self.most = MAX_LISTED_PATHS if most is None else most
+        self.left = self.most
+
+    def take(self, n: int = 1) -> None:
+        self.left -= n
+        if self.left < 0:
+            from .i18n import N_, Worded
+
+            said = (N_("{where}: the tree holds more than {most:,} paths (refused: a few kilobytes of git objects can "
+                       "hold a tree of millions)") if self.tree else
+                    N_("{where}: the commits list more than {most:,} changed paths (refused: a few kilobytes of git "
+                       "objects can hold a tree of millions)"))
+            raise self.error(Worded((said, {"where": self.where, "most": self.most})))
 
 
 def too_deep(path: str) -> bool:

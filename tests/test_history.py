@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxlib import evaluate, history
+from ctxlib import evaluate, history, treewrite
 from ctxlib.course import sample_project
 from ctxlib.course.sample_project import build_sample_git_repository
 
@@ -535,3 +535,58 @@ def test_a_tree_deeper_than_the_cap_is_refused_before_anything_is_written(small_
         with pytest.raises(history.HistoryError, match="more than 256 folders deep"):
             reader.write_tree(commit, dest, max_file_bytes=1_000_000)
         assert list(dest.iterdir()) == []
+
+
+def _tree_bomb(root: Path, fan: int, depth: int) -> str:
+    """A commit on top of HEAD adding ``bomb/``: ``fan`` entries a level, ``depth`` levels, every subtree the same
+    one, so a few objects hold ``fan ** depth`` paths (a 6 KB pack held 100 million)."""
+    tree = raw_object(root, "blob", b"x = 1\n")
+    mode, suffix = b"100644", b".py"
+    for _ in range(depth):
+        tree = raw_object(root, "tree", b"".join(mode + b" " + f"d{i:03d}".encode() + suffix + b"\0" + bytes.fromhex(tree)
+                                                 for i in range(fan)))
+        mode, suffix = b"40000", b""
+    top = git(root, "ls-tree", "HEAD").splitlines()
+    entries = sorted([(line.split("\t")[1].encode(), line.split()[0].encode().lstrip(b"0") or b"0", line.split()[2])
+                      for line in top] + [(b"bomb", b"40000", tree)])
+    return _commit_of_tree(root, raw_object(root, "tree", b"".join(m + b" " + n + b"\0" + bytes.fromhex(h)
+                                                                   for n, m, h in entries)), "Add data")
+
+
+@needs_git
+def test_a_tree_bomb_is_refused_by_both_readers_after_a_bounded_listing(small_history, tmp_path, monkeypatch):
+    # 20 ** 3 = 8,000 paths from 24 objects; with a cap of 5,000 both readers refuse the log, the last commits and the
+    # tree, where they listed every path (dulwich: ~300 MB a million; git log: 24 GB for 100 million)
+    commit = _tree_bomb(small_history, 20, 3)
+    monkeypatch.setattr(treewrite, "MAX_LISTED_PATHS", 5_000)
+    for reader in readers(small_history):
+        for read in (reader.log, lambda: reader.recent(3), lambda: reader.write_tree(commit, tmp_path / reader.name)):
+            with pytest.raises(history.HistoryError, match="(holds|list) more than 5,000 (changed )?paths"):
+                read()
+    monkeypatch.setattr(treewrite, "MAX_LISTED_PATHS", 9_000)
+    logs = [reader.log() for reader in readers(small_history)]  # under the cap: read whole, alike
+    assert all(log == logs[0] for log in logs) and len(logs[0][0][3]) == 8_000
+
+
+def test_the_listing_cap_is_worded_in_hindi():
+    budget = treewrite.PathBudget("/r/.git", history.HistoryError, most=2)
+    budget.take(2)
+    with pytest.raises(history.HistoryError) as refused:
+        budget.take()
+    assert str(refused.value) == ("/r/.git: the commits list more than 2 changed paths (refused: a few kilobytes of "
+                                  "git objects can hold a tree of millions)")
+    assert refused.value.text("hi").startswith("/r/.git: commits में 2 से ज़्यादा")
+
+
+@pytest.mark.skipif(not hasattr(__import__("resource"), "prlimit"), reason="no prlimit on this system")
+def test_a_git_run_is_capped_in_memory(tmp_path):
+    from ctxlib import standin
+
+    # a child that waits, then asks for 400 MB under a cap of 200 MB: its allocation fails
+    grab = "import time; time.sleep(0.3); x = bytearray(400 << 20); print('took it')"
+    ran = standin.run([sys.executable, "-c", grab], dict(os.environ), 1 << 20, 60, max_data=200 << 20)
+    assert ran.code != 0 and b"MemoryError" in ran.err and ran.out == b""
+    ran = standin.run([sys.executable, "-c", grab], dict(os.environ), 1 << 20, 60, max_data=2 << 30)
+    assert ran.code == 0 and ran.out == b"took it\n"
+    assert standin.out_of_memory(b"fatal: Out of memory, malloc failed (tried to allocate 123 bytes)\n")
+    assert not standin.out_of_memory(b"fatal: bad object HEAD\n")
