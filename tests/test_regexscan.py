@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ctxlib import regexscan
+from ctxlib import literalread, regexscan
 from ctxlib.credentials import _compiled, rules
 from ctxlib.literalset import LiteralSet, _consistent, holds_any
 from ctxlib.regexscan import (anchored_finditer, candidate_starts, case_safe, required_literals, template_finditer,
@@ -320,3 +320,44 @@ def test_run_rules_find_what_finditer_finds(data):
     after = data.draw(st.sampled_from(["", " ", "'\n", ";", ".x", "\u00e9"]))
     text = before + secret + after
     assert spans(regexscan.run_finditer(pattern, text, *rule.runs)) == spans(pattern.finditer(text))
+
+
+# --- the rules' readings, shipped with them (tools/rule_literals.py) ---------------------------------------------------
+
+def test_the_shipped_readings_are_this_pythons_readings_of_todays_rules():
+    import json
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    try:
+        import rule_literals
+    finally:
+        sys.path.pop(0)
+    stored = json.loads(regexscan.KNOWN_READINGS.read_text("utf-8"))
+    assert {"3.11", "3.12", "3.13"} <= set(stored["python"])  # the Pythons CI and the browser build run
+    assert f"{sys.version_info[0]}.{sys.version_info[1]}" in stored["python"], "run python3 tools/rule_literals.py here"
+    assert stored["readings"] == rule_literals.readings(), "stale: run python3 tools/rule_literals.py"
+    assert len(stored["readings"]) > 300 and sum(r is None for r in stored["readings"].values()) < 20
+    # the file is what required_literals answers, and each answer is the reading made here
+    known = regexscan.known_readings()
+    assert known.keys() == stored["readings"].keys()
+    for source, reading in known.items():
+        assert required_literals(source) == reading == literalread._read_literals(source)
+
+
+def test_readings_made_on_another_python_are_not_used(monkeypatch, tmp_path):
+    import json
+
+    other = tmp_path / "rule_literals.json"
+    source = r"\bey[a-z]{3}"
+    other.write_text(json.dumps({"python": ["2.7"], "readings": {source: [["zz", False, 0, 0]]}}), encoding="utf-8")
+    monkeypatch.setattr(literalread, "KNOWN_READINGS", other)
+    regexscan.known_readings.cache_clear()
+    try:
+        assert regexscan.known_readings() == {}
+        assert literalread._read_literals(source) == (("ey", False, 0, 0),)  # read here, not the file's wrong "zz"
+        other.write_text("{not json", encoding="utf-8")
+        regexscan.known_readings.cache_clear()
+        assert regexscan.known_readings() == {}
+    finally:
+        regexscan.known_readings.cache_clear()
