@@ -418,7 +418,8 @@ class PureGit:
         executable), then symbolic links as links (where the file system has them; last, so nothing is written
         through one), a submodule as an empty folder. Raises ``HistoryError``: not a commit hash, no such commit,
         a path git refuses (``refused_path``, or a file inside a file: nothing is written), a link target no system
-        holds, a damaged repository. With ``max_file_bytes``, larger files are not written."""
+        holds, a damaged repository. With ``max_file_bytes``, larger files are not written (their size is read from the
+        object's header: such a file is never inflated, ``treewrite.object_size``)."""
         commit = commit_hash(commit)
         self.read(lambda repo: self._write_tree(repo, commit, Path(dest), max_file_bytes))
 

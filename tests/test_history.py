@@ -590,3 +590,48 @@ def test_a_git_run_is_capped_in_memory(tmp_path):
     assert ran.code == 0 and ran.out == b"took it\n"
     assert standin.out_of_memory(b"fatal: Out of memory, malloc failed (tried to allocate 123 bytes)\n")
     assert not standin.out_of_memory(b"fatal: bad object HEAD\n")
+
+
+@needs_git
+def test_object_sizes_are_read_from_headers_loose_packed_and_deltified(tmp_path):
+    # dulwich inflated a 2 GB blob whole (4.2 GB, 17 s) before the size cap applied: sizes come from headers now
+    from dulwich.repo import Repo
+
+    root = tmp_path / "sizes"
+    root.mkdir()
+    git(root, "init", "-q", "--template=")
+    lines = "".join(f"line {i} of a file that changes a little\n" for i in range(3000))
+    for n in range(4):
+        (root / "a.py").write_text(lines + f"change {n}\n" * (n + 1))
+        (root / "zeros.bin").write_bytes(b"\0" * (3 << 20) + bytes(n))
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", f"Change {n}")
+    listed = git(root, "cat-file", "--batch-all-objects", "--batch-check").split()
+    expected = {sha.encode(): int(size) for sha, size in zip(listed[0::3], listed[2::3])}
+    for repack in ([], ["gc", "-q", "--aggressive"], ["-c", "repack.useDeltaBaseOffset=false", "repack", "-q", "-a", "-d", "-f"]):
+        if repack:  # packed, with deltas on an offset, then with deltas on a hash (REF_DELTA)
+            git(root, *repack)
+        with Repo(str(root)) as repo:
+            assert {sha: treewrite.object_size(repo.object_store, sha) for sha in expected} == expected, repack
+    assert "chain length" in git(root, "verify-pack", "-v", *map(str, (root / ".git" / "objects" / "pack").glob("*.idx")))
+
+
+@needs_git
+def test_a_file_over_the_cap_is_left_out_by_dulwich_without_being_read(small_history, tmp_path, monkeypatch):
+    from dulwich.object_store import DiskObjectStore
+
+    (small_history / "big.bin").write_bytes(b"\0" * (3 << 20))
+    git(small_history, "add", "-A")
+    git(small_history, "commit", "-q", "-m", "Add a large file")
+    big = git(small_history, "rev-parse", "HEAD:big.bin").strip().encode()
+    read = []
+    get = DiskObjectStore.__getitem__
+    monkeypatch.setattr(DiskObjectStore, "__getitem__", lambda store, sha: read.append(sha) or get(store, sha),
+                        raising=False)
+    for packed in (False, True):
+        if packed:
+            git(small_history, "gc", "-q")
+        dest = tmp_path / f"tree{packed}"
+        dest.mkdir()
+        history.PureGit(small_history).write_tree(git(small_history, "rev-parse", "HEAD").strip(), dest, 1 << 20)
+        assert sorted(p.name for p in dest.rglob("*")) == ["a.py", "b.py", "pkg"] and big not in read and read
