@@ -111,8 +111,22 @@ def _reason(skipped) -> dict:
     return entry
 
 
+def _recent(target: Path) -> tuple[list, dict]:
+    """What ``--history`` gives ``pack`` and ``rank`` for the folder ``target``: its last commits
+    (``safegit.recent_commits``, as ``ctxlib pack --history`` reads them) and the report's ``history`` entry,
+    ``{"commits": N}``, or ``{"commits": 0, "why": "..."}`` for a folder whose history cannot be read (not the
+    top folder of a git working copy, a refused ``.git``): ranked without it. Raises nothing."""
+    from . import history, recent, safegit
+
+    try:
+        commits = safegit.recent_commits(target, recent.HISTORY_COMMITS)
+    except history.HistoryError as exc:
+        return [], {"commits": 0, "why": _sentence(exc)}
+    return commits, {"commits": len(commits)}
+
+
 def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude=None, view="auto",
-              encoding=tokens.DEFAULT_ENCODING, progress=None) -> tuple[str, dict]:
+              encoding=tokens.DEFAULT_ENCODING, progress=None, history: bool = False) -> tuple[str, dict]:
     """The ``pack`` tool: ``(packed text, report)``.
 
     Args:
@@ -124,10 +138,12 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
         view: ``"auto"``, ``"whole"``, ``"signatures"`` or ``"ranges"`` (``fit.VIEW_LADDERS``).
         encoding: ``"o200k_base"`` or ``"cl100k_base"``.
         progress: optional callable, called with the number of files read so far.
+        history: rank by the folder's last commits too (the server's ``--history``; ``_recent``).
     Returns:
         the text ``ctxlib pack`` would print (``tokens.count_tokens(text, encoding) <= budget``) and a
         report ``{"path", "query", "budget_tokens", "used_tokens", "encoding", "files_read",
-        "packed": [{"path", "view", "tokens", "score"}], "skipped": [{"path", "reason"}]}``.
+        "packed": [{"path", "view", "tokens", "score"}], "skipped": [{"path", "reason"}]}``, with
+        ``"history"`` when ``history`` is on.
     Raises:
         ToolInputError: for any argument that cannot be used, or when nothing fits (one sentence).
     """
@@ -140,6 +156,7 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
     include, exclude = _check_patterns("include", include), _check_patterns("exclude", exclude)
     root, target = resolve_path(roots, path)
     fd = _open_folder(roots, root, target, path, "pack")
+    commits, used = _recent(target) if history else ([], None)  # once the folder is known to be inside a root
     seen = [0]
 
     def tick(n=1):
@@ -149,7 +166,7 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
 
     try:
         pack = fit.pack_repository(target, query, budget, encoding=encoding, view=view, include=include,
-                                   exclude=exclude, include_secrets=False, progress=tick, root_fd=fd)
+                                   exclude=exclude, include_secrets=False, progress=tick, root_fd=fd, history=commits)
     except ValueError as exc:
         raise ToolInputError(_sentence(exc)) from None
     finally:
@@ -162,6 +179,8 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
                    for c in pack.chosen],
         "skipped": [_reason(s) for s in pack.skipped],
     }
+    if used is not None:
+        report["history"] = used
     return pack.text, report
 
 
@@ -176,7 +195,7 @@ def format_report(report: dict, listed: int = 20) -> str:
     return "\n".join(lines)
 
 
-def rank_tool(roots: list[Path], query, path=None, top=20, explain=False) -> dict:
+def rank_tool(roots: list[Path], query, path=None, top=20, explain=False, history: bool = False) -> dict:
     """The ``rank`` tool: the files ``pack`` would walk, best first, with each signal's effect.
 
     Args:
@@ -185,8 +204,10 @@ def rank_tool(roots: list[Path], query, path=None, top=20, explain=False) -> dic
         path: a folder inside a root (default: the first root).
         top: how many files to list, 1 to ``MAX_TOP``.
         explain: also give each file's BM25 part and signals (``ranking.explain_ranked``).
+        history: rank by the folder's last commits too, as ``pack_tool``.
     Returns:
-        ``{"query_terms", "files": [{"path", "score", "kind", ...}]}``; files scoring 0 are left out.
+        ``{"query_terms", "files": [{"path", "score", "kind", ...}]}`` (and ``"history"`` when ``history`` is
+        on, as ``pack_tool``'s report); files scoring 0 are left out.
     Raises:
         ToolInputError: for any argument that cannot be used.
     """
@@ -202,13 +223,14 @@ def rank_tool(roots: list[Path], query, path=None, top=20, explain=False) -> dic
         raise ToolInputError(f"explain must be true or false; got {explain!r}.")
     root, target = resolve_path(roots, path)
     fd = _open_folder(roots, root, target, path, "rank")
+    commits, used = _recent(target) if history else ([], None)  # once the folder is known to be inside a root
     try:
         files = {f.path: f.text for f in repo.read_repo(target, root_fd=fd).files}
     finally:
         os.close(fd)
     try:
         cleaned = ranking.clean_query(query, files)
-        ranked = ranking.rank_files(files, cleaned)
+        ranked = ranking.rank_files(files, cleaned, history=commits)
     except ValueError as exc:
         raise ToolInputError(_sentence(exc)) from None
     rows = []
@@ -220,7 +242,7 @@ def rank_tool(roots: list[Path], query, path=None, top=20, explain=False) -> dic
             row["bm25"] = round(r.bm25, 4)
             row["signals"] = [{"signal": s, "effect": e} for s, e in r.effects]
         rows.append(row)
-    return {"query_terms": list(cleaned.terms), "files": rows}
+    return {"query_terms": list(cleaned.terms), "files": rows, **({"history": used} if used is not None else {})}
 
 
 def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> dict:
@@ -297,8 +319,9 @@ COUNT_DESCRIPTION = (
     "folder (read as `pack` reads them: .gitignore, binaries and credentials skipped).")
 
 
-def build_server(roots):
-    """An ``MCPServer`` (the SDK's) with the three tools bound to ``roots``; raises ``ValueError`` for bad roots."""
+def build_server(roots, history: bool = False):
+    """An ``MCPServer`` (the SDK's) with the three tools bound to ``roots``; ``history``: ``pack`` and ``rank`` rank
+    by a folder's last commits too (``_recent``). Raises ``ValueError`` for bad roots."""
     from typing import Annotated
 
     import anyio
@@ -351,14 +374,14 @@ def build_server(roots):
             anyio.from_thread.run(ctx.report_progress, files_read, None, f"{files_read:,} files read")
 
         text, report = await run(lambda: pack_tool(roots, query, budget, path, include, exclude, view, encoding,
-                                                   progress=progress))
+                                                   progress=progress, history=history))
         return CallToolResult(content=[TextContent(type="text", text=text),
                                        TextContent(type="text", text=format_report(report))],
                               structured_content=report)
 
     @server.tool(name="rank", description=RANK_DESCRIPTION, annotations=read_only, structured_output=False)
     async def rank(query: Query, path: SubPath = None, top: Top = 20, explain: Explain = False):
-        result = await run(lambda: rank_tool(roots, query, path, top, explain))
+        result = await run(lambda: rank_tool(roots, query, path, top, explain, history))
         return CallToolResult(content=[TextContent(type="text", text=json.dumps(result, indent=1))],
                               structured_content=result)
 
@@ -380,7 +403,7 @@ def cmd_mcp(args) -> int:
     except ModuleNotFoundError:
         raise UsageError("mcp: the Model Context Protocol SDK is not installed; "
                          "install it from the course's folder with: pip install '.[mcp]'") from None
-    server = build_server(args.root)
+    server = build_server(args.root, history=args.history)
     print(f"ctxlib mcp: serving pack, rank and count over stdio; roots: {_roots_text(check_roots(args.root))}",
           file=sys.stderr)
     server.run("stdio")
@@ -398,4 +421,7 @@ def add_mcp_parser(sub) -> None:
     )
     p.add_argument("--root", action="append", required=True, metavar="DIR",
                    help=N_("a folder the server may read; repeatable (the first is the default for 'path')"))
+    p.add_argument("--history", action="store_true",
+                   help=N_("pack and rank also rank by the last commits of a folder that is the top of a git working "
+                           "copy, as 'ctxlib pack --history' does (git reads its objects and refs, never its config)"))
     p.set_defaults(func=cmd_mcp)

@@ -38,10 +38,10 @@ def shop(tmp_path_factory) -> Path:
     return root
 
 
-def call(root: Path, *calls, env=None):
-    """Start the server on ``root``, run ``calls`` (``(tool, arguments)``) in one session, return the results
-    (and the tool list first)."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "ctxlib", "mcp", "--root", str(root)],
+def call(root: Path, *calls, env=None, options=()):
+    """Start the server on ``root`` (with ``options``), run ``calls`` (``(tool, arguments)``) in one session, return
+    the results (and the tool list first)."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "ctxlib", "mcp", "--root", str(root), *options],
                                    env={"CTXLIB_OFFLINE": "1", **(env or {})})
     progress: list[float] = []
 
@@ -179,3 +179,24 @@ def test_the_report_says_where_the_walk_stopped_by_code(shop):
     reason = {s["path"]: s["reason"] for s in result.structured_content["skipped"]}["README.md"]
     assert reason.startswith("not reached: the walk stopped at docs/billing-handbook.md, whose cheapest view "
                              "(1,814 tokens) did not fit in the ")
+
+
+def test_with_history_pack_and_rank_rank_by_the_last_commits(tmp_path):
+    from ctxlib import ranking, recent, repo, safegit
+
+    root = sample_project.build_sample_git_repository(tmp_path / "shop")
+    asks = [("rank", {"query": "vat invoice", "top": 5}), ("pack", {"query": "vat invoice", "budget": 3000}),
+            ("rank", {"query": "vat invoice", "top": 5, "path": "shop"})]
+    _, with_history, _ = call(root, *asks, options=["--history"])
+    _, without, _ = call(root, *asks[:2])
+    files = {f.path: f.text for f in repo.read_repo(root).files}
+    commits = safegit.recent_commits(root, recent.HISTORY_COMMITS)
+    expected = [r.path for r in ranking.rank_files(files, ranking.clean_query("vat invoice", files), history=commits)
+                if r.score > 0][:5]
+    ranked = with_history[0].structured_content
+    assert [f["path"] for f in ranked["files"]] == expected and ranked["history"] == {"commits": 8}
+    assert "shop/cart.py" in expected and "shop/cart.py" not in [f["path"] for f in without[0].structured_content["files"]]
+    assert with_history[1].structured_content["history"] == {"commits": 8}
+    assert "history" not in without[0].structured_content and "history" not in without[1].structured_content
+    inner = with_history[2].structured_content  # a folder that is not the top of the working copy: ranked without
+    assert inner["history"]["commits"] == 0 and "reads only a .git folder of the folder itself" in inner["history"]["why"]
