@@ -55,7 +55,7 @@ from .linecursor import LineCursor
 from .literalset import LiteralSet, holds_any
 from .secretcalls import CALL_RULES  # ctxlib's own rules for secrets handed to commands and calls
 from .secretformats import FORMAT_RULES  # ctxlib's own rules for particular tools' formats
-from .secretrules import CREDENTIAL_FILE_PATTERNS, GITLEAKS_ALLOWLISTS, linear_gitleaks_regex  # ctxlib's own
+from .secretrules import CREDENTIAL_FILE_PATTERNS, GITLEAKS_ALLOWLISTS, linear_gitleaks_regex, wider_end  # ctxlib's own
 from .secretrules import EXTRA_RULES as _KIND_RULES
 
 EXTRA_RULES = _KIND_RULES + FORMAT_RULES + CALL_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
@@ -144,7 +144,7 @@ def rules() -> tuple[tuple[_Rule, ...], tuple[_Allowlist, ...]]:
     the global allowlists."""
     config = _config()
     found = tuple(
-        _Rule(r["id"], linear_gitleaks_regex(r["id"], r["regex"]), tuple(k.lower() for k in r.get("keywords", [])), float(r.get("entropy", 0.0)),
+        _Rule(r["id"], wider_end(r["id"], linear_gitleaks_regex(r["id"], r["regex"])), tuple(k.lower() for k in r.get("keywords", [])), float(r.get("entropy", 0.0)),
               int(r.get("secretGroup", 0)), r.get("path", ""),
               _allowlists(r.get("allowlists", []) + GITLEAKS_ALLOWLISTS.get(r["id"], [])), tuple(r.get("runs", ())))
         for r in config["rules"] + EXTRA_RULES if "regex" in r)
@@ -322,6 +322,19 @@ def _rules_of() -> tuple[dict, tuple]:
     return {k: tuple(v) for k, v in by_keyword.items()}, tuple(n for n, r in enumerate(rules()[0]) if not r.keywords)
 
 
+_ESCAPES = re.compile(r'\\[\\"/nrt]')
+_UNESCAPED = {'\\"': '"', "\\\\": "\\", "\\/": "/", "\\n": " ", "\\r": " ", "\\t": " "}
+
+
+def unescaped_lines(text: str) -> str:
+    """``text`` with each line that holds an escaped quote (``\\"``) read as a JSON string's contents, the other
+    lines empty: ``\\"`` is ``"``, ``\\\\`` is ``\\``, ``\\/`` is ``/``, and ``\\n``, ``\\r``, ``\\t`` are spaces, so a
+    line stays one line and keeps its number. A notebook's cell ``"KEY = \\"hf_...\\"\\n"`` reads ``KEY = "hf_..." ``,
+    as in a ``.py`` file: most of gitleaks' rules want a quote or a space after a token, never a backslash."""
+    return "\n".join(_ESCAPES.sub(lambda m: _UNESCAPED[m.group()], line) if '\\"' in line else ""
+                     for line in text.split("\n"))
+
+
 def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bool = True) -> list[Finding]:
     """Every secret gitleaks' rules find in ``text``, in rule order then position.
 
@@ -331,7 +344,9 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
             ``*.yaml``); without it those rules are not applied.
         first_only: stop at the first finding (what the packer needs: one is enough to refuse).
         decode: also scan what each base64 run of 40 or more characters decodes to, when that
-            is text (gitleaks' decoding, one level deep); a finding there spans the run's lines.
+            is text (gitleaks' decoding, one level deep); a finding there spans the run's lines. And the
+            lines holding an escaped quote, unescaped (``unescaped_lines``): a finding there is named
+            ``"<rule> (escaped)"``.
     Returns:
         ``[Finding(rule, line, last_line), ...]``; ``[]`` when nothing is found. A line
         ``key = "sk-ant-api03-..."`` gives ``[Finding("anthropic-api-key", 1)]``; a private key
@@ -367,6 +382,13 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
             found.append(Finding(rule.id, first, first + m.group().count("\n", 0, len(m.group().rstrip("\n")))))
             if first_only:
                 return found
+    if decode and '\\"' in text:  # a string inside a string: a notebook's cells, JSON holding code or a command
+        seen_at = {(f.rule, f.line) for f in found}
+        for hidden in find_secrets(unescaped_lines(original), path, first_only, decode=False):
+            if (hidden.rule, hidden.line) not in seen_at:
+                found.append(Finding(f"{hidden.rule} (escaped)", hidden.line, hidden.last_line))
+                if first_only:
+                    return found
     if decode:
         runs = regexscan.run_finditer(base64scan.BASE64_RUN, text, base64scan.BASE64_CHARS, 40, 2)
         for start, end, inner, rule in base64scan.hidden(text, runs):

@@ -224,6 +224,19 @@ FORMAT_RULES = [
      # (dckr_pat_, dckr_oat_; 27 characters: too short for prefixed-token), NuGet.org's API keys ("oy2" and 43 characters
      # in lower case, which _NOT_MIXED lets through under any name)
      "regex": r"""\b(dckr_(?:pat|oat)_[\w-]{24,64}+|oy2[a-z0-9]{43})(?![\w-])""", "keywords": ["dckr_", "oy2"], "entropy": 3.5},
+    {"id": "vendor-token",  # vendors' tokens known by prefix and shape alone, under any name or passed by position: ElevenLabs
+     # (sk_ and 48 hex digits), Bitbucket app passwords (ATBB, 32, and an 8-digit hex check), Figma (figd_), Contentful
+     # (CFPAT-), Buildkite (bkua_ and 40 hex), Resend (re_ 8_24), Mapbox secret tokens (sk.eyJ...), Airtable (pat 14 . 64
+     # hex), Google OAuth refresh tokens (1//0...), Mailchimp (32 hex and -us and a data centre). A credential sweep found
+     # each missed where no secret's word stood near
+     "regex": r"""(?<![\w./-])(sk_[0-9a-f]{48}|ATBB[A-Za-z0-9]{32}[0-9A-F]{8}|figd_[\w-]{30,60}|CFPAT-[\w-]{40,50}"""
+              r"""|bkua_[0-9a-f]{40}|re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}|sk\.eyJ[\w-]{20,400}\.[\w-]{20,100}"""
+              r"""|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|1//0[\w-]{40,400}|[0-9a-f]{32}-us\d{1,2})(?![\w-])""",
+     "keywords": ["sk_", "atbb", "figd_", "cfpat-", "bkua_", "re_", "sk.eyj", "pat", "1//0", "-us"], "entropy": 3.0,
+     "allowlists": [{"regexes": [r"^(?:figd|CFPAT|re)[_-][^0-9]*$"]}]},  # words
+    {"id": "telegram-bot-url",  # a Telegram bot's token in its Bot API URL (.../bot<id>:AA...): the gitleaks rule wants a
+     # word boundary before the id, and "bot" is a word's end
+     "regex": r"""api\.telegram\.org/(?:file/)?bot(\d{8,10}:AA[\w-]{33})(?![\w-])""", "keywords": ["telegram.org/"]},
     {"id": "go-mysql-dsn",  # Go's MySQL driver's DSN, user:password@tcp(host:port)/db (go-sql-driver/mysql's README): no
      # scheme, so password-in-url does not read it. 60 characters at most: "@tcp(" then lies near enough to the start to be
      # searched for, not each ":"

@@ -156,7 +156,7 @@ def test_a_percentile_of_numbers_is_unchanged():
 # --- The rules of the red-team round on credential kinds (ctxlib/secretrules.py, base64scan.py) -------------
 NEW_RULES = ["secret-assignment", "env-secret", "connection-string-password", "hex-secret", "pgpass-format", "option-secret",
              "gradle-secret", "named-secret-element",
-             "prefixed-token"]
+             "prefixed-token", "vendor-token", "telegram-bot-url"]
 _BLANKS = {(_parser.LITERAL, 32), (_parser.LITERAL, 9)}  # a space, a tab
 
 
