@@ -70,6 +70,10 @@ ORDINARY = {
     "code after a private key's type": ("app/k.py", "def sign(private_key: ed25519.Ed25519PrivateKey, data):\n"),
     "a cache key function": ("app/c.py", "def lru_cache_key(key_func, maxsize=1024):\n"),
     "a Mailchimp-like word": ("app/m.py", "region = 'eu-us1'  # deadbeef-us1 is not 32 hex digits\n"),
+    "a go.sum": ("go.sum", "".join(f"{module} v0.{n}.0{suffix} h1:{fake(43, ALNUM + '+/')}=\n"
+                                   for n, module in enumerate(["google.golang.org/api", "golang.org/x/oauth2",
+                                                               "github.com/acme/auth-token"])
+                                   for suffix in ("", "/go.mod"))),
 }
 
 
