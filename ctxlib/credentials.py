@@ -324,15 +324,33 @@ def _rules_of() -> tuple[dict, tuple]:
 
 _ESCAPES = re.compile(r'\\[\\"/nrt]')
 _UNESCAPED = {'\\"': '"', "\\\\": "\\", "\\/": "/", "\\n": " ", "\\r": " ", "\\t": " "}
+ESCAPED_REACH = 512  # characters kept on each side of an escaped quote in a long line (a match spans far fewer)
 
 
 def unescaped_lines(text: str) -> str:
     """``text`` with each line that holds an escaped quote (``\\"``) read as a JSON string's contents, the other
     lines empty: ``\\"`` is ``"``, ``\\\\`` is ``\\``, ``\\/`` is ``/``, and ``\\n``, ``\\r``, ``\\t`` are spaces, so a
     line stays one line and keeps its number. A notebook's cell ``"KEY = \\"hf_...\\"\\n"`` reads ``KEY = "hf_..." ``,
-    as in a ``.py`` file: most of gitleaks' rules want a quote or a space after a token, never a backslash."""
-    return "\n".join(_ESCAPES.sub(lambda m: _UNESCAPED[m.group()], line) if '\\"' in line else ""
+    as in a ``.py`` file: most of gitleaks' rules want a quote or a space after a token, never a backslash. Of a line
+    longer than that (minified code), only ``ESCAPED_REACH`` characters each side of each escaped quote are kept,
+    the parts a space apart: a 956 kB bundle with one escaped quote was scanned twice whole (3.5 s more)."""
+    return "\n".join(_ESCAPES.sub(lambda m: _UNESCAPED[m.group()], _near_escapes(line)) if '\\"' in line else ""
                      for line in text.split("\n"))
+
+
+def _near_escapes(line: str) -> str:
+    if len(line) <= 4 * ESCAPED_REACH:
+        return line
+    spans: list[list[int]] = []
+    at = line.find('\\"')
+    while at >= 0:
+        start, end = max(0, at - ESCAPED_REACH), at + 2 + ESCAPED_REACH
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = end
+        else:
+            spans.append([start, end])
+        at = line.find('\\"', at + 2)
+    return " ".join(line[start:end] for start, end in spans)
 
 
 def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bool = True) -> list[Finding]:
