@@ -52,8 +52,8 @@ import zlib
 from pathlib import Path
 
 from . import standin
-from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_TREE_DEPTH, PathBudget, decode_path,  # noqa: F401 (history's
-                       refused_path, too_deep, write_entries)  # names too)
+from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_TREE_DEPTH, PathBudget, check_written,  # noqa: F401 (history's
+                       decode_path, refused_path, too_deep, write_entries)  # names too)
 from .i18n import N_, Worded, WordedError
 
 # One commit of the log: (hash, parent hashes, message, [(status letter, path), ...]).
@@ -176,8 +176,7 @@ class GitCommand:
     def _first_runs(self, command: list[str], path) -> subprocess.CompletedProcess:
         # The runs that find the repository read its config (an [include] of a FIFO would hold them): capped in time
         try:
-            return subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL, timeout=60,
-                                  env={**standin.caller_environment(), "GIT_NO_LAZY_FETCH": "1"})
+            return standin.run_small(command, {**standin.caller_environment(), "GIT_NO_LAZY_FETCH": "1"}, 60)
         except subprocess.TimeoutExpired:
             raise HistoryError(f"{path}: git took longer than 60 seconds to find the repository") from None
 
@@ -211,13 +210,15 @@ class GitCommand:
         """The paths of ``commit``'s files larger than ``max_bytes`` (none for ``None``), from ``git ls-tree -r -l``;
         raises ``HistoryError`` for a path more than ``MAX_TREE_DEPTH`` folders deep (nothing is then written)."""
         listing = self.git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+        PathBudget(commit, HistoryError, tree=True).take(listing.count(b"\0"))  # as PureGit, before a row is made
         rows = [line.partition(b"\t") for line in listing.split(b"\0")[:-1]]  # "MODE TYPE HASH SIZE\tPATH"
-        PathBudget(commit, HistoryError, tree=True).take(len(rows))  # as PureGit refuses it
         deep = next((path for _, _, path in rows if too_deep(decode_path(path))), None)
         if deep is not None:  # written, it could not be removed (shutil.rmtree recurses): nothing is written
             raise HistoryError(f"{commit}: a path more than {MAX_TREE_DEPTH} folders deep ({decode_path(deep)[:80]}...)")
-        return [decode_path(path) for head, _, path in rows if max_bytes is not None
-                and len(f := head.split()) == 4 and f[1] == b"blob" and f[3].isdigit() and int(f[3]) > max_bytes]
+        sizes = [(int(f[3]), path) for head, _, path in rows
+                 if len(f := head.split()) == 4 and f[1] == b"blob" and f[3].isdigit()]
+        check_written(commit, sum(size for size, _ in sizes if max_bytes is None or size <= max_bytes), HistoryError)
+        return [decode_path(path) for size, path in sizes if max_bytes is not None and size > max_bytes]
 
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet); ``HistoryError`` if it names
@@ -246,6 +247,8 @@ class GitCommand:
         start, end = f"S{token}".encode(), f"E{token}".encode()
         out = self.git("log", "--no-renames", "--name-status", "-z", "--root", "--no-color", "--encoding=UTF-8",
                        "--no-show-signature", f"--format=S{token}%H %P%n%BE{token}", *args)
+        # as PureGit refuses it, before a path is made: "KIND\0PATH\0" a path, and one NUL a commit
+        PathBudget(str(self.git_dir), HistoryError).take(max(0, out.count(b"\0") - out.count(start)) // 2)
         commits = []
         for record in out.split(start)[1:]:
             head, _, changes = record.partition(end)
@@ -254,8 +257,6 @@ class GitCommand:
             fields = changes.removeprefix(b"\0").removeprefix(b"\n").split(b"\0")[:-1]
             status = [(kind.decode("ascii"), decode_path(path)) for kind, path in zip(fields[::2], fields[1::2])]
             commits.append((sha, parents, message.decode("utf-8", "replace").strip(), status))
-        PathBudget(str(self.git_dir), HistoryError).take(
-            sum(len(entry[3]) for entry in commits))  # as PureGit refuses it
         return commits
 
     def write_tree(self, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:
@@ -289,6 +290,15 @@ class GitCommand:
             raise HistoryError(f"git archive: failed (exit status {failed})")
 
 
+META_FILES, MAX_META_BYTES = ("HEAD", "packed-refs", "shallow", "info/grafts", "objects/info/alternates", "commondir"), 64 << 20
+
+
+def _check_meta(git_dir: Path) -> None:
+    # dulwich reads each of META_FILES whole: a sparse 3 GB info/grafts took 3.1 GB of memory
+    for name in (name for name in META_FILES if (git_dir / name).is_file() and (git_dir / name).stat().st_size > MAX_META_BYTES):
+        raise HistoryError(f"{git_dir}: {name} is larger than {MAX_META_BYTES:,} bytes (refused)")
+
+
 class PureGit:
     """The history through dulwich, in pure Python: no process is started."""
 
@@ -301,6 +311,10 @@ class PureGit:
 
         p = _folder(path)
         problem = None
+        for folder in (p, *p.resolve().parents):  # where discover will look, before it reads anything there
+            if (folder / ".git").is_dir() or (folder / "HEAD").is_file() and (folder / "objects").is_dir():
+                _check_meta(folder / ".git" if (folder / ".git").is_dir() else folder)
+                break
         try:
             with Repo.discover(str(p)) as repo:
                 self.root = repo.path  # the working copy, or the bare repository itself
@@ -318,6 +332,7 @@ class PureGit:
         """The dulwich ``Repo``, to use in a ``with`` block: closing it closes its pack files."""
         from dulwich.repo import Repo
 
+        _check_meta(self.git_dir)
         repo = Repo(self.root)
         repo._graftpoints.clear()  # info/grafts: git (on its stand-in) ignores them, so the readers agree
         return repo

@@ -122,10 +122,9 @@ class IsolatedGit(GitCommand):
         head = git / "HEAD"
         if not head.is_file() or head.stat().st_size > 4096:
             raise HistoryError(f"{git.parent}: .git has no HEAD file (not a git working copy)")
-        fmt = subprocess.run(["git", "config", "--file", str(git / "config"), "--no-includes", "--get",
-                              "extensions.objectformat"], capture_output=True, stdin=subprocess.DEVNULL,
-                             env={**standin.caller_environment(), **standin.ENV},
-                             timeout=TIMEOUT_SECONDS) if (git / "config").is_file() else None
+        fmt = standin.run_small(["git", "config", "--file", str(git / "config"), "--no-includes", "--get",
+                                 "extensions.objectformat"], {**standin.caller_environment(), **standin.ENV},
+                                TIMEOUT_SECONDS) if (git / "config").is_file() else None
         standin.write(scratch, head.read_bytes(), fmt.stdout.decode("ascii", "replace").strip()
                       if fmt and fmt.returncode == 0 else "")
         (scratch / "refs").rmdir()
@@ -138,8 +137,7 @@ class IsolatedGit(GitCommand):
         """True if ``HEAD`` names a commit; False on an unborn branch; ``HistoryError`` if it names anything else."""
         def ok(*args) -> bool:
             try:
-                return subprocess.run(self.command(*args), capture_output=True, stdin=subprocess.DEVNULL,
-                                      env=self.environment(), timeout=TIMEOUT_SECONDS).returncode == 0
+                return standin.run_small(self.command(*args), self.environment(), TIMEOUT_SECONDS).returncode == 0
             except subprocess.TimeoutExpired:
                 raise HistoryError(f"git {args[0]}: took longer than {TIMEOUT_SECONDS} seconds") from None
         if ok("rev-parse", "--verify", "-q", "HEAD^{commit}"):

@@ -81,6 +81,19 @@ def _links_unsupported(exc: OSError) -> bool:
 
 
 
+MAX_WRITTEN_BYTES = 1 << 30  # the files of one tree written for a task: what the reader reads of a tree at most
+# (repo.MAX_TREE_BYTES); 4,096 paths naming one blob of 1 MiB wrote 4 GB from a 6 KB pack
+
+
+def check_written(commit: str, total: int, error: type[Exception] = ValueError) -> None:
+    """Raise ``error`` when the files of ``commit`` to write hold ``total`` bytes, more than ``MAX_WRITTEN_BYTES``."""
+    if total > MAX_WRITTEN_BYTES:
+        from .i18n import N_, Worded
+
+        raise error(Worded((N_("{commit}: its files hold {total:,} bytes, more than the {most:,} one task may write "
+                               "(refused)"), {"commit": commit, "total": total, "most": MAX_WRITTEN_BYTES})))
+
+
 MAX_LINK_BYTES = 4096  # a link's target: Linux's PATH_MAX; tar refuses a longer one ("File name too long")
 
 
@@ -156,6 +169,10 @@ def write_entries(store, commit: str, entries: list, dest: Path, max_file_bytes:
             raise error(f"{commit}: invalid path {path!r} (git refuses to write it)")
         if too_deep(path):
             raise error(f"{commit}: a path more than {MAX_TREE_DEPTH} folders deep ({path[:80]}...)")
+    sizes = {entry.sha: object_size(store, entry.sha) for entry in entries if entry.mode != GITLINK}
+    written = [sizes[entry.sha] for entry in entries if entry.mode != GITLINK and not stat.S_ISLNK(entry.mode)]
+    check_written(commit, sum(size for size in written if size is not None and  # each path: one blob may be many files
+                              (max_file_bytes is None or size <= max_file_bytes)), error)
     from dulwich.objects import Blob
 
     links = []  # made last, so that no file is written through a link the tree holds
@@ -165,7 +182,7 @@ def write_entries(store, commit: str, entries: list, dest: Path, max_file_bytes:
             target.mkdir(parents=True, exist_ok=True)
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        size = object_size(store, entry.sha)  # told from its header: a larger file is never inflated
+        size = sizes[entry.sha]  # told from its header: a larger file is never inflated
         if stat.S_ISLNK(entry.mode) and size is not None and size > MAX_LINK_BYTES:
             raise error(f"{decode_path(entry.path)}: cannot be written as a symbolic link (File name too long)")
         if not stat.S_ISLNK(entry.mode) and max_file_bytes is not None and size is not None and size > max_file_bytes:

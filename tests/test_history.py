@@ -635,3 +635,48 @@ def test_a_file_over_the_cap_is_left_out_by_dulwich_without_being_read(small_his
         dest.mkdir()
         history.PureGit(small_history).write_tree(git(small_history, "rev-parse", "HEAD").strip(), dest, 1 << 20)
         assert sorted(p.name for p in dest.rglob("*")) == ["a.py", "b.py", "pkg"] and big not in read and read
+
+
+@pytest.mark.skipif(not hasattr(__import__("resource"), "prlimit"), reason="no prlimit on this system")
+def test_the_short_git_runs_are_capped_in_memory_and_time():
+    from ctxlib import standin
+
+    # rev-parse and the HEAD check ran uncapped: a sparse 3 GB ref took git 3.1 GB
+    grab = "import time; time.sleep(0.3); x = bytearray(400 << 20); print('took it')"
+    done = standin.run_small([sys.executable, "-c", grab], dict(os.environ), 60)
+    assert done.returncode != 0 and b"MemoryError" in done.stderr and standin.SMALL_RUN_BYTES < 400 << 20
+    with pytest.raises(subprocess.TimeoutExpired):
+        standin.run_small([sys.executable, "-c", "import time; time.sleep(5)"], dict(os.environ), 0.5)
+    assert standin.run_small([sys.executable, "-c", "print('ok')"], dict(os.environ), 60).stdout == b"ok\n"
+
+
+@needs_git
+def test_a_tree_whose_files_hold_more_than_a_task_may_write_is_refused(small_history, tmp_path, monkeypatch):
+    # 4,096 paths naming one blob of 1 MiB wrote 4 GB from a 6 KB pack
+    blob = raw_object(small_history, "blob", b"x" * 4_000)
+    tree = raw_object(small_history, "tree", b"".join(f"100644 f{i:02d}.py\0".encode() + bytes.fromhex(blob)
+                                                      for i in range(10)))
+    commit = _commit_of_tree(small_history, tree)
+    monkeypatch.setattr(treewrite, "MAX_WRITTEN_BYTES", 30_000)
+    for reader in readers(small_history):
+        dest = tmp_path / reader.name
+        dest.mkdir()
+        with pytest.raises(history.HistoryError, match="its files hold 40,000 bytes, more than the 30,000"):
+            reader.write_tree(commit, dest, 1 << 20)
+        assert not any(dest.iterdir())  # nothing was written
+        reader.write_tree(commit, dest, 3_000)  # left out as too large: nothing to write, nothing refused
+    monkeypatch.setattr(treewrite, "MAX_WRITTEN_BYTES", 40_000)
+    for reader in readers(small_history):
+        reader.write_tree(commit, tmp_path / f"{reader.name}-all", 1 << 20) if (tmp_path / f"{reader.name}-all").mkdir() \
+            is None else None
+        assert len(list((tmp_path / f"{reader.name}-all").iterdir())) == 10
+
+
+@needs_git
+def test_a_huge_metadata_file_is_refused_before_dulwich_reads_it(small_history):
+    grafts = small_history / ".git" / "info" / "grafts"
+    grafts.parent.mkdir(exist_ok=True)
+    with open(grafts, "wb") as f:  # sparse: no disk, but dulwich read it whole (3.1 GB for 3 GB)
+        f.truncate(history.MAX_META_BYTES + 1)
+    with pytest.raises(history.HistoryError, match="info/grafts is larger than 67,108,864 bytes"):
+        history.PureGit(small_history).log()
