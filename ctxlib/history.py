@@ -52,8 +52,8 @@ import zlib
 from pathlib import Path
 
 from . import standin
-from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_TREE_DEPTH, PathBudget, check_written,  # noqa: F401 (history's
-                       decode_path, refused_path, too_deep, write_entries)  # names too)
+from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_MESSAGE_BYTES, MAX_TREE_DEPTH, PathBudget, check_written,  # noqa: F401
+                       decode_path, refused_path, too_deep, write_entries)  # (history's names too)
 from .i18n import N_, Worded, WordedError
 
 # One commit of the log: (hash, parent hashes, message, [(status letter, path), ...]).
@@ -256,7 +256,7 @@ class GitCommand:
             sha, *parents = ids.decode("ascii").split()
             fields = changes.removeprefix(b"\0").removeprefix(b"\n").split(b"\0")[:-1]
             status = [(kind.decode("ascii"), decode_path(path)) for kind, path in zip(fields[::2], fields[1::2])]
-            commits.append((sha, parents, message.decode("utf-8", "replace").strip(), status))
+            commits.append((sha, parents, message[:MAX_MESSAGE_BYTES].decode("utf-8", "replace").strip(), status))
         return commits
 
     def write_tree(self, commit: str, dest: Path, max_file_bytes: int | None = None) -> None:
@@ -421,7 +421,7 @@ class PureGit:
                 status.append((kind, path))
             # git lists them by path, byte by byte: "pkg/a.py" before "pkg/a/b.py" ('.' < '/').
             status = [(kind, decode_path(path)) for kind, path in sorted(status, key=lambda s: s[1])]
-        raw = c.message.split(b"\0", 1)[0]  # git's %B ends the message at a NUL
+        raw = c.message.split(b"\0", 1)[0][:MAX_MESSAGE_BYTES]  # git's %B ends the message at a NUL
         try:  # the commit's encoding header, as git log --encoding=UTF-8 re-encodes it; one Python does not know
             message = raw.decode((c.encoding or b"utf-8").decode("ascii", "replace"), "replace")
         except (LookupError, ValueError):  # (or idna, which takes no "replace"): the bytes as they are, as git shows

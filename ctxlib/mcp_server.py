@@ -77,11 +77,16 @@ def check_budget_arg(budget) -> int:
     return budget
 
 
+MAX_QUERY_CHARS = 100_000  # a task in words: a long pasted issue is ~20,000
+
+
 def _check_text(name: str, value, *, required: bool = True) -> str:
     if value is None and not required:
         return ""
     if not isinstance(value, str) or (required and not value.strip()):
         raise ToolInputError(f"{name} must be non-empty text describing the task; got {value!r:.200}.")
+    if len(value) > MAX_QUERY_CHARS:  # a 20 MB query took 1 GB
+        raise ToolInputError(f"{name} must be at most {MAX_QUERY_CHARS:,} characters; got {len(value):,}.")
     return value
 
 

@@ -81,6 +81,7 @@ def _links_unsupported(exc: OSError) -> bool:
 
 
 
+MAX_MESSAGE_BYTES = 1 << 16  # a commit message is read up to this (a 100 MB message took 3.56 GB and 57 s)
 MAX_WRITTEN_BYTES = 1 << 30  # the files of one tree written for a task: what the reader reads of a tree at most
 # (repo.MAX_TREE_BYTES); 4,096 paths naming one blob of 1 MiB wrote 4 GB from a 6 KB pack
 

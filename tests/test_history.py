@@ -680,3 +680,13 @@ def test_a_huge_metadata_file_is_refused_before_dulwich_reads_it(small_history):
         f.truncate(history.MAX_META_BYTES + 1)
     with pytest.raises(history.HistoryError, match="info/grafts is larger than 67,108,864 bytes"):
         history.PureGit(small_history).log()
+
+
+@needs_git
+def test_a_huge_commit_message_is_read_up_to_the_cap_alike_by_both_readers(small_history, monkeypatch):
+    # a 100 MB message took 3.56 GB and 57 s; both readers keep its first MAX_MESSAGE_BYTES, cut alike
+    monkeypatch.setattr(history, "MAX_MESSAGE_BYTES", 1_000)
+    _commit_of_tree(small_history, git(small_history, "rev-parse", "HEAD^{tree}").strip(), "Fix the parser é " * 500)
+    messages = [reader.log()[0][2] for reader in readers(small_history)]
+    assert all(m == messages[0] for m in messages) and messages[0].startswith("Fix the parser é Fix")
+    assert len(messages[0].encode("utf-8", "replace")) <= 1_000 + 3

@@ -200,3 +200,8 @@ def test_with_history_pack_and_rank_rank_by_the_last_commits(tmp_path):
     assert "history" not in without[0].structured_content and "history" not in without[1].structured_content
     inner = with_history[2].structured_content  # a folder that is not the top of the working copy: ranked without
     assert inner["history"]["commits"] == 0 and "reads only a .git folder of the folder itself" in inner["history"]["why"]
+
+
+def test_a_query_longer_than_the_cap_is_one_sentence(shop):
+    _, (result,), _ = call(shop, ("rank", {"query": "vat " * 30_000}))
+    assert result.is_error and text_of(result).endswith(": query must be at most 100,000 characters; got 120,000.")
