@@ -295,8 +295,9 @@ META_FILES, MAX_META_BYTES = ("HEAD", "packed-refs", "shallow", "info/grafts", "
 
 def _check_meta(git_dir: Path) -> None:
     # dulwich reads each of META_FILES whole: a sparse 3 GB info/grafts took 3.1 GB of memory
-    for name in (name for name in META_FILES if (git_dir / name).is_file() and (git_dir / name).stat().st_size > MAX_META_BYTES):
-        raise HistoryError(f"{git_dir}: {name} is larger than {MAX_META_BYTES:,} bytes (refused)")
+    big = next((name for name in META_FILES if (git_dir / name).is_file() and (git_dir / name).stat().st_size > MAX_META_BYTES), None)
+    if big:
+        raise HistoryError(f"{git_dir}: {big} is larger than {MAX_META_BYTES:,} bytes (refused)")
 
 
 class PureGit:

@@ -16,16 +16,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ctxlib import credentials, literalset  # noqa: E402
+from ctxlib import credentials, literalset, safefile  # noqa: E402
 
 
 def main() -> None:
     words = credentials.keyword_list()
     path = credentials.KEYWORD_PLAN
     text = json.dumps({"literals": words, "plan": literalset.plan_of(words)}, ensure_ascii=False, separators=(",", ":"))
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text + "\n", encoding="utf-8")
-    tmp.replace(path)
+    safefile.write_atomically(path, text + "\n")
     print(f"wrote {path.relative_to(ROOT)}: {len(words)} keywords, {len(text):,} characters")
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ctxlib import credentials, literalread, regexscan  # noqa: E402
+from ctxlib import credentials, literalread, regexscan, safefile  # noqa: E402
 
 
 def readings() -> dict[str, list | None]:
@@ -51,9 +51,7 @@ def main() -> None:
     pythons = sorted(set(stored.get("python", [])) | {version}) if stored.get("readings") == found else [version]
     rows = ",\n".join(f"{json.dumps(source, ensure_ascii=False)}:{json.dumps(reading)}" for source, reading in found.items())
     text = f'{{"python":{json.dumps(pythons)},"readings":{{\n{rows}\n}}}}'  # one pattern a line: a change reads as one
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text + "\n", encoding="utf-8")
-    tmp.replace(path)
+    safefile.write_atomically(path, text + "\n")
     print(f"wrote {path.relative_to(ROOT)}: {len(found)} patterns, for Python {', '.join(pythons)}")
 
 
