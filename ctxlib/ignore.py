@@ -21,9 +21,9 @@ Many patterns: pathspec tries each pattern of a file in turn, in Python (~1 micr
 every name of the walk; a 150 kB ``.gitignore`` of 10,000 lines made reading 1,000 files take 5 s.
 ``ScreenedSpec`` first asks one regular expression per ``SCREEN_BLOCK`` patterns whether any of them
 matches (``re`` tries them all in C), then lets pathspec decide among the few that do.
-Not handled: a pattern's own length (a 100,000-character line is matched in time linear in the
-pattern times the name); many patterns that each match a name's folder (``d/`` and ``!d/`` again
-and again) are still tried one by one.
+A pattern repeated is kept only at its last place; once a pattern matched a folder above a name, the
+screens look only for patterns that match the name itself. Not handled: a pattern's own length (a
+100,000-character line is matched in time linear in the pattern times the name).
 """
 from __future__ import annotations
 
@@ -96,17 +96,21 @@ class ScreenedSpec(pathspec.GitIgnoreSpec):
 
         Git's rule is "the last matching pattern decides" (pathspec: a match of the name itself outranks a
         match of a folder above it), so a pattern that does not match never changes the verdict, and none
-        before the last one matching the name itself can. Blocks are screened from the last; pathspec then
+        before the last one matching the name itself can. Once a pattern matched a folder above the name,
+        only a match of the name itself can still decide: the blocks before are screened for that alone
+        (``d/`` then ``!d/`` 75,000 times each made every name in ``d/`` try all 150,000 one by one). Blocks are screened from the last; pathspec then
         decides among the matching patterns, in their order. ``.index`` is the deciding line's index.
         Until ``SCREEN_AFTER`` pattern tries, pathspec decides alone.
         """
         tried = self.__dict__.get("_tried", 0) + len(self.patterns)
         if tried <= SCREEN_AFTER:
             self.__dict__["_tried"] = tried
-            return super().check_file(file, separators)
+            return self._as_written(super().check_file(file, separators))
         name = pathspec.util.normalize_file(file, separators)
         found = []  # (index, pattern) of the patterns matching name, from the last
-        for start, screen in reversed(self._screens()):
+        screens = self._screens()
+        for number in range(len(screens) - 1, -1, -1):
+            start, screen = screens[number]
             if screen is not None and not screen(name):
                 continue
             block = self.patterns[start:start + SCREEN_BLOCK]
@@ -119,32 +123,51 @@ class ScreenedSpec(pathspec.GitIgnoreSpec):
                 if not match.groupdict().get("ps_d"):  # the name itself matched: nothing before it counts
                     break
             else:
+                if found and screens is not self._screens(decisive=True):
+                    # Past a pattern that matched a folder above the name, another such never changes the
+                    # verdict: the screens now look only for a pattern that matches the name itself.
+                    screens = self._screens(decisive=True)
                 continue
             break
         found.reverse()
         result = pathspec.GitIgnoreSpec([pattern for _, pattern in found]).check_file(name)
         index = None if result.index is None else found[result.index][0]
-        return type(result)(file, result.include, index)
+        return self._as_written(type(result)(file, result.include, index))
+
+    def _as_written(self, result):
+        """``result`` with ``.index`` the deciding line's place among the lines given (repeats taken out)."""
+        lines = self.__dict__.get("_line_of")
+        if lines is None or result.index is None:
+            return result
+        return type(result)(result.file, result.include, lines[result.index])
 
     def match_file(self, file, separators=None) -> bool:
         """Whether ``file`` is matched (ignored), as ``check_file`` decides."""
         return bool(self.check_file(file, separators).include)
 
-    def _screens(self) -> list:
+    def _screens(self, decisive: bool = False) -> list:
         """``[(first index, screen or None), ...]``: per block, a function telling whether one of the block's
         patterns may match a name (``None``: a block that cannot be joined, tried pattern by pattern).
+        ``decisive``: only a match that can still decide once a folder above the name matched: a match of
+        the name itself (each pattern's folder branch ``(?P<ps_d>/)`` taken out; a folder pattern left out).
 
         A pattern for a name at any depth (``^(?:.+/)?REST``) is looked for as ``REST`` after each ``/``: joined
         behind a leading ``(?:.+/)?``, every pattern would scan the name again; after a ``/``, a branch that
         starts with a character (``x0``) is passed over at once."""
-        if "_screen_list" not in self.__dict__:
+        key = "_decisive_list" if decisive else "_screen_list"
+        if key not in self.__dict__:
             screens = []
             for start in range(0, len(self.patterns), SCREEN_BLOCK):
                 others, anywhere = [], []
                 for p in self.patterns[start:start + SCREEN_BLOCK]:
                     if p.include is None or not isinstance(p.regex.pattern, str):
                         continue
-                    source = p.regex.pattern.replace("(?P<ps_d>", "(?:")
+                    source = p.regex.pattern
+                    if decisive:
+                        source = source.replace("(?:(?P<ps_d>/)|$)", "$")
+                        if "(?P<ps_d>" in source:  # a folder pattern ("d/"): it matches only folders
+                            continue
+                    source = source.replace("(?P<ps_d>", "(?:")
                     if source.startswith("^" + _LEADING_DIRS):
                         anywhere.append(source[1 + len(_LEADING_DIRS):])
                     else:
@@ -158,8 +181,8 @@ class ScreenedSpec(pathspec.GitIgnoreSpec):
                     screens.append((start, None))
                     continue
                 screens.append((start, lambda name, first=first, later=later: first(name) or later(name)))
-            self.__dict__["_screen_list"] = screens
-        return self.__dict__["_screen_list"]
+            self.__dict__[key] = screens
+        return self.__dict__[key]
 
 
 def compile_patterns(lines) -> pathspec.GitIgnoreSpec:
@@ -174,7 +197,7 @@ def compile_patterns(lines) -> pathspec.GitIgnoreSpec:
     lines = list(lines)
     with quiet_regex_warnings():
         try:
-            return ScreenedSpec.from_lines(lines, LinearPattern)
+            return _without_repeats(ScreenedSpec.from_lines(lines, LinearPattern))
         except re.error:
             for line in lines:
                 try:
@@ -182,6 +205,24 @@ def compile_patterns(lines) -> pathspec.GitIgnoreSpec:
                 except re.error as exc:
                     raise ValueError(f"{line!r}: {exc.msg}") from None
             raise
+
+
+def _without_repeats(spec: ScreenedSpec) -> ScreenedSpec:
+    """``spec`` with each pattern kept only at its last place, and no blank or comment lines: an earlier copy
+    of a pattern never changes a verdict (whatever it decides, its later copy decides again)."""
+    kept, seen = [], set()
+    for line in range(len(spec.patterns) - 1, -1, -1):
+        pattern = spec.patterns[line]
+        key = (pattern.regex.pattern if pattern.regex is not None else None, pattern.include)
+        if pattern.include is not None and key not in seen:
+            seen.add(key)
+            kept.append(line)
+    if len(kept) == len(spec.patterns):
+        return spec
+    kept.reverse()
+    shorter = ScreenedSpec([spec.patterns[line] for line in kept])
+    shorter.__dict__["_line_of"] = kept
+    return shorter
 
 
 @contextlib.contextmanager

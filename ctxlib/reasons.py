@@ -63,6 +63,8 @@ class Reason(Enum):
                  N_("not read: the tree's files passed the most a tree may hold"))
     SYMLINK_INSIDE = "symlink-inside", N_("symbolic link to inside the root: not followed")
     SYMLINK_OUTSIDE = "symlink-outside", N_("symbolic link to outside the root: not followed")
+    SYMLINK_LOOP = ("symlink-loop", N_("symbolic link through more than {most} links (a loop or a chain): not followed"),
+                    N_("symbolic link through too many links: not followed"))
     NO_SUCH_FILE = "no-such-file", N_("no such file or folder")
     NOT_UTF8 = ("not-utf8", N_("not valid UTF-8 (first bad byte at offset {offset}); "
                                "undecodable bytes replaced with U+FFFD"), N_("not valid UTF-8"))

@@ -339,7 +339,7 @@ def _walk(root: Path, root_fd: int, specs, included, repo: Repo, most_bytes, inc
             except OSError as exc:
                 shown = display_path(prefix)
                 if name is not None and safefile.is_link(name, parent.fd):  # swapped for a link meanwhile
-                    repo.skipped.append(Skipped.of(shown.rstrip("/"), _link_reason(where, prefix.rstrip("/"))))
+                    repo.skipped.append(_link_reason(where, prefix.rstrip("/")))
                 else:
                     repo.skipped.append(Skipped.of(shown or "./", Reason.FOLDER_UNREADABLE,
                                                    problem=exc.strerror or str(exc)))
@@ -389,7 +389,7 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, most_
             repo.skipped.append(Skipped.of(shown, Reason.CANNOT_READ, problem=exc.strerror or str(exc)))
             continue
         if kind == "link":
-            repo.skipped.append(Skipped.of(shown, _link_reason(where, rel)))
+            repo.skipped.append(_link_reason(where, rel))
         elif kind == "dir":
             excluded_as = _excluded_dir_reason(entry.name, fd)
             if excluded_as:
@@ -416,7 +416,7 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, most_
                 continue
             found, remark = read_file(entry.name, shown, max_file_bytes, dir_fd=fd)
             if remark is not None and dict(remark.params).get("kind") == safefile.LINK:
-                remark = Skipped.of(shown, _link_reason(where, rel))  # swapped for a link meanwhile
+                remark = _link_reason(where, rel)  # swapped for a link meanwhile
             if found:
                 repo.bytes_read += found.size_bytes
                 text = repo.texts.share(found.text)  # copies of one file share one string
@@ -434,10 +434,12 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, most_
 _LINK_INSIDE, _LINK_OUTSIDE = Reason.SYMLINK_INSIDE, Reason.SYMLINK_OUTSIDE
 
 
-def _link_reason(where: tuple[str, str], rel: str) -> Reason:
-    """Whether the link at ``rel`` points inside or outside the root (``where``: the root as given
-    and resolved). Only links are resolved (``os.path.realpath``); nothing they point at is read."""
-    target = os.path.realpath(os.path.join(where[0], rel))
+def _link_reason(where: tuple[str, str], rel: str) -> Skipped:
+    """Why the link at ``rel`` was skipped: it points inside or outside the root (``where``: the root as
+    given and resolved), or through more links than the kernel follows. Only links are read
+    (``safefile.resolve_link``, at most 40 hops: a chain of links costs each link 40 lookups, not the chain's length)."""
+    target = safefile.resolve_link(os.path.join(where[1], rel))
+    if target is None:
+        return Skipped.of(display_path(rel), Reason.SYMLINK_LOOP, most=safefile.MAX_LINK_HOPS)
     inside = os.path.commonpath([where[1], target]) == where[1]
-    return _LINK_INSIDE if inside else _LINK_OUTSIDE
-
+    return Skipped.of(display_path(rel), _LINK_INSIDE if inside else _LINK_OUTSIDE)

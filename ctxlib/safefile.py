@@ -119,6 +119,46 @@ def is_link(path, dir_fd: int | None = None) -> bool:
         return False
 
 
+MAX_LINK_HOPS = 40  # Linux's MAXSYMLINKS: past 40 links the kernel itself gives up (ELOOP)
+
+
+def resolve_link(path: str, most_hops: int = MAX_LINK_HOPS) -> str | None:
+    """Where the link at ``path`` (absolute, its folder free of links) leads, as ``os.path.realpath`` says,
+    following at most ``most_hops`` links in all; ``None`` past that (a loop, or a chain the kernel would
+    refuse with ``ELOOP`` too). Only links are read (``os.lstat``, ``os.readlink``), never what they point at.
+
+    Iterative, and each component is looked at once: ``realpath`` recurses once per link (a chain of
+    1,500 raised ``RecursionError``) and, on Python 3.11, lstat-ed a chain of N links N*N/2 times.
+    Raises nothing: a component that cannot be read ends the lookup there, and the rest joins as written.
+    """
+    folder, name = os.path.split(path)
+    todo = [name]  # components still to walk, the next one last
+    hops = 0
+    while todo:
+        part = todo.pop()
+        if part in ("", "."):
+            continue
+        if part == "..":
+            folder = os.path.dirname(folder)
+            continue
+        here = os.path.join(folder, part)
+        try:
+            is_link = stat.S_ISLNK(os.lstat(here).st_mode)
+            target = os.readlink(here) if is_link else ""
+        except (OSError, ValueError):
+            is_link = False
+        if not is_link:
+            folder = here
+            continue
+        hops += 1
+        if hops > most_hops:
+            return None
+        if target.startswith("/"):
+            folder = "/"
+        todo.extend(reversed(target.split("/")))
+    return folder
+
+
 def read_fd(fd: int, max_bytes: int) -> bytes:
     """The bytes of the open file ``fd`` if it is a regular file of at most ``max_bytes`` bytes.
 

@@ -226,8 +226,9 @@ def test_screened_patterns_decide_as_pathspec_does(monkeypatch):
     rng = random.Random(29)
     pieces = ["*", "a", "b", "?", "[ab]", "/", "**", "c", "!", "\\*", "a/", "b/"]
     checked = 0
-    for _ in range(400):
-        lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(1, 9))]
+    for _ in range(700):  # repeated lines (kept once) and re-included folders (decisive screens) included
+        lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(1, 12))]
+        lines += rng.sample(lines, rng.randint(0, len(lines)))
         try:
             theirs = pathspec.GitIgnoreSpec.from_lines(lines, ignore.LinearPattern)
             ours = ignore.compile_patterns(lines)
@@ -239,7 +240,7 @@ def test_screened_patterns_decide_as_pathspec_does(monkeypatch):
             want, got = theirs.check_file(name), ours.check_file(name)
             assert (got.include, got.index) == (want.include, want.index), (lines, name)
             checked += 1
-    assert checked > 4_000
+    assert checked > 7_000
 
 
 def test_a_rule_with_two_lazy_prefixes_is_tried_at_its_keywords_only():
