@@ -52,7 +52,7 @@ import zlib
 from pathlib import Path
 
 from . import standin
-from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_MESSAGE_BYTES, MAX_TREE_DEPTH, PathBudget, check_written,  # noqa: F401
+from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_MESSAGE_BYTES, MAX_TREE_DEPTH, PathBudget, check_left_out, check_written,  # noqa: F401
                        decode_path, refused_path, too_deep, write_entries)  # (history's names too)
 from .i18n import N_, Worded, WordedError
 
@@ -218,7 +218,7 @@ class GitCommand:
         sizes = [(int(f[3]), path) for head, _, path in rows
                  if len(f := head.split()) == 4 and f[1] == b"blob" and f[3].isdigit()]
         check_written(commit, sum(size for size, _ in sizes if max_bytes is None or size <= max_bytes), HistoryError)
-        return [decode_path(path) for size, path in sizes if max_bytes is not None and size > max_bytes]
+        return check_left_out(commit, [decode_path(path) for size, path in sizes if max_bytes is not None and size > max_bytes], HistoryError)
 
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet); ``HistoryError`` if it names

@@ -95,6 +95,25 @@ def check_written(commit: str, total: int, error: type[Exception] = ValueError) 
                                "(refused)"), {"commit": commit, "total": total, "most": MAX_WRITTEN_BYTES})))
 
 
+MAX_LEFT_OUT = 10_000  # files over the size cap one task may leave out: git matches each exclusion against each
+MAX_LEFT_OUT_BYTES = 1 << 20  # path (19,600 took 1.5 s), and 90,000 overflowed the argument list ("Argument list too long")
+
+
+def check_left_out(commit: str, paths: list[str], error: type[Exception] = ValueError) -> list[str]:
+    """``paths`` (the files of ``commit`` over the size cap, not to be written), or raise ``error`` when they are more
+    than ``MAX_LEFT_OUT`` files or their paths more than ``MAX_LEFT_OUT_BYTES`` bytes (UTF-8). Both readers refuse
+    alike; git is handed each such path as an argument."""
+    size = sum(len(path.encode("utf-8", "surrogateescape")) + 1 for path in paths)
+    if len(paths) > MAX_LEFT_OUT or size > MAX_LEFT_OUT_BYTES:
+        from .i18n import N_, Worded
+
+        raise error(Worded((N_("{commit}: {count:,} files over the size cap, whose paths hold {size:,} bytes; a task "
+                               "leaves out at most {most:,} files and {most_bytes:,} bytes of paths (refused)"),
+                            {"commit": commit, "count": len(paths), "size": size, "most": MAX_LEFT_OUT,
+                             "most_bytes": MAX_LEFT_OUT_BYTES})))
+    return paths
+
+
 MAX_LINK_BYTES = 4096  # a link's target: Linux's PATH_MAX; tar refuses a longer one ("File name too long")
 
 
@@ -174,6 +193,8 @@ def write_entries(store, commit: str, entries: list, dest: Path, max_file_bytes:
     written = [sizes[entry.sha] for entry in entries if entry.mode != GITLINK and not stat.S_ISLNK(entry.mode)]
     check_written(commit, sum(size for size in written if size is not None and  # each path: one blob may be many files
                               (max_file_bytes is None or size <= max_file_bytes)), error)
+    check_left_out(commit, [decode_path(entry.path) for entry in entries if max_file_bytes is not None and entry.mode !=
+                            GITLINK and not stat.S_ISLNK(entry.mode) and (sizes[entry.sha] or 0) > max_file_bytes], error)
     from dulwich.objects import Blob
 
     links = []  # made last, so that no file is written through a link the tree holds

@@ -673,6 +673,38 @@ def test_a_tree_whose_files_hold_more_than_a_task_may_write_is_refused(small_his
 
 
 @needs_git
+def test_a_tree_with_too_many_files_over_the_size_cap_is_refused_alike(small_history, tmp_path, monkeypatch):
+    # 90,000 paths naming one 2 MiB blob: "[Errno 7] Argument list too long: 'git'" (each was an exclusion), and
+    # dulwich read the tree: the readers differed. Both now refuse past MAX_LEFT_OUT files or MAX_LEFT_OUT_BYTES.
+    blob = raw_object(small_history, "blob", b"x" * 4_000)
+    small = raw_object(small_history, "blob", b"y = 1\n")
+    tree = raw_object(small_history, "tree", b"".join(f"100644 f{i:02d}.py\0".encode() + bytes.fromhex(blob)
+                                                      for i in range(12)) + b"100644 keep.py\0" + bytes.fromhex(small))
+    commit = _commit_of_tree(small_history, tree)
+    monkeypatch.setattr(treewrite, "MAX_LEFT_OUT", 11)
+    for reader in readers(small_history):
+        dest = tmp_path / reader.name
+        dest.mkdir()
+        with pytest.raises(history.HistoryError, match=r"12 files over the size cap, whose paths hold 84 bytes; a task "
+                                                       r"leaves out at most 11 files"):
+            reader.write_tree(commit, dest, 3_000)
+        assert not any(dest.iterdir())
+        reader.write_tree(commit, dest, 4_000)  # none over the cap: all written
+        assert len(list(dest.iterdir())) == 13
+    monkeypatch.setattr(treewrite, "MAX_LEFT_OUT", 12)
+    monkeypatch.setattr(treewrite, "MAX_LEFT_OUT_BYTES", 83)
+    for reader in readers(small_history):
+        with pytest.raises(history.HistoryError, match="whose paths hold 84 bytes"):
+            reader.write_tree(commit, tmp_path, 3_000)
+    monkeypatch.setattr(treewrite, "MAX_LEFT_OUT_BYTES", 84)
+    for reader in readers(small_history):
+        dest = tmp_path / f"{reader.name}-kept"
+        dest.mkdir()
+        reader.write_tree(commit, dest, 3_000)
+        assert [p.name for p in dest.iterdir()] == ["keep.py"]
+
+
+@needs_git
 def test_a_huge_metadata_file_is_refused_before_dulwich_reads_it(small_history):
     grafts = small_history / ".git" / "info" / "grafts"
     grafts.parent.mkdir(exist_ok=True)
