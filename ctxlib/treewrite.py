@@ -137,9 +137,33 @@ def object_size(store, sha: bytes) -> int | None:
     A loose object's first inflated bytes say ``blob 12345``; a packed object's entry header gives its size, and
     a delta's first inflated bytes give the size of the object it makes (git's pack format). A hostile 2.5 MB
     ``.git`` held a 2 GB blob that dulwich inflated whole (4.2 GB) before the size cap was applied. Returns
-    ``None`` when the header cannot be read here (an alternate object store, a damaged entry): the caller reads
-    the object as before. Raises nothing.
+    ``None`` when the header cannot be read here (a damaged entry, an object in none of the stores): the caller reads
+    the object as before. The store's alternates (``objects/info/alternates``) are asked too, up to
+    ``MAX_ALTERNATE_DEPTH`` deep as git does: a 1 GB blob in an alternate was inflated whole. Raises nothing.
     """
+    stores, seen = [(store, 0)], set()
+    while stores:
+        here, depth = stores.pop(0)
+        where = str(getattr(here, "path", id(here)))
+        if where in seen:
+            continue
+        seen.add(where)
+        size = _size_in(here, sha)
+        if size is not None:
+            return size
+        if depth < MAX_ALTERNATE_DEPTH:
+            try:
+                stores.extend((alternate, depth + 1) for alternate in here.alternates)
+            except (OSError, ValueError, AttributeError):  # an unreadable alternates file: read as before
+                pass
+    return None
+
+
+MAX_ALTERNATE_DEPTH = 5  # git's own limit on alternates of alternates
+
+
+def _size_in(store, sha: bytes) -> int | None:
+    """``object_size`` in ``store`` itself (its packs, then its loose objects), or ``None``."""
     try:
         for pack in getattr(store, "packs", ()):
             try:

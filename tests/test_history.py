@@ -637,6 +637,37 @@ def test_a_file_over_the_cap_is_left_out_by_dulwich_without_being_read(small_his
         assert sorted(p.name for p in dest.rglob("*")) == ["a.py", "b.py", "pkg"] and big not in read and read
 
 
+@needs_git
+def test_a_blob_in_an_alternate_store_is_sized_from_its_header_too(small_history, tmp_path, monkeypatch):
+    # objects/info/alternates is one line: a 1 GB blob kept there was inflated whole (1.09 GB) before the cap
+    from dulwich.object_store import DiskObjectStore
+    from dulwich.repo import Repo
+
+    alt = tmp_path / "alt.git"
+    git(tmp_path, "init", "-q", "--bare", str(alt))
+    (tmp_path / "big.bin").write_bytes(b"\0" * (3 << 20))
+    (tmp_path / "z.py").write_bytes(b"z = 3\n")
+    big, small = git(tmp_path, "--git-dir", str(alt), "hash-object", "-w", "big.bin", "z.py").split()
+    (small_history / ".git" / "objects" / "info" / "alternates").write_text(f"{alt / 'objects'}\n")
+    entries = b"100644 big.bin\0" + bytes.fromhex(big) + b"100644 z.py\0" + bytes.fromhex(small)
+    commit = _commit_of_tree(small_history, raw_object(small_history, "tree", entries))
+    read = []
+    get = DiskObjectStore.__getitem__
+    monkeypatch.setattr(DiskObjectStore, "__getitem__", lambda store, sha: read.append(sha) or get(store, sha),
+                        raising=False)
+    for packed in (False, True):
+        if packed:
+            git(tmp_path, "--git-dir", str(alt), "repack", "-adq")
+        with Repo(str(small_history)) as repo:
+            assert treewrite.object_size(repo.object_store, big.encode()) == 3 << 20
+            assert treewrite.object_size(repo.object_store, small.encode()) == 6
+        dest = tmp_path / f"tree{packed}"
+        dest.mkdir()
+        history.PureGit(small_history).write_tree(commit, dest, 1 << 20)
+        assert [p.name for p in dest.iterdir()] == ["z.py"] and (dest / "z.py").read_text() == "z = 3\n"
+        assert big.encode() not in read
+
+
 @pytest.mark.skipif(not hasattr(__import__("resource"), "prlimit"), reason="no prlimit on this system")
 def test_the_short_git_runs_are_capped_in_memory_and_time():
     from ctxlib import standin
