@@ -59,6 +59,8 @@ class Reason(Enum):
                              N_("folder not read: too many .gitignore files apply to it"))
     PATH_TOO_LONG = ("path-too-long", N_("folder not read: its path is longer than {most:,} bytes"),
                      N_("folder not read: its path is too long"))
+    TOO_MANY_ENTRIES = ("too-many-entries", N_("folder not read: the walk passed {most:,} files and folders, the most "
+                                             "a tree may hold"), N_("folder not read: the tree holds too many files"))
     TREE_FULL = ("tree-full", N_("not read: the files read before it hold {most:,} bytes, the most a tree may"),
                  N_("not read: the tree's files passed the most a tree may hold"))
     SYMLINK_INSIDE = "symlink-inside", N_("symbolic link to inside the root: not followed")

@@ -24,6 +24,7 @@ folder higher up swapped for a link while a caller opens a path by name (walkers
 from __future__ import annotations
 
 import errno
+import itertools
 import json
 import os
 import re
@@ -117,6 +118,20 @@ def is_link(path, dir_fd: int | None = None) -> bool:
         return stat.S_ISLNK(os.stat(path, dir_fd=dir_fd, follow_symlinks=False).st_mode)
     except (OSError, ValueError):
         return False
+
+
+def list_folder(fd: int, most: int) -> list:
+    """The entries (``os.DirEntry``) of the open folder ``fd``, sorted by name; at most ``most`` of them are listed.
+
+    Raises ``Refused`` (``Reason.TOO_MANY_ENTRIES``) when the folder holds more than ``most``: it is not listed
+    further, so a folder of ten million names costs ``most`` entries, not ten million. ``OSError`` from
+    ``os.scandir`` (an unreadable folder) passes through.
+    """
+    with os.scandir(fd) as found:
+        entries = list(itertools.islice(found, max(most, 0) + 1))
+    if len(entries) > most:
+        raise Refused(Reason.TOO_MANY_ENTRIES, most=most)
+    return sorted(entries, key=lambda entry: entry.name)
 
 
 MAX_LINK_HOPS = 40  # Linux's MAXSYMLINKS: past 40 links the kernel itself gives up (ELOOP)
