@@ -116,7 +116,7 @@ def _reason(skipped) -> dict:
     return entry
 
 
-def _recent(target: Path) -> tuple[list, dict]:
+def _recent(target: Path, fd: int) -> tuple[list, dict]:
     """What ``--history`` gives ``pack`` and ``rank`` for the folder ``target``: its last commits
     (``safegit.recent_commits``, as ``ctxlib pack --history`` reads them) and the report's ``history`` entry,
     ``{"commits": N}``, or ``{"commits": 0, "why": "..."}`` for a folder whose history cannot be read (not the
@@ -124,7 +124,7 @@ def _recent(target: Path) -> tuple[list, dict]:
     from . import history, recent, safegit
 
     try:
-        commits = safegit.recent_commits(target, recent.HISTORY_COMMITS)
+        commits = safegit.recent_commits(target, recent.HISTORY_COMMITS, root_fd=fd)  # read through fd, not the name
     except history.HistoryError as exc:
         return [], {"commits": 0, "why": _sentence(exc)}
     return commits, {"commits": len(commits)}
@@ -161,7 +161,7 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
     include, exclude = _check_patterns("include", include), _check_patterns("exclude", exclude)
     root, target = resolve_path(roots, path)
     fd = _open_folder(roots, root, target, path, "pack")
-    commits, used = _recent(target) if history else ([], None)  # once the folder is known to be inside a root
+    commits, used = _recent(target, fd) if history else ([], None)  # once the folder is known to be inside a root
     seen = [0]
 
     def tick(n=1):
@@ -228,7 +228,7 @@ def rank_tool(roots: list[Path], query, path=None, top=20, explain=False, histor
         raise ToolInputError(f"explain must be true or false; got {explain!r}.")
     root, target = resolve_path(roots, path)
     fd = _open_folder(roots, root, target, path, "rank")
-    commits, used = _recent(target) if history else ([], None)  # once the folder is known to be inside a root
+    commits, used = _recent(target, fd) if history else ([], None)  # once the folder is known to be inside a root
     try:
         files = {f.path: f.text for f in repo.read_repo(target, root_fd=fd).files}
     finally:

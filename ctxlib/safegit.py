@@ -16,10 +16,14 @@ takes gigabytes. So, here:
    ``MAX_OUTPUT_BYTES``;
 3. where no process can run (the browser build), dulwich reads the same folder, after the same check;
 4. a message keeps its first ``MAX_MESSAGE_CHARS`` characters, a commit its first ``recent.MAX_FILES + 1``
-   paths (more than ``MAX_FILES`` and the signal passes it over anyway).
+   paths (more than ``MAX_FILES`` and the signal passes it over anyway);
+5. the MCP server, which opened the folder by descriptor, has ``.git`` read through that descriptor
+   (``/proc/PID/fd``), so a folder swapped for a link in between cannot lead the reading elsewhere.
+   Not handled: an entry inside ``.git`` swapped for a link after the check (the repository's own process).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -27,7 +31,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import standin
+from . import safefile, standin
 from .history import GitCommand, HistoryError, PureGit, _first_line, can_run_processes
 from .i18n import N_, Worded
 
@@ -39,12 +43,16 @@ MAX_DATA_BYTES = 1 << 30  # memory a git run may take (standin.cap_memory); eval
 TIMEOUT_SECONDS = 60
 
 
-def recent_commits(root, count: int) -> list[tuple[str, list[str]]]:
+def recent_commits(root, count: int, root_fd: int | None = None) -> list[tuple[str, list[str]]]:
     """The last ``count`` commits of the working copy at ``root``, for ranking's history signal (``recent.py``).
 
     Args:
         root: the top folder of a git working copy: its ``.git`` must be a folder there (``check_git_folder``).
         count: how many commits (``recent.HISTORY_COMMITS``).
+        root_fd: an open descriptor of ``root`` (the MCP server's, opened without following links). Where the
+            system shows descriptors as folders (``/proc/PID/fd``, Linux), ``.git`` is opened through it without
+            following a link and read through that descriptor: ``root`` swapped for a link after the server
+            checked it cannot lead the reading elsewhere. ``root`` then only names the folder in messages.
     Returns:
         ``[(message, paths it added, modified or retyped), ...]`` along ``HEAD``'s first-parent line, newest
         first (``GitCommand.recent``); ``[]`` for a repository with no commit yet.
@@ -54,25 +62,46 @@ def recent_commits(root, count: int) -> list[tuple[str, list[str]]]:
     """
     from .recent import MAX_FILES
 
-    git = Path(root, ".git")
-    if not (git.is_dir() and not git.is_symlink()):
-        raise HistoryError(Worded((N_("{path}: the history signal reads only a .git folder of the folder itself "
-                                      "(not a link, a linked worktree or borrowed objects)"), {"path": str(root)})))
-    check_git_folder(git)
-    if can_run_processes() and shutil.which("git"):
-        with tempfile.TemporaryDirectory(prefix="ctxlib-git-") as scratch:
-            reader = IsolatedGit(git, Path(scratch))
+    shown = Path(root, ".git")
+    with _git_folder(root, root_fd) as git:
+        check_git_folder(git, shown)
+        if can_run_processes() and shutil.which("git"):
+            with tempfile.TemporaryDirectory(prefix="ctxlib-git-") as scratch:
+                reader = IsolatedGit(git, Path(scratch), shown)
+                entries = reader.recent(count) if reader.has_head() else []
+        else:
+            reader = PureGit(git.parent if git == shown else git)
+            if not os.path.samefile(reader.git_dir, git):  # dulwich looked in a parent folder: not this repository
+                raise HistoryError(f"{root}: .git is not a git directory")
             entries = reader.recent(count) if reader.has_head() else []
-    else:
-        reader = PureGit(root)
-        if Path(reader.git_dir) != git.resolve():  # dulwich looked in a parent folder: not this repository
-            raise HistoryError(f"{root}: .git is not a git directory")
-        entries = reader.recent(count) if reader.has_head() else []
     return [(message[:MAX_MESSAGE_CHARS], [path for kind, path in status if kind != "D"][:MAX_FILES + 1])
             for _, _, message, status in entries]
 
 
-def check_git_folder(git: Path) -> None:
+@contextlib.contextmanager
+def _git_folder(root, root_fd: int | None):
+    """The path to read ``root``'s ``.git`` by: ``/proc/PID/fd/N`` of ``.git`` opened below ``root_fd`` without
+    following a link, where the system has it; else ``root/.git`` by name. ``HistoryError`` if it is no folder."""
+    no_folder = HistoryError(Worded((N_("{path}: the history signal reads only a .git folder of the folder itself "
+                                        "(not a link, a linked worktree or borrowed objects)"), {"path": str(root)})))
+    by_descriptor = Path(f"/proc/{os.getpid()}/fd")
+    if root_fd is None or not by_descriptor.is_dir():
+        git = Path(root, ".git")
+        if not (git.is_dir() and not git.is_symlink()):
+            raise no_folder
+        yield git
+        return
+    try:
+        fd = os.open(".git", safefile.DIR_FLAGS, dir_fd=root_fd)
+    except OSError:
+        raise no_folder from None
+    try:
+        yield by_descriptor / str(fd)
+    finally:
+        os.close(fd)
+
+
+def check_git_folder(git: Path, shown: Path | None = None) -> None:
     """Refuse a ``.git`` folder whose reading could leave it, run a program or block.
 
     Raises:
@@ -82,7 +111,7 @@ def check_git_folder(git: Path) -> None:
             entries. The message names the entry.
     """
     def refuse(why: str, path) -> None:
-        raise HistoryError(f"{git.parent}: the history signal does not read this .git: {why} "
+        raise HistoryError(f"{(shown or git).parent}: the history signal does not read this .git: {why} "
                            f"({os.fsdecode(os.path.relpath(path, git))!r})")
     for borrowed in ("commondir", os.path.join("objects", "info", "alternates")):
         if os.path.lexists(git / borrowed):
@@ -116,12 +145,13 @@ class IsolatedGit(GitCommand):
 
     timeout, max_output, max_data = TIMEOUT_SECONDS, MAX_OUTPUT_BYTES, MAX_DATA_BYTES
 
-    def __init__(self, git: Path, scratch: Path):
-        # check_git_folder has refused links, so the links made here lead only into ``git``
-        self.git_dir = self.common_dir = self.source = git
+    def __init__(self, git: Path, scratch: Path, shown: Path | None = None):
+        # check_git_folder has refused links, so the links made here lead only into ``git`` (``shown``: its name)
+        self.git_dir = self.common_dir = git
+        self.source = shown or git
         head = git / "HEAD"
         if not head.is_file() or head.stat().st_size > 4096:
-            raise HistoryError(f"{git.parent}: .git has no HEAD file (not a git working copy)")
+            raise HistoryError(f"{self.source.parent}: .git has no HEAD file (not a git working copy)")
         fmt = standin.run_small(["git", "config", "--file", str(git / "config"), "--no-includes", "--get",
                                  "extensions.objectformat"], {**standin.caller_environment(), **standin.ENV},
                                 TIMEOUT_SECONDS) if (git / "config").is_file() else None

@@ -7,6 +7,8 @@ import errno
 import itertools
 import os
 import random
+import shutil
+import subprocess
 
 import pathspec
 import pytest
@@ -185,3 +187,66 @@ def test_a_folder_of_many_names_is_listed_only_up_to_the_cap(tmp_path, monkeypat
     finally:
         os.close(fd)
     assert taken[:1] == [11] and refused.value.code == Reason.TOO_MANY_ENTRIES
+
+
+# --- MCP --history reads .git through the folder's descriptor, not its name ------------------------
+
+def _git_repo(path, commits: int):
+    env = {"PATH": os.environ["PATH"], "HOME": str(path), "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+           "GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "A",
+           "GIT_COMMITTER_EMAIL": "a@example.org", "GIT_AUTHOR_DATE": "1704103200 +0000",
+           "GIT_COMMITTER_DATE": "1704103200 +0000"}
+    path.mkdir(parents=True)
+    run = lambda *a: subprocess.run(["git", "-c", "commit.gpgsign=false", *a], cwd=path, env=env, check=True,  # noqa: E731
+                                    capture_output=True)
+    run("init", "-q")
+    for i in range(commits):
+        (path / "vat.py").write_text(f"def vat():\n    return {i}\n")
+        run("add", "-A")
+        run("commit", "-qm", f"Rework vat rounding {i}")
+
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+@needs_git
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="descriptors are not folders here")
+@pytest.mark.parametrize("git_runs", [True, False])
+def test_a_folder_swapped_for_a_link_after_it_was_opened_gives_its_own_history(tmp_path, monkeypatch, git_runs):
+    # The server opened "sub" by descriptor, then read sub/.git by name: a process of the repository that swapped
+    # "sub" for a link in between made it rank by another repository's commits (8, not 1).
+    from ctxlib import history, mcp_server
+
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    _git_repo(root / "sub", 1)
+    _git_repo(outside, 8)
+    real_open = mcp_server._open_folder
+
+    def open_then_swap(*args):
+        fd = real_open(*args)
+        os.rename(root / "sub", root / "sub.moved")
+        os.symlink(outside, root / "sub")
+        return fd
+
+    monkeypatch.setattr(mcp_server, "_open_folder", open_then_swap)
+    if not git_runs:  # the browser build's reader (dulwich), through the same descriptor
+        monkeypatch.setattr(history, "can_run_processes", lambda: False)
+        monkeypatch.setattr("ctxlib.safegit.can_run_processes", lambda: False)
+    out = mcp_server.rank_tool(mcp_server.check_roots([root]), "vat rounding", path="sub", history=True)
+    assert out["history"] == {"commits": 1}
+
+
+@needs_git
+def test_a_refused_git_folder_read_through_a_descriptor_is_named_by_its_folder(tmp_path):
+    from ctxlib import history, safegit
+
+    _git_repo(tmp_path / "repo", 1)
+    os.symlink("/etc/hostname", tmp_path / "repo" / ".git" / "description2")
+    fd = os.open(tmp_path / "repo", os.O_RDONLY)
+    try:
+        with pytest.raises(history.HistoryError) as refused:
+            safegit.recent_commits(tmp_path / "repo", 5, root_fd=fd)
+    finally:
+        os.close(fd)
+    assert str(refused.value) == (f"{tmp_path / 'repo'}: the history signal does not read this .git: a symbolic link "
+                                  "('description2')")
