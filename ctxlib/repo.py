@@ -152,20 +152,12 @@ def _excluded_dir_reason(name: str, parent_fd: int) -> str | None:
     """The name of the kind of folder ``name`` (in the open folder ``parent_fd``) is excluded as by
     default (``"cache"``), or ``None``."""
     reason = DEFAULT_EXCLUDED_DIRS.get(name)
-    has_marker = any(_lexists(os.path.join(name, marker), parent_fd) for marker in VENV_MARKERS)
+    has_marker = any(safefile.lexists(os.path.join(name, marker), parent_fd) for marker in VENV_MARKERS)
     if reason and (name not in _ENV_DIRS_NEED_MARKER or has_marker):
         return reason
     if has_marker:
         return DEFAULT_EXCLUDED_DIRS[".venv"]
     return None
-
-
-def _lexists(path: str, dir_fd: int) -> bool:
-    try:
-        os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
-        return True
-    except (OSError, ValueError):
-        return False
 
 
 def _ignored(rel: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSpec]]) -> bool:
@@ -332,7 +324,8 @@ def _walk(root: Path, root_fd: int, specs, included, repo: Repo, most_bytes, inc
     # and file is opened relative to its parent's open descriptor, never followed if it is a
     # link: a name swapped for a link while the walk runs cannot lead outside the root.
     where = (str(root), os.path.realpath(root))
-    stack = [(safefile.Folder(os.dup(root_fd), 1), None, "", specs)]
+    held = safefile.OpenFolders(root_fd)  # at most MAX_OPEN_FOLDERS descriptors open, however deep the tree
+    stack = [(held.add(os.dup(root_fd), 1), None, "", specs)]
     try:
         while stack:
             parent, name, prefix, specs = stack.pop()
@@ -357,7 +350,7 @@ def _walk(root: Path, root_fd: int, specs, included, repo: Repo, most_bytes, inc
             if not folders:
                 os.close(fd)
                 continue
-            folder = safefile.Folder(fd, len(folders))
+            folder = held.add(fd, len(folders), prefix.split("/")[:-1])
             stack.extend((folder, *sub) for sub in reversed(folders))
     finally:  # an error mid-walk (KeyboardInterrupt): close what is still open
         for parent, *_ in stack:

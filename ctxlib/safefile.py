@@ -112,6 +112,15 @@ def open_folder_below(base, parts) -> int:
     return fd
 
 
+def lexists(path, dir_fd: int) -> bool:
+    """Whether ``path`` (relative to the open folder ``dir_fd``) exists, a link or not; nothing is followed."""
+    try:
+        os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
 def is_link(path, dir_fd: int | None = None) -> bool:
     """Whether ``path`` (relative to the open folder ``dir_fd``) is a symbolic link; ``False`` if it is missing."""
     try:
@@ -341,20 +350,91 @@ def json_error_text(exc: json.JSONDecodeError) -> str:
     return f"{exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}"
 
 
+MAX_OPEN_FOLDERS = 64  # folder descriptors one walk keeps open; a tree 1,500 deep held 1,500 (ulimit -n: 1,024)
+
+
 class Folder:
     """An open folder descriptor ``fd`` that ``waiting`` subfolders still need: each ``release`` is one of them
-    opened (or given up); the last closes it. ``repo.read_repo``'s walk holds one per folder it is inside."""
+    opened (or given up); the last closes it. ``repo.read_repo``'s walk holds one per folder it is inside,
+    made by ``OpenFolders.add``, which may close it meanwhile: ``fd`` then opens it again."""
 
-    __slots__ = ("fd", "waiting")
+    __slots__ = ("_fd", "waiting", "parts", "ident", "owner")
 
-    def __init__(self, fd: int, waiting: int):
-        self.fd, self.waiting = fd, waiting
+    def __init__(self, fd: int, waiting: int, parts: tuple = (), owner: OpenFolders | None = None):
+        self._fd, self.waiting, self.parts, self.owner = fd, waiting, parts, owner
+        info = os.fstat(fd)
+        self.ident = (info.st_dev, info.st_ino)
+
+    @property
+    def fd(self) -> int:
+        """The open descriptor; a folder closed to keep few open is opened again from the root, part by part, never
+        through a link. Raises ``OSError``: a part is missing or a link, or it is no longer the same folder."""
+        if self._fd is None:
+            self._fd = self.owner.reopen(self)
+        if self.owner is not None:
+            self.owner.used(self)
+        return self._fd
 
     def release(self) -> None:
         """One subfolder done; close ``fd`` when none is left."""
         self.waiting -= 1
         if self.waiting <= 0:
-            os.close(self.fd)
+            if self.owner is not None:
+                self.owner.forget(self)
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
+
+    def park(self) -> None:
+        """Close the descriptor for now (``fd`` opens it again)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+class OpenFolders:
+    """The folders one walk below ``root_fd`` holds, at most ``most`` open at once: past that, the one used
+    longest ago is closed (``Folder.park``) and opened again when a subfolder of it is reached.
+
+    Reopening walks from the root by name, each part without following a link (``open_nofollow``), and checks
+    the device and inode: a folder moved or swapped meanwhile is an ``OSError``, never another folder read.
+    """
+
+    def __init__(self, root_fd: int, most: int | None = None):
+        self.root_fd, self.open = root_fd, {}  # open: Folder -> None, oldest use first
+        self.most = MAX_OPEN_FOLDERS if most is None else most
+
+    def add(self, fd: int, waiting: int, parts: tuple = ()) -> Folder:
+        """A ``Folder`` for ``fd`` (the folder ``parts`` below the root; the caller's descriptor, now the Folder's)."""
+        folder = Folder(fd, waiting, tuple(parts), self)
+        self.used(folder)
+        return folder
+
+    def used(self, folder: Folder) -> None:
+        self.open.pop(folder, None)
+        self.open[folder] = None
+        while len(self.open) > self.most:
+            oldest = next(iter(self.open))
+            del self.open[oldest]
+            oldest.park()
+
+    def forget(self, folder: Folder) -> None:
+        self.open.pop(folder, None)
+
+    def reopen(self, folder: Folder) -> int:
+        fd = os.dup(self.root_fd)
+        try:
+            for part in folder.parts:
+                inner = open_nofollow(part, DIR_FLAGS, fd)
+                os.close(fd)
+                fd = inner
+            info = os.fstat(fd)
+            if (info.st_dev, info.st_ino) != folder.ident:
+                raise OSError(errno.ESTALE, "the folder was moved or replaced while the tree was walked")
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
 
 
 def lstat_mode(entry: os.DirEntry) -> int:

@@ -250,3 +250,55 @@ def test_a_refused_git_folder_read_through_a_descriptor_is_named_by_its_folder(t
         os.close(fd)
     assert str(refused.value) == (f"{tmp_path / 'repo'}: the history signal does not read this .git: a symbolic link "
                                   "('description2')")
+
+
+# --- A walk keeps at most MAX_OPEN_FOLDERS folder descriptors open ----------------------------------
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd to count descriptors")
+def test_a_deep_tree_is_read_whole_with_few_descriptors_open(tmp_path, monkeypatch):
+    # one descriptor per level: under ulimit -n 1024 the folders past ~1,000 levels were skipped
+    monkeypatch.setattr(safefile, "MAX_OPEN_FOLDERS", 8)
+    here = tmp_path
+    for level in range(60):
+        here = here / "a"
+        (here / "b").mkdir(parents=True)
+        (here / "b" / "x.py").write_text(f"x = {level}\n")
+    (here / "deep.py").write_text("vat = 1\n")
+    most, real = [0], repo_module.read_file
+    before = _open_descriptors()
+
+    def counting(*args, **kwargs):
+        most[0] = max(most[0], _open_descriptors() - before)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(repo_module, "read_file", counting)
+    found = read_repo(tmp_path)
+    assert len(found.files) == 61 and found.skipped == [] and "a/" * 60 + "deep.py" in [f.path for f in found.files]
+    assert 0 < most[0] <= 8 + 2  # the walk's folders, and the root's own descriptor and its copy
+    assert _open_descriptors() == before
+
+
+def test_a_folder_closed_meanwhile_is_reopened_only_if_it_is_the_same_folder(tmp_path):
+    (tmp_path / "a" / "x").mkdir(parents=True)
+    root_fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        held = safefile.OpenFolders(root_fd, most=1)
+        first = held.add(os.open(tmp_path / "a" / "x", os.O_RDONLY), 2, ["a", "x"])
+        held.add(os.open(tmp_path, os.O_RDONLY), 1)  # the second closes the first
+        assert first._fd is None
+        assert os.fstat(first.fd).st_ino == os.stat(tmp_path / "a" / "x").st_ino  # opened again, by its parts
+        held.add(os.open(tmp_path, os.O_RDONLY), 1)
+        os.rename(tmp_path / "a" / "x", tmp_path / "a" / "old")
+        (tmp_path / "a" / "x").mkdir()  # another folder at its name
+        with pytest.raises(OSError, match="moved or replaced"):
+            first.fd
+        os.rmdir(tmp_path / "a" / "x")
+        os.symlink(tmp_path / "a" / "old", tmp_path / "a" / "x")  # a link to it is not followed either
+        with pytest.raises(OSError):
+            first.fd
+    finally:
+        os.close(root_fd)
