@@ -15,9 +15,8 @@ Two readers give the same answers (``tests/test_history.py`` holds them equal):
 - ``GitCommand`` runs the ``git`` command (and ``tar`` to unpack ``git archive``): fast on a large
   history. Used when ``git`` is on ``PATH``. It runs on a stand-in git directory (``standin.py``), so
   the repository's config runs nothing (a ``filter.<driver>.smudge`` would run on ``git archive``).
-- ``PureGit`` reads the same files with dulwich, a pure-Python implementation of git: no
-  process at all. Used when there is no ``git`` command (a Windows laptop without git) and in
-  the browser build, where Python runs in WebAssembly and cannot start processes.
+- ``PureGit`` reads the same files with dulwich, a pure-Python implementation of git: no process at all.
+  Used where there is no ``git`` command, and in the browser build (WebAssembly starts no process).
 
 Both write every file of the tree with the bytes the commit holds: the stand-in's ``info/attributes``
 turns off what a ``.gitattributes`` would make ``git archive`` do (``export-ignore``, ``export-subst``, eol).
@@ -34,7 +33,7 @@ What both hold to, whatever the repository (``tests/test_history.py``):
 - a damaged or incomplete repository (a missing or corrupt object, a truncated pack, a shallow
   clone's missing parents) is a ``HistoryError`` naming the problem, never another exception;
 - a log listing more than ``MAX_LISTED_PATHS`` changed paths, or a tree of more, is a ``HistoryError``
-  (``treewrite.PathBudget``): a tree bomb stops after a bounded time and memory.
+  (``treewrite.PathBudget``), and so is a read past ``timeout`` seconds: a bomb stops in bounded time and memory.
 """
 from __future__ import annotations
 
@@ -53,7 +52,7 @@ from pathlib import Path
 
 from . import standin
 from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_MESSAGE_BYTES, MAX_TREE_DEPTH, PathBudget, check_left_out, check_written,  # noqa: F401
-                       decode_path, refused_path, too_deep, write_entries)  # (history's names too)
+                       decode_path, keep_deadline, refused_path, too_deep, write_entries)  # (history's names too)
 from .i18n import N_, Worded, WordedError
 
 # One commit of the log: (hash, parent hashes, message, [(status letter, path), ...]).
@@ -303,7 +302,7 @@ def _check_meta(git_dir: Path) -> None:
 class PureGit:
     """The history through dulwich, in pure Python: no process is started."""
 
-    name = "dulwich"
+    name, timeout = "dulwich", 600  # seconds one read may take (treewrite.keep_deadline), as git's runs
 
     def __init__(self, path):
         """Open the repository that holds ``path`` (as git does, looking in parent folders too); raises ``HistoryError``."""
@@ -336,6 +335,7 @@ class PureGit:
         _check_meta(self.git_dir)
         repo = Repo(self.root)
         repo._graftpoints.clear()  # info/grafts: git (on its stand-in) ignores them, so the readers agree
+        keep_deadline(repo.object_store, self.timeout, HistoryError)
         return repo
 
     def read(self, work):

@@ -71,6 +71,7 @@ def recent_commits(root, count: int, root_fd: int | None = None) -> list[tuple[s
                 entries = reader.recent(count) if reader.has_head() else []
         else:
             reader = PureGit(git.parent if git == shown else git)
+            reader.timeout = TIMEOUT_SECONDS
             if not os.path.samefile(reader.git_dir, git):  # dulwich looked in a parent folder: not this repository
                 raise HistoryError(f"{root}: .git is not a git directory")
             entries = reader.recent(count) if reader.has_head() else []

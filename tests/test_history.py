@@ -736,6 +736,29 @@ def test_a_tree_with_too_many_files_over_the_size_cap_is_refused_alike(small_his
 
 
 @needs_git
+def test_dulwich_stops_a_read_past_its_time_limit(small_history, tmp_path, monkeypatch):
+    # two spellings of one tree of 100 M files made one diff walk ~400 s listing nothing: dulwich had no limit
+    from dulwich.object_store import DiskObjectStore
+
+    reader = history.PureGit(small_history)
+    head = git(small_history, "rev-parse", "HEAD").strip()
+    assert len(reader.log()) == 4 and reader.timeout == 600
+    clock = [1_000.0]
+    monkeypatch.setattr(treewrite.time, "monotonic", lambda: clock[0])
+    looked = []
+    real = DiskObjectStore.__getitem__
+    monkeypatch.setattr(DiskObjectStore, "__getitem__", lambda store, sha: looked.append(sha) or clock.__setitem__(
+        0, clock[0] + 250) or real(store, sha))  # each object read takes 250 s
+    with pytest.raises(history.HistoryError, match=r"^reading the history took longer than 600 seconds \(refused"):
+        reader.log()
+    with pytest.raises(history.HistoryError, match="took longer than 600 seconds"):
+        reader.write_tree(head, tmp_path, 1 << 20)
+    assert 0 < len(looked) <= 6  # stopped at the third read of each, not at the end of the walk
+    reader.timeout = 10_000
+    assert len(reader.log()) == 4
+
+
+@needs_git
 def test_a_huge_metadata_file_is_refused_before_dulwich_reads_it(small_history):
     grafts = small_history / ".git" / "info" / "grafts"
     grafts.parent.mkdir(exist_ok=True)
