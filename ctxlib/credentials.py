@@ -372,7 +372,7 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     """
     compiled, global_allow = rules()
     original, text = text, goregex.go_case(text)  # Go's case folding: same length, same offsets
-    lowered = text.lower()
+    lowered = regexscan.fold(text)  # same offsets too, whatever the letters
     found = []
     # Rules share keywords (548 keywords, 387 distinct): which of them the text holds is found
     # once, in one pass per anchor character (``literalset``); only their rules are visited.
