@@ -372,14 +372,18 @@ def find_secrets(text: str, path: str = "", first_only: bool = False, decode: bo
     """
     compiled, global_allow = rules()
     original, text = text, goregex.go_case(text)  # Go's case folding: same length, same offsets
-    lowered = regexscan.fold(text)  # same offsets too, whatever the letters
+    plain = text.lower()
+    lowered = regexscan.fold(text, plain)  # same offsets too, whatever the letters
     found = []
     # Rules share keywords (548 keywords, 387 distinct): which of them the text holds is found
     # once, in one pass per anchor character (``literalset``); only their rules are visited.
     places = _keywords().find(lowered)
     seen: dict = {"": places}
     by_keyword, unkeyed = _rules_of()
-    run = set(unkeyed).union(*(by_keyword[k] for k in places))  # the rules a keyword lets run
+    # The rules a keyword lets run, as gitleaks decides (in the plain lower case: "ſecret" holds no "secret");
+    # the folded text's places only tell where those rules' matches can be.
+    present = places if lowered is plain else _keywords().find(plain)
+    run = set(unkeyed).union(*(by_keyword[k] for k in present))
     lines = LineCursor(text)  # a rule's matches come in order: lines are counted once a rule, not a match
     for rule in map(compiled.__getitem__, sorted(run)):
         if rule.path and not (path and _compiled(rule.path).search(path)):

@@ -208,13 +208,14 @@ def compile_patterns(lines) -> pathspec.GitIgnoreSpec:
 
 
 def _without_repeats(spec: ScreenedSpec) -> ScreenedSpec:
-    """``spec`` with each pattern kept only at its last place, and no blank or comment lines: an earlier copy
-    of a pattern never changes a verdict (whatever it decides, its later copy decides again)."""
+    """``spec`` with each pattern kept only at its last place: an earlier copy of a pattern never changes a verdict
+    (whatever it decides, its later copy decides again). Lines that are no pattern stay, for the callers that name
+    them (``repo._spec``)."""
     kept, seen = [], set()
     for line in range(len(spec.patterns) - 1, -1, -1):
         pattern = spec.patterns[line]
         key = (pattern.regex.pattern if pattern.regex is not None else None, pattern.include)
-        if pattern.include is not None and key not in seen:
+        if pattern.include is None or key not in seen:
             seen.add(key)
             kept.append(line)
     if len(kept) == len(spec.patterns):

@@ -49,12 +49,13 @@ def case_safe(text: str, lowered: str) -> bool:
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
 
 
-def fold(text: str) -> str:
+def fold(text: str, lowered: str | None = None) -> str:
     """``text`` lower-cased so that ``case_safe(text, fold(text))`` holds: ``text.lower()`` when it is already
     safe; else with "İ", dotless "ı" and long "ſ" first written as the ASCII letter ``re`` folds each onto, so
     the result has ``text``'s length and every place an ``(?i)`` ASCII literal can match. A minified bundle
-    holding one "ı" was otherwise searched by a whole ``finditer`` per rule (3.5 s for 956 kB)."""
-    lowered = text.lower()
+    holding one "ı" was otherwise searched by a whole ``finditer`` per rule (3.5 s for 956 kB). ``lowered``:
+    ``text.lower()`` if the caller has it."""
+    lowered = text.lower() if lowered is None else lowered
     if case_safe(text, lowered):
         return lowered
     return text.translate(_FOLD).lower()
