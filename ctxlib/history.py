@@ -52,7 +52,8 @@ from pathlib import Path
 
 from . import standin
 from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_MESSAGE_BYTES, MAX_TREE_DEPTH, PathBudget, check_left_out, check_written,  # noqa: F401
-                       decode_path, keep_deadline, refused_path, too_deep, write_entries)  # (history's names too)
+                       decode_path, refused_path, too_deep, write_entries)  # (history's names too)
+from .gitlimits import MAX_META_BYTES, META_FILES, check_alternates, check_meta, keep_deadline  # noqa: F401
 from .i18n import N_, Worded, WordedError
 
 # One commit of the log: (hash, parent hashes, message, [(status letter, path), ...]).
@@ -161,6 +162,7 @@ class GitCommand:
             raise _not_a_repository(path) if "not a git repository" in said else HistoryError(f"{path}: {said}")
         git_dir, common, objectformat = done.stdout.decode("utf-8", "surrogateescape").splitlines()[:3]
         self.git_dir, self.common_dir = Path(git_dir), (p / common).resolve()  # HEAD's commit: rev-parse runs no program
+        check_alternates(self.common_dir / "objects", HistoryError)  # git follows them five deep
         at = ["git", "-c", "protocol.allow=never", f"--git-dir={git_dir}"]
         head = self._first_runs([*at, "rev-parse", "--verify", "-q", "HEAD^{commit}"], path)
         self.head = head.stdout.decode("ascii", "replace").strip() if head.returncode == 0 else None
@@ -289,20 +291,10 @@ class GitCommand:
             raise HistoryError(f"git archive: failed (exit status {failed})")
 
 
-META_FILES, MAX_META_BYTES = ("HEAD", "packed-refs", "shallow", "info/grafts", "objects/info/alternates", "commondir"), 64 << 20
-
-
-def _check_meta(git_dir: Path) -> None:
-    # dulwich reads each of META_FILES whole: a sparse 3 GB info/grafts took 3.1 GB of memory
-    big = next((name for name in META_FILES if (git_dir / name).is_file() and (git_dir / name).stat().st_size > MAX_META_BYTES), None)
-    if big:
-        raise HistoryError(f"{git_dir}: {big} is larger than {MAX_META_BYTES:,} bytes (refused)")
-
-
 class PureGit:
     """The history through dulwich, in pure Python: no process is started."""
 
-    name, timeout = "dulwich", 600  # seconds one read may take (treewrite.keep_deadline), as git's runs
+    name, timeout = "dulwich", 600  # seconds one read may take (gitlimits.keep_deadline), as git's runs
 
     def __init__(self, path):
         """Open the repository that holds ``path`` (as git does, looking in parent folders too); raises ``HistoryError``."""
@@ -313,7 +305,7 @@ class PureGit:
         problem = None
         for folder in (p, *p.resolve().parents):  # where discover will look, before it reads anything there
             if (folder / ".git").is_dir() or (folder / "HEAD").is_file() and (folder / "objects").is_dir():
-                _check_meta(folder / ".git" if (folder / ".git").is_dir() else folder)
+                check_meta(folder / ".git" if (folder / ".git").is_dir() else folder, HistoryError)
                 break
         try:
             with Repo.discover(str(p)) as repo:
@@ -332,9 +324,14 @@ class PureGit:
         """The dulwich ``Repo``, to use in a ``with`` block: closing it closes its pack files."""
         from dulwich.repo import Repo
 
-        _check_meta(self.git_dir)
+        check_meta(self.git_dir, HistoryError)
         repo = Repo(self.root)
         repo._graftpoints.clear()  # info/grafts: git (on its stand-in) ignores them, so the readers agree
+        try:  # before dulwich reads them: it follows alternates without end
+            check_alternates(Path(repo.object_store.path), HistoryError)
+        except HistoryError:
+            repo.close()
+            raise
         keep_deadline(repo.object_store, self.timeout, HistoryError)
         return repo
 

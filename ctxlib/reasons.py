@@ -65,11 +65,13 @@ class Reason(Enum):
                  N_("not read: the tree's files passed the most a tree may hold"))
     SYMLINK_INSIDE = "symlink-inside", N_("symbolic link to inside the root: not followed")
     SYMLINK_OUTSIDE = "symlink-outside", N_("symbolic link to outside the root: not followed")
-    SYMLINK_LOOP = ("symlink-loop", N_("symbolic link through more than {most} links (a loop or a chain): not followed"),
-                    N_("symbolic link through too many links: not followed"))
+    SYMLINK_LOOP = ("symlink-loop", N_("symbolic link not resolved within {most} links and {steps:,} names (a loop or "
+                                       "a long chain): not followed"), N_("symbolic link too long to resolve: not followed"))
     NO_SUCH_FILE = "no-such-file", N_("no such file or folder")
     NOT_UTF8 = ("not-utf8", N_("not valid UTF-8 (first bad byte at offset {offset}); "
                                "undecodable bytes replaced with U+FFFD"), N_("not valid UTF-8"))
+    PATTERNS_CUT = ("patterns-cut", N_("only its first {most:,} patterns are used; the {cut:,} after them are left out"),
+                    N_("only its first patterns are used; the rest are left out"))
     BAD_PATTERN = ("bad-pattern", N_("line {number} ({line!r}) is not a pattern; left out"),
                    N_("not a pattern; left out"))
     # Lesson 1's greedy packer (packing.py).

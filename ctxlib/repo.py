@@ -283,7 +283,11 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
 
 
 def _gitignore_spec(lines: list[str], name: str, repo: Repo):
-    """The spec for one ``.gitignore``; a line pathspec cannot read is left out and noted, as git ignores it."""
+    """The spec for one ``.gitignore``; a line pathspec cannot read, or one past ``ignore.MAX_PATTERNS``, is left out
+    and noted."""
+    lines, cut = ignore.first_patterns(lines)
+    if cut:
+        repo.notes.append(Skipped.of(name, Reason.PATTERNS_CUT, most=ignore.MAX_PATTERNS, cut=cut))
     try:
         return ignore.compile_patterns(lines)
     except ValueError:  # pathspec's GitWildMatchPatternError, e.g. a lone "!"
@@ -330,10 +334,12 @@ def _walk(root: Path, root_fd: int, specs, included, repo: Repo, most_bytes, inc
         while stack:
             parent, name, prefix, specs = stack.pop()
             try:
-                fd = os.dup(parent.fd) if name is None else os.open(name, safefile.DIR_FLAGS, dir_fd=parent.fd)
+                at = None
+                at = parent.fd  # a folder closed to keep few open is opened again here (or an OSError)
+                fd = os.dup(at) if name is None else os.open(name, safefile.DIR_FLAGS, dir_fd=at)
             except OSError as exc:
                 shown = display_path(prefix)
-                if name is not None and safefile.is_link(name, parent.fd):  # swapped for a link meanwhile
+                if name is not None and at is not None and safefile.is_link(name, at):  # swapped for a link meanwhile
                     repo.skipped.append(_link_reason(where, prefix.rstrip("/")))
                 else:
                     repo.skipped.append(Skipped.of(shown or "./", Reason.FOLDER_UNREADABLE,
@@ -435,9 +441,9 @@ _LINK_INSIDE, _LINK_OUTSIDE = Reason.SYMLINK_INSIDE, Reason.SYMLINK_OUTSIDE
 def _link_reason(where: tuple[str, str], rel: str) -> Skipped:
     """Why the link at ``rel`` was skipped: it points inside or outside the root (``where``: the root as
     given and resolved), or through more links than the kernel follows. Only links are read
-    (``safefile.resolve_link``, at most 40 hops: a chain of links costs each link 40 lookups, not the chain's length)."""
+    (``safefile.resolve_link``: at most 40 hops and 1,024 names, not a chain's whole length)."""
     target = safefile.resolve_link(os.path.join(where[1], rel))
     if target is None:
-        return Skipped.of(display_path(rel), Reason.SYMLINK_LOOP, most=safefile.MAX_LINK_HOPS)
+        return Skipped.of(display_path(rel), Reason.SYMLINK_LOOP, most=safefile.MAX_LINK_HOPS, steps=safefile.MAX_LINK_STEPS)
     inside = os.path.commonpath([where[1], target]) == where[1]
     return Skipped.of(display_path(rel), _LINK_INSIDE if inside else _LINK_OUTSIDE)

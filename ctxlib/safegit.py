@@ -63,7 +63,7 @@ def recent_commits(root, count: int, root_fd: int | None = None) -> list[tuple[s
     from .recent import MAX_FILES
 
     shown = Path(root, ".git")
-    with _git_folder(root, root_fd) as git:
+    with _git_folder(root, root_fd) as git, _named_by(git, shown):
         check_git_folder(git, shown)
         if can_run_processes() and shutil.which("git"):
             with tempfile.TemporaryDirectory(prefix="ctxlib-git-") as scratch:
@@ -77,6 +77,21 @@ def recent_commits(root, count: int, root_fd: int | None = None) -> list[tuple[s
             entries = reader.recent(count) if reader.has_head() else []
     return [(message[:MAX_MESSAGE_CHARS], [path for kind, path in status if kind != "D"][:MAX_FILES + 1])
             for _, _, message, status in entries]
+
+
+@contextlib.contextmanager
+def _named_by(git: Path, shown: Path):
+    """A ``HistoryError`` raised inside names ``shown`` (``root/.git``) where it said ``git`` (``/proc/PID/fd/N``)."""
+    try:
+        yield
+    except HistoryError as exc:
+        if git == shown or str(git) not in str(exc):
+            raise
+        said = exc.args[0] if exc.args else str(exc)
+        if isinstance(said, Worded):
+            said = Worded(*[(*part[:-1], {k: v.replace(str(git), str(shown)) if isinstance(v, str) else v
+                                          for k, v in part[-1].items()}) for part in said.parts])
+        raise HistoryError(said if isinstance(said, Worded) else str(said).replace(str(git), str(shown))) from None
 
 
 @contextlib.contextmanager

@@ -10,7 +10,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import time
 import zlib
 from pathlib import Path
 
@@ -115,29 +114,6 @@ def check_left_out(commit: str, paths: list[str], error: type[Exception] = Value
     return paths
 
 
-_TIMED_STORES: dict = {}  # a store's class -> its subclass that keeps a deadline
-
-
-def keep_deadline(store, seconds: float, error: type[Exception] = ValueError) -> None:
-    """Make every object ``store`` (dulwich's) hands out, its own lookups included, first check that ``seconds`` have
-    not passed since now; past them ``error`` is raised, naming the limit. dulwich has no time limit of its own: two
-    spellings of one tree of 100 M files (every subtree differs, no file does) made one diff walk for ~400 s listing
-    nothing, and a chain of deltas read against the cache took 23 minutes a tree (git's runs stop at ``timeout``)."""
-    kind = getattr(type(store), "_untimed", type(store))
-    if kind not in _TIMED_STORES:
-        def timed_getitem(self, sha):
-            end, limit, problem = self._deadline
-            if time.monotonic() > end:
-                from .i18n import N_, Worded
-
-                raise problem(Worded((N_("reading the history took longer than {seconds:g} seconds (refused: a hostile "
-                                         "or very large history)"), {"seconds": limit})))
-            return kind.__getitem__(self, sha)
-        _TIMED_STORES[kind] = type("Timed" + kind.__name__, (kind,), {"__getitem__": timed_getitem, "_untimed": kind})
-    store.__class__ = _TIMED_STORES[kind]
-    store._deadline = (time.monotonic() + seconds, seconds, error)
-
-
 MAX_LINK_BYTES = 4096  # a link's target: Linux's PATH_MAX; tar refuses a longer one ("File name too long")
 
 
@@ -150,9 +126,21 @@ def _varint(data: bytes, at: int, shift: int = 0, value: int = 0) -> tuple[int, 
             return value, at
 
 
-def _inflated_head(data: bytes, want: int) -> bytes:
-    # The first ``want`` bytes a zlib stream inflates to, inflating no more than that (a bomb stays small)
-    return zlib.decompressobj().decompress(data, want)
+MAX_HEADER_INPUT = 1 << 16  # compressed bytes read to find an object's header: empty deflate blocks inflate to nothing
+
+
+def _inflated_head(f, want: int) -> bytes:
+    """The first ``want`` bytes the zlib stream at ``f``'s position inflates to, inflating no more than that (a bomb
+    stays small), reading at most ``MAX_HEADER_INPUT`` bytes: a stream that starts with 300 empty blocks inflated
+    nothing from its first 1,024 bytes, so its size went unread and dulwich inflated 1 GB."""
+    inflate, out, read = zlib.decompressobj(), b"", 0
+    while len(out) < want and read < MAX_HEADER_INPUT and not inflate.eof:
+        chunk = inflate.unconsumed_tail or f.read(4096)
+        if not chunk:
+            break
+        read += 0 if inflate.unconsumed_tail else len(chunk)
+        out += inflate.decompress(chunk, want - len(out))
+    return out
 
 
 def object_size(store, sha: bytes) -> int | None:
@@ -162,28 +150,23 @@ def object_size(store, sha: bytes) -> int | None:
     a delta's first inflated bytes give the size of the object it makes (git's pack format). A hostile 2.5 MB
     ``.git`` held a 2 GB blob that dulwich inflated whole (4.2 GB) before the size cap was applied. Returns
     ``None`` when the header cannot be read here (a damaged entry, an object in none of the stores): the caller reads
-    the object as before. The store's alternates (``objects/info/alternates``) are asked too, up to
-    ``MAX_ALTERNATE_DEPTH`` deep as git does: a 1 GB blob in an alternate was inflated whole. Raises nothing.
+    the object as before. The store's alternates (``objects/info/alternates``) are asked too (a 1 GB blob in an
+    alternate was inflated whole), each folder once. Raises nothing.
     """
-    stores, seen = [(store, 0)], set()
-    while stores:
-        here, depth = stores.pop(0)
-        where = str(getattr(here, "path", id(here)))
+    stores, seen = [store], set()
+    try:  # one level: gitlimits.check_alternates refuses an alternate that has alternates of its own
+        stores += list(store.alternates)
+    except (OSError, ValueError, AttributeError):  # an unreadable alternates file: read as before
+        pass
+    for here in stores:
+        where = os.path.realpath(getattr(here, "path", "")) if getattr(here, "path", None) else id(here)
         if where in seen:
             continue
         seen.add(where)
         size = _size_in(here, sha)
         if size is not None:
             return size
-        if depth < MAX_ALTERNATE_DEPTH:
-            try:
-                stores.extend((alternate, depth + 1) for alternate in here.alternates)
-            except (OSError, ValueError, AttributeError):  # an unreadable alternates file: read as before
-                pass
     return None
-
-
-MAX_ALTERNATE_DEPTH = 5  # git's own limit on alternates of alternates
 
 
 def _size_in(store, sha: bytes) -> int | None:
@@ -196,25 +179,26 @@ def _size_in(store, sha: bytes) -> int | None:
                 continue
             with open(pack.data.path, "rb") as f:
                 f.seek(offset)
-                head = f.read(4096)
-            kind, size, at = (head[0] >> 4) & 7, head[0] & 0x0F, 1
-            if head[0] & 0x80:
-                size, at = _varint(head, 1, 4, size)
-            if kind in (1, 2, 3, 4):  # commit, tree, blob, tag: the size is the object's
-                return size
-            if kind == 6:  # a delta on an earlier entry: its distance first
-                while head[at] & 0x80:
+                head = f.read(64)
+                kind, size, at = (head[0] >> 4) & 7, head[0] & 0x0F, 1
+                if head[0] & 0x80:
+                    size, at = _varint(head, 1, 4, size)
+                if kind in (1, 2, 3, 4):  # commit, tree, blob, tag: the size is the object's
+                    return size
+                if kind == 6:  # a delta on an earlier entry: its distance first
+                    while head[at] & 0x80:
+                        at += 1
                     at += 1
-                at += 1
-            elif kind == 7:  # a delta on an object named by its hash
-                at += len(sha) // 2
-            else:
-                return None
-            delta = _inflated_head(head[at:], 20)  # the base's size, then the result's
+                elif kind == 7:  # a delta on an object named by its hash
+                    at += len(sha) // 2
+                else:
+                    return None
+                f.seek(offset + at)
+                delta = _inflated_head(f, 20)  # the base's size, then the result's
             return _varint(delta, _varint(delta, 0)[1])[0]
         loose = Path(store.path) / sha[:2].decode("ascii") / sha[2:].decode("ascii")
         with open(loose, "rb") as f:
-            header = _inflated_head(f.read(1024), 64)
+            header = _inflated_head(f, 64)
         kind, _, size = header.partition(b"\0")[0].partition(b" ")
         return int(size) if size.isdigit() else None
     except (OSError, IndexError, ValueError, zlib.error, AttributeError, TypeError):

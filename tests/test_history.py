@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxlib import evaluate, history, treewrite
+from ctxlib import evaluate, gitlimits, history, treewrite
 from ctxlib.course import sample_project
 from ctxlib.course.sample_project import build_sample_git_repository
 
@@ -744,7 +744,7 @@ def test_dulwich_stops_a_read_past_its_time_limit(small_history, tmp_path, monke
     head = git(small_history, "rev-parse", "HEAD").strip()
     assert len(reader.log()) == 4 and reader.timeout == 600
     clock = [1_000.0]
-    monkeypatch.setattr(treewrite.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(gitlimits.time, "monotonic", lambda: clock[0])
     looked = []
     real = DiskObjectStore.__getitem__
     monkeypatch.setattr(DiskObjectStore, "__getitem__", lambda store, sha: looked.append(sha) or clock.__setitem__(

@@ -38,7 +38,7 @@ def test_a_chain_of_1500_links_reads_the_tree_and_names_the_long_links(tmp_path)
     codes = [s.code for s in found.skipped]
     assert codes.count(Reason.SYMLINK_INSIDE) == 1 + 40  # d, and l1460..l1499: 40 hops or fewer to real.py
     assert codes.count(Reason.SYMLINK_LOOP) == 1460
-    assert dict(next(s for s in found.skipped if s.code == Reason.SYMLINK_LOOP).params) == {"most": 40}
+    assert dict(next(s for s in found.skipped if s.code == Reason.SYMLINK_LOOP).params) == {"most": 40, "steps": 1024}
 
 
 def test_each_link_of_a_chain_costs_a_bounded_number_of_lookups(tmp_path, monkeypatch):
@@ -49,7 +49,7 @@ def test_each_link_of_a_chain_costs_a_bounded_number_of_lookups(tmp_path, monkey
     monkeypatch.setattr(os, "lstat", lambda p, *a, **kw: calls.append(p) or real_lstat(p, *a, **kw))
     found = read_repo(tmp_path)
     assert [s.code for s in found.skipped].count(Reason.SYMLINK_LOOP) == 100
-    assert len(calls) <= 101 * 41  # a link's own lookup, then at most 40 hops each
+    assert len(calls) <= 101 * 41  # a link's own lookup, then at most 40 hops each (each target's first name)
 
 
 @pytest.mark.parametrize("links, name, expected", [
@@ -302,3 +302,156 @@ def test_a_folder_closed_meanwhile_is_reopened_only_if_it_is_the_same_folder(tmp
             first.fd
     finally:
         os.close(root_fd)
+
+
+# --- The second half of the round: what the hostile tester found in the fixes above --------------
+
+def _readers(path):
+    from ctxlib import history
+
+    return [history.GitCommand(path), history.PureGit(path)]
+
+
+@needs_git
+@pytest.mark.parametrize("lines, says", [
+    ("../objects\n", "names ../objects, the repository's own objects"),  # a loop: dulwich recursed without end
+    ("".join(f"/nowhere/{i}\n" for i in range(9)), "names 9 folders, more than 8"),
+    ("#" + "x" * 20_000 + "\n", "holds more than 16,384 bytes"),
+])
+def test_an_alternates_file_both_readers_would_follow_far_is_refused_alike(tmp_path, lines, says):
+    # a million lines made one dulwich lookup take 26 s; 14 spellings of the store itself, 14^5 stores to ask
+    from ctxlib import history
+
+    _git_repo(tmp_path / "r", 4)
+    (tmp_path / "r" / ".git" / "objects" / "info" / "alternates").write_text(lines)
+    for make in (history.GitCommand, history.PureGit):
+        with pytest.raises(history.HistoryError, match=f"objects/info/alternates {says}"):
+            make(tmp_path / "r").log()
+
+
+@needs_git
+def test_an_alternate_with_alternates_of_its_own_is_refused_and_one_plain_alternate_is_read(tmp_path):
+    from ctxlib import history
+
+    _git_repo(tmp_path / "r", 4)
+    objects = tmp_path / "r" / ".git" / "objects"
+    shutil.copytree(objects, tmp_path / "alt")  # every object in the alternate too
+    (objects / "info" / "alternates").write_text(f"{tmp_path / 'alt'}\n")
+    assert [len(reader.log()) for reader in _readers(tmp_path / "r")] == [4, 4]
+    (tmp_path / "alt" / "info" / "alternates").write_text(f"{tmp_path / 'elsewhere'}\n")
+    for make in (history.GitCommand, history.PureGit):
+        with pytest.raises(history.HistoryError, match="a folder with alternates of its own"):
+            make(tmp_path / "r").log()
+
+
+@needs_git
+def test_dulwich_refuses_an_object_larger_than_the_reader_takes_before_parsing_it(tmp_path, monkeypatch):
+    # one tree of 8 M entries (19 MB of .git) took dulwich 3.9 GB, then aborted the process with no message
+    from ctxlib import gitlimits, history
+
+    _git_repo(tmp_path / "r", 4)
+    monkeypatch.setattr(gitlimits, "MAX_OBJECT_BYTES", 60)  # a commit of this history is ~200 bytes
+    with pytest.raises(history.HistoryError, match=r"^object [0-9a-f]{40}: \d+ bytes, more than the 60 the history "
+                                                   r"reader takes \(refused: a hostile history\)$"):
+        history.PureGit(tmp_path / "r").log()
+
+
+def _padded_loose(objects, data: bytes, blocks: int) -> str:
+    import hashlib
+    import zlib
+
+    raw = b"blob %d\0" % len(data) + data
+    sha = hashlib.sha1(raw).hexdigest()
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    body = b"\x78\xda" + b"\x00\x00\x00\xff\xff" * blocks + deflate.compress(raw) + deflate.flush()
+    (objects / sha[:2]).mkdir(exist_ok=True)
+    (objects / sha[:2] / sha[2:]).write_bytes(body + zlib.adler32(raw).to_bytes(4, "big"))
+    return sha
+
+
+@needs_git
+def test_a_loose_object_padded_with_empty_blocks_is_sized_or_refused_never_inflated(tmp_path):
+    # 300 empty deflate blocks first: the first 1,024 bytes inflated to nothing, so dulwich inflated 1 GB
+    from dulwich.repo import Repo
+
+    from ctxlib import gitlimits, history, treewrite
+
+    _git_repo(tmp_path / "r", 4)
+    objects = tmp_path / "r" / ".git" / "objects"
+    padded = _padded_loose(objects, b"x" * 5_000, 300)
+    hidden = _padded_loose(objects, b"y" * 5_000, 20_000)  # 100 KB of padding: past MAX_HEADER_INPUT
+    assert subprocess.run(["git", "-C", str(tmp_path / "r"), "cat-file", "-s", padded], capture_output=True,
+                          text=True).stdout.strip() == "5000"  # git reads it: an honest, if odd, object
+    with Repo(str(tmp_path / "r")) as repo:
+        assert treewrite.object_size(repo.object_store, padded.encode()) == 5_000
+        assert treewrite.object_size(repo.object_store, hidden.encode()) is None
+        gitlimits.keep_deadline(repo.object_store, 60, history.HistoryError)
+        with pytest.raises(history.HistoryError, match=f"object {hidden}: its size cannot be read from its header"):
+            repo.object_store[hidden.encode()]
+        assert len(repo.object_store[padded.encode()].data) == 5_000
+
+
+def test_a_folder_moved_while_it_was_closed_is_skipped_not_the_walk(tmp_path, monkeypatch):
+    # _walk asked the moved folder's descriptor again in its error handler: pack ended "ctxlib: a: No such file"
+    monkeypatch.setattr(safefile, "MAX_OPEN_FOLDERS", 4)
+    here = tmp_path / "a"
+    for level in range(12):
+        (here / "y").mkdir(parents=True)
+        (here / "y" / "f.py").write_text("y = 1\n")
+        here = here / "x"
+    here.mkdir()
+    (here / "deep.py").write_text("deep = 1\n")
+    moved = []
+
+    def progress(_):
+        if not moved:  # the first file read is the deepest: a second process moves a/ now
+            os.rename(tmp_path / "a", tmp_path / "moved")
+            moved.append(1)
+
+    found = read_repo(tmp_path, progress=progress)
+    read = [f.path for f in found.files if f.path.endswith("y/f.py")]  # those whose folder was still held open
+    assert "a/" + "x/" * 12 + "deep.py" in [f.path for f in found.files] and 1 <= len(read) <= 4
+    assert {s.code for s in found.skipped} == {Reason.FOLDER_UNREADABLE} and len(read) + len(found.skipped) == 12
+
+
+def test_a_link_whose_targets_walk_deep_folders_is_given_up_after_1024_names(tmp_path, monkeypatch):
+    # 40 targets of 800 "d/" and 800 "../" through real folders: 0.85 s a link, and links are not counted
+    deep = tmp_path / ("d/" * 100)
+    deep.mkdir(parents=True)
+    (tmp_path / "real.py").write_text("x = 1\n")
+    for i in range(12):  # each link goes 100 down and 100 up to the next: 200 names a hop
+        os.symlink("d/" * 100 + "../" * 100 + (f"c{i + 1}" if i < 11 else "real.py"), tmp_path / f"c{i}")
+    calls = []
+    real_lstat = os.lstat
+    monkeypatch.setattr(os, "lstat", lambda p, *a, **kw: calls.append(p) or real_lstat(p, *a, **kw))
+    assert safefile.resolve_link(str(tmp_path / "c7")) == str(tmp_path / "real.py")  # 5 hops, ~1,000 names
+    assert safefile.resolve_link(str(tmp_path / "c0")) is None  # 12 hops, ~2,400 names
+    assert len(calls) < 2 * 1_100
+    assert safefile.resolve_link(str(tmp_path / "c0"), most_steps=5_000) == str(tmp_path / "real.py")
+
+
+def test_a_gitignore_past_its_pattern_cap_is_used_up_to_it_and_noted(tmp_path, monkeypatch):
+    # 120,000 patterns under long folder names: 0.79 s a file
+    monkeypatch.setattr(ignore, "MAX_PATTERNS", 3)
+    (tmp_path / ".gitignore").write_text("# build output\n*.o\n\nbuild/\n*.tmp\n*.log\n*.bak\n")
+    for name in ("a.o", "b.tmp", "c.log", "d.bak", "e.py"):
+        (tmp_path / name).write_text("x\n")
+    found = read_repo(tmp_path)
+    assert sorted(f.path for f in found.files) == [".gitignore", "c.log", "d.bak", "e.py"]
+    assert [(n.path, n.code, dict(n.params)) for n in found.notes] == [
+        (".gitignore", Reason.PATTERNS_CUT, {"most": 3, "cut": 2})]
+    assert found.notes[0].text("en") == "only its first 3 patterns are used; the 2 after them are left out"
+    assert ignore.first_patterns(["a", "#b", "", "c"], 2) == (["a", "#b", "", "c"], 0)
+
+
+@needs_git
+def test_a_refusal_read_through_a_descriptor_by_dulwich_names_the_folder(tmp_path, monkeypatch):
+    from ctxlib import history, mcp_server
+
+    _git_repo(tmp_path / "r", 2)
+    with open(tmp_path / "r" / ".git" / "packed-refs", "wb") as f:
+        f.truncate(history.MAX_META_BYTES + 1)  # sparse
+    monkeypatch.setattr(history, "can_run_processes", lambda: False)
+    monkeypatch.setattr("ctxlib.safegit.can_run_processes", lambda: False)
+    why = mcp_server.rank_tool(mcp_server.check_roots([tmp_path / "r"]), "vat", history=True)["history"]["why"]
+    assert why == f"{tmp_path / 'r' / '.git'}: packed-refs is larger than 67,108,864 bytes (refused)."
