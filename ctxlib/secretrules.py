@@ -54,11 +54,17 @@ CREDENTIAL_FILE_PATTERNS = [
     "*.tfstate", "*.tfstate.backup", ".htpasswd", "wp-config.php", "*.tfvars", "*.tfvars.json", "!*.example.tfvars",
     # secrets kept on purpose
     "secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml", ".secrets",
+    # a sixth sweep: direnv's .envrc, Wrangler's .dev.vars, Google's quickstart token.json, Databricks', Sentry's, SnowSQL's,
+    # ngrok's, Linode's and Hugging Face's saved tokens, AWS console's key downloads, WireGuard's configs, a deploy key
+    ".envrc", ".dev.vars", ".dev.vars.*", "token.json", ".databrickscfg", ".sentryclirc", "**/.snowsql/config",
+    "**/.ngrok2/ngrok.yml", "**/ngrok/ngrok.yml", ".linode-cli", "**/huggingface/token", "**/.huggingface/token",
+    "accessKeys.csv", "*_accessKeys.csv", "new_user_credentials.csv", "*_credentials.csv", "wg?.conf", "deploy_key", "deploy_key_*",
 ]
 
 
-# Rules ctxlib adds, in gitleaks' own format, for formats its rule set does not catch.
-_PLACEHOLDER = r"""(?i)^(?:\$|%(?![0-9A-F]{2}[^%\s]*%[0-9A-F]{2})|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
+# Rules ctxlib adds, in gitleaks' own format, for formats its rule set does not catch. A placeholder, a template, or a value
+# encrypted to be committed: SOPS' ENC[AES256_GCM,...], a SealedSecret's encryptedData (base64 from "Ag", 200 or more)
+_PLACEHOLDER = r"""(?i)^(?:ENC\[AES256_GCM,|(?-i:Ag[A-D])[A-Za-z0-9+/]{200,}={0,2}$|\$|%(?![0-9A-F]{2}[^%\s]*%[0-9A-F]{2})|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
 # A name's "pass" that is no password: a render or compiler pass, a filter's band, a count or a ticket (render_pass,
 # first_pass, high_pass, num_pass, boarding_pass; renderPass, lastRenderPass). bypass, compass, subpass and passes are
 # never matched (no separator, or more after "pass"); db_pass, smtp_pass, dbPass, DB_PASS and PASS are passwords.
@@ -106,10 +112,10 @@ _NOT_MIXED = r"""^(?:[a-zA-Z._-]*|[a-z0-9._-]*|[^A-Z0-9]*|[A-Z0-9._-]*|[^a-z0-9]
 # An environment variable's token may be a UUID (CONSUL_HTTP_TOKEN, HEROKU_API_KEY): for env-secret, a UUID is mixed
 # enough. Elsewhere it is not: AWS's examples pass --lock-token and "LockToken" UUIDs that guard an update, no secret.
 _NOT_MIXED_ENV = r"""^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)""" + _NOT_MIXED[1:]
-# A path or an address is not a password (pwd = "/home/me/app1"), nor a module's attribute or a host's port
-# ("pwd": "IPython.core.magics.osm:OSMagics", "localhost:5432"). A base64 key may start with "/" too: a run of 38 or more
-# base64 characters ending in "=" after it is no path (AccountKey=/RAz6...==).
-_PATH = r"""^(?:/|\./|\.\./|~/|[A-Za-z]:[\\/]|[a-z]+://)(?![A-Za-z0-9+/]{38,}={1,2}$)|^[\w.-]+(?::[\w.-]+)+$"""
+# A path, an address or an AWS ARN is not a password (pwd = "/home/me/app1"), nor a module's attribute or a host's port
+# ("pwd": "IPython.core.magics.osm:OSMagics", "_win32typing.PyIID", "localhost:5432"). A base64 key may start with "/"
+# too: a run of 38 or more base64 characters ending in "=" after it is no path (AccountKey=/RAz6...==).
+_PATH = r"""^arn:aws[\w-]*:|^_?[a-z][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\.[A-Z][A-Za-z0-9_]*$|^(?:/|\./|\.\./|~/|[A-Za-z]:[\\/]|[a-z]+://)(?![A-Za-z0-9+/]{38,}={1,2}$)|^[\w.-]+(?::[\w.-]+)+$"""
 # Words of example and default values (detect-secrets and gitleaks keep such lists): a value holding one is a fixture.
 _STOPWORDS = ["example", "sample", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "redacted",
               "your", "xxxx", "test", "password", "passw0rd", "p@ssw0rd", "p@ssword", "secret", "s3cr3t", "12345",
@@ -120,7 +126,8 @@ _TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.
 _VALUE_ALLOWLISTS = [{"regexes": [_PLACEHOLDER, _TEMPLATE, _NOT_MIXED, _PATH]}, {"stopwords": _STOPWORDS}]
 # Names of that shape that are no secret: a form's CSRF token, a page or sync cursor, a public key. The rules match from
 # the secret's word on, so these are looked for in the line (an allowlist over the line, once a line).
-_NOT_SECRET_NAMES = r"""(?i)(?:csrf|xsrf|nonce|public|next|page|cursor|continuation|sync)[_.-]?(?:token|key)"""
+_NOT_SECRET_NAMES = (r"""(?i)(?:csrf|xsrf|nonce|public|next|page|cursor|continuation|sync|output|input|cache)[_.-]?(?:token|key)"""
+                     r"""|(?:request|lock|idempotency|client|change)[_.-]?token""")  # AWS's idempotency tokens (UUIDs)
 # A type between a name and its "=": const API_TOKEN: &str = "...", val apiKey: String = "...", let key: string = "..."
 _TYPE = r"""(?:[ \t]*:[ \t]*&?[\w.<>\[\]]{1,30}[ \t]*(?==))?"""
 # Names that end in a secret's word (detect-secrets' KeywordDetector denylist, gitleaks' generic keywords):
@@ -141,7 +148,16 @@ GITLEAKS_ALLOWLISTS = {
                                      r"=[A-Za-z_][A-Za-z_.]*$"]},
                         # a go.sum line, "module version h1:<sha256 in base64>=": gitleaks skips go.sum by its path, which
                         # ctxlib does not (google.golang.org/api, golang.org/x/oauth2 were refused in 47 of 50 go.sum files)
-                        {"regexTarget": "line", "regexes": [r"^[\w.~/-]+ v[\w.+-]+(?:/go\.mod)? h1:[A-Za-z0-9+/]{43}=$"]}],
+                        {"regexTarget": "line", "regexes": [r"^[\w.~/-]+ v[\w.+-]+(?:/go\.mod)? h1:[A-Za-z0-9+/]{43}=$",
+                                                            # Podfile.lock's SPEC CHECKSUMS (a pod's name, its SHA-1)
+                                                            r"^(?:  [A-Z][\w+]*+(?:/[\w+-]++)*+|PODFILE CHECKSUM): [0-9a-f]{40}$"]},
+                        # a module's attribute (RegEnumKey = win32api.RegEnumKey; a stub's key: x25519.X25519PrivateKey); a
+                        # SealedSecret's encryptedData (RSA-OAEP then AES-GCM, base64: "Ag" and the session key's length)
+                        {"regexes": [r"^_?[a-z][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\.[A-Z][A-Za-z0-9_]*$"]},
+                        {"regexTarget": "line", "regexes": [r"^[ \t]*[\w.-]+:[ \t]*Ag[A-D][A-Za-z0-9+/]{200,}={0,2}[ \t]*$"]},
+                        # a cache's key names no secret (CACHE_KEY = "<hex digest>"), nor AWS's idempotency tokens (UUIDs)
+                        {"regexTarget": "match", "regexes": [r"(?i)^[\w.-]*?(?:(?:cache|etag|idempotency|dedup|checksum|digest)[_.-]?key"
+                                                             r"|(?:request|lock|idempotency|client|change)[_.-]?token)"]}],
 }
 
 EXTRA_RULES = [
@@ -185,7 +201,10 @@ EXTRA_RULES = [
      "keywords": ["aws_secret", "awssecret", "aws_secret_access_key"], "entropy": 3.5},
     {"id": "password-in-url",  # postgres://app:hunter2@db/..., https://me:ghp_...@github.com (.git-credentials)
      "regex": r"""\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>()\[\]{}]{0,64}:([^\s/@"'<>()\[\]{}]{3,200})@[\w.-]+""",
-     "keywords": ["://"], "allowlists": [{"regexes": [_PLACEHOLDER]}]},  # redis://:pw@host: no user name
+     "keywords": ["://"], "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)^(?:tiger|foo|bar|baz|foobar)$"]},  # redis://:pw@host
+                                         # documentation's logins: Oracle's scott:tiger (SQLAlchemy's docs), foo:bar, and a
+                                         # password that is the user's name (postgres:postgres@, a local default)
+                                         {"regexTarget": "match", "regexes": [r"://([^\s:/@]{1,64}):\1@"]}]},
     {"id": "oauth-token-json",  # gcloud's application_default_credentials.json, Azure's token caches
      "regex": r'(?i)"(?:refresh_?token|access_?token|client_?secret|id_?token|private_key_id|secret)"\s*:\s*"([^"\s]{16,})"',
      "keywords": ["token", "secret", "private_key_id"], "entropy": 3.0},
@@ -326,7 +345,8 @@ EXTRA_RULES = [
               r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?["'`]?(?:0x)?((?-i:[0-9a-f]{32,512}|[0-9A-F]{32,512}))(?![\w-])""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "pepper"], "entropy": 3.0,
      # CircleCI's badge URL for a private project carries a status-only token, meant to be shown in a README
-     "allowlists": [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES, r"(?i)[?&]circle-token=[0-9a-f]{40}\b"]}]},
+     "allowlists": [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES, r"(?i)[?&]circle-token=[0-9a-f]{40}\b"]},
+                    {"regexes": [r"^[0-9-]+$"]}]},  # decimal digits only: a sequence number (AWS logs' nextSequenceToken)
     {"id": "pgpass-format",  # a .pgpass line under any name: host:port:database:user:password, the host a name
      # (letter first), an IPv4 address or "*", the port a number or "*" (PostgreSQL's documentation, "The Password
      # File"); the line holds nothing else, or an echo of it. Anchored at a line's start, possessive: ~0.4 s over the
@@ -343,7 +363,11 @@ EXTRA_RULES = [
               r"""[_.-]([A-Za-z0-9]{30,200}+)(?![\w+/=-]|\.\w)""",
      "keywords": [], "secretGroup": 2, "entropy": 4.0, "runs": [_TOKEN_CHARS, 33, 2],  # regexscan.run_finditer
      "allowlists": [{"regexes": [r"^(?:[^0-9]*|[^a-z]*|[^A-Z]*)$",  # a body without digits or of one case
-                                 r"^(?:[A-Z]*+[a-z]{2,}+|[A-Z]++|\d++)++$"]},  # or words: tbl_CustomerOrderHistory2024
+                                 r"^(?:[A-Z]*+[a-z]{2,}+|[A-Z]++|\d++)++$",  # or words: tbl_CustomerOrderHistory2024,
+                                 # or words with a two-letter one when four runs of 4 small letters show a name's words:
+                                 # this.handleSocks5AuthenticationNoAuthHandshakeResponse; AWS docs' ids end in EXAMPLE
+                                 r"^(?=(?:[A-Za-z0-9]*?[a-z]{4}){4})(?:[A-Z]*+[a-z]{2,}+|(?<![A-Z])[A-Z][a-z](?![a-z])|[A-Z]++|\d++)++$",
+                                 r"(?-i:EXAMPLE)"]},
                     {"regexTarget": "match", "regexes": [r"(?i)^(?:sha\d*|md5|pk|integrity|data)[_.-]"]}]},  # digests;
      # publishable keys (pk_live_...) are public by design
     {"id": "option-secret",  # a secret given to a command line option by its name, after a blank: vercel --token ...,
