@@ -22,6 +22,8 @@ expression is linear in the text: bounded or possessive repeats, a literal or an
 """
 from __future__ import annotations
 
+from .secretnames import _HEX_OR_UUID, _MORE_KEY_NAMES, _TO_VALUE
+
 # Credential files of common tools, by name, in gitignore's syntax (``*``, ``?``, ``**``, ``!`` for
 # an exception). A pattern with a "/" is matched against the path (``**/.kube/config``: at any depth);
 # one without, against the file's name only, so a folder called ``credentials/`` (code) is not
@@ -232,8 +234,9 @@ EXTRA_RULES = [
      "keywords": ["atatt3", "key-", "whsec_", "ya29.", "gocspx-", "sk-proj-", "sk-svcacct-", "sk-admin-", "gsk_", "r8_", "tskey-",
                   "sbp_", "dp.", "nrak-", ":aa", "/api/webhooks/", "sig=", ":apa91b", "lsv2_", "x-amz-security-token"],
      "entropy": 3.0},
-    {"id": "authorization-header",  # "Authorization": "Bearer <token>" in code, an .http file, a client config
-     "regex": r"""(?i)\bauthorization["']?\]?(?:\s*[:=,]\s*(?:["']value["'][ \t]*:[ \t]*)?|[ \t]+)[fbr]?["']?(?:bearer|token|basic|bot)\s+([\w.~+/=-]{20,})""",
+    {"id": "authorization-header",  # "Authorization": "Bearer <token>" in code, an .http file, a client config, a JS
+     # template literal (`Bearer ...`), a logged request's bytes (...HTTP/1.1\r\nAuthorization: Bearer ...: after a literal \n)
+     "regex": r"""(?i)(?:\b|(?<=\\[nr]))authorization["']?\]?(?:\s*[:=,]\s*(?:["']value["'][ \t]*:[ \t]*)?|[ \t]+)[fbr]?["'`]?(?:bearer|token|basic|bot)\s+([\w.~+/=-]{20,})""",
      "keywords": ["authorization"], "entropy": 3.5, "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)your|here|x{6}|\.{3}"]}]},
     {"id": "command-line-password",  # docker login -p pw, sshpass -p pw, mysql -ppw, curl -u me:pw, wget --password=pw;
      # options within 200 characters
@@ -329,21 +332,23 @@ EXTRA_RULES = [
      # authenticate(), paho's username_pw_set(), .NET's NetworkCredential, Java's PasswordAuthentication and
      # UsernamePasswordCredentials, smtplib's and ftplib's .login("me", "..."); and after a first argument, a database
      # login's user and password: new PDO($dsn, "me", "..."), new mysqli("db", "me", "..."), mysqli_connect, DriverManager.getConnection.
+     # The user up to 200 characters: an OAuth client's id is one (PayPal's are 80)
      # Read from "auth" on (auth=, basic_auth=, HTTPBasicAuth(, authenticate(, PasswordAuthentication(): one literal to
      # search by, each place tried once
      "regex": r"""(?:(?i:auth)(?:[ \t]*+=[ \t]*+[(\[]|(?i:entication|enticate)?[ \t]*+\()|(?:Network|UsernamePassword)Credentials?[ \t]*+\("""
               r"""|(?:username_pw_set|(?<=\.)login)[ \t]*+\("""
               r"""|(?:\b(?:PDO|mysqli|mysqli_connect)|\bDriverManager\.getConnection)[ \t]*+\([ \t]*+"""
               r"""(?:["'][^"'\n]{0,200}["']|[\w$.>\[\]-]{1,100})[ \t]*+,)"""
-              r"""[ \t]*+[rbu]?["'][^"'\n]{1,64}["'][ \t]*+,[ \t]*+(?:Some\([ \t]*+)?[rbu@]?["']([^"'\s]{4,200})["']""",
+              r"""[ \t]*+[rbu]?["'][^"'\n]{1,200}["'][ \t]*+,[ \t]*+(?:Some\([ \t]*+)?[rbu@]?["']([^"'\s]{4,200})["']""",
      "keywords": ["auth", "_pw_set", "credential", "login", "pdo", "mysql", "getconnection"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS},
     {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."), Rails' secret_key_base,
-     # bytes.fromhex('...'); 32 hex digits (16 bytes) or more. A lowercase hex digest has too little entropy for
-     # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here).
-     "regex": r"""(?i)(?:""" + _SECRET_NAME + r"""|pepper|secret_key_base)["'`]?\]?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=)[ \t]*"""
-              r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?["'`]?(?:0x)?((?-i:[0-9a-f]{32,512}|[0-9A-F]{32,512}))(?![\w-])""",
-     "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "pepper"], "entropy": 3.0,
+     # bytes.fromhex('...'); 32 hex digits (16 bytes) or more, or a UUID. A lowercase hex digest has too little entropy for
+     # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here). Sixth
+     # sweep: vendors' names (DD_APP_KEY, *_LICENSE_KEY, *_PAT) and syntax (k8s env lists, ?? "...") of secretnames.py
+     "regex": r"""(?i)(?:""" + _SECRET_NAME + r"""|pepper|secret_key_base|""" + _MORE_KEY_NAMES + ")" + _TO_VALUE
+              + r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?["'`]?(?:0x)?(""" + _HEX_OR_UUID + r""")(?![\w-])""",
+     "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "pepper", "pat"], "entropy": 3.0,
      # CircleCI's badge URL for a private project carries a status-only token, meant to be shown in a README
      "allowlists": [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES, r"(?i)[?&]circle-token=[0-9a-f]{40}\b"]},
                     {"regexes": [r"^[0-9-]+$"]}]},  # decimal digits only: a sequence number (AWS logs' nextSequenceToken)
