@@ -96,14 +96,16 @@ VALUE_RULES = [
     {"id": "vendor-key-shape",  # vendors' keys known by their documented shape, under any name: Braintree's access tokens
      # (access_token$production$...), Django's startproject keys (django-insecure- and 50 of its alphabet), HubSpot's private
      # app tokens (pat-na1-<uuid>), SonarQube's tokens (squ_, sqp_, sqa_ and 40 hex), LaunchDarkly's SDK, mobile and API keys
-     # (sdk-<uuid>), New Relic's license keys (36 hex and NRAL), AWS STS session tokens (base64 of "\n\torigin_ec"...)
+     # (sdk-<uuid>), New Relic's license keys (36 hex and NRAL), AWS STS session tokens (base64 of "\n\torigin_ec"...), CircleCI's
+     # personal tokens (CCIPAT_ 22 _ 40 hex), Voyage AI's keys (pa- and 43 of base64url)
      "regex": r"""(?<![\w./-])(access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}"""
               r"""|django-insecure-[a-z0-9!@#$%^&*(\-_=+)]{40,60}+(?=["'`\s]|$)"""
               r"""|pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sq[upa]_[0-9a-f]{40}"""
               r"""|(?:sdk|mob|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{36}NRAL"""
-              r"""|(?:[A-Za-z0-9]{2}oJb3JpZ2luX2Vj|F[wQ]oGZXIvYXdz)[A-Za-z0-9+/]{100,3000}+={0,2})(?![\w-])""",
+              r"""|(?:[A-Za-z0-9]{2}oJb3JpZ2luX2Vj|F[wQ]oGZXIvYXdz)[A-Za-z0-9+/]{100,3000}+={0,2}"""
+              r"""|CCIPAT_[A-Za-z0-9]{22}_[0-9a-f]{40}|pa-(?=[\w-]{0,42}[0-9])(?=[\w-]{0,42}[A-Z])[\w-]{43})(?![\w-])""",
      "keywords": ["access_token$", "django-insecure-", "pat-", "squ_", "sqp_", "sqa_", "sdk-", "mob-", "api-", "nral",
-                  "ojb3jpz2lux2vj", "ogzxivyxdz"], "entropy": 3.0,
+                  "ojb3jpz2lux2vj", "ogzxivyxdz", "ccipat_", "pa-"], "entropy": 3.0,
      "allowlists": [{"regexes": [r"(?-i:EXAMPLE)"]}]},
     {"id": "mailgun-key",  # Mailgun's API keys since 2023: 32 hex digits, then two groups of 8 ("<32>-<8>-<8>", Mailgun's
      # docs); the older key- form is service-token's. Tried in runs of 50 token characters only (regexscan.run_finditer)

@@ -122,6 +122,8 @@ FOUND = {
     "a New Relic license key": ("newrelic.yml", f"common:\n  license_key: {fake(36, HEX)}NRAL\n", "vendor-key-shape"),
     "a Mailgun key by position": ("app/mail.rb", f'mg = Mailgun::Client.new("{fake(32, HEX)}-{fake(8, HEX)}-{fake(8, HEX)}")\n',
                                   "mailgun-key"),
+    "a CircleCI token in a log": ("logs/ci.log", f"auth ok with CCIPAT_{fake(22)}_{fake(40, HEX)} for org\n", "vendor-key-shape"),
+    "a Voyage key by position": ("rag/embed.py", f'vo = voyageai.Client("pa-{fake(43, ALNUM + "-_")}")\n', "vendor-key-shape"),
     "an STS token in a JSON dump": ("out/creds.json", '{"SessionToken": "FwoGZXIvYXdzE' + fake(300, B64) + '"}\n',
                                     "vendor-key-shape"),
 }
@@ -159,6 +161,7 @@ ORDINARY = {
     "an HMAC of a variable": ("sign.go", "mac := hmac.New(sha256.New, key)\n"),
     "a template literal with a lookup": ("src/api.ts", "headers: { Authorization: `Bearer ${session.accessToken}` },\n"),
     "a password's hint": ("app/forms.py", 'password_hint = "Ab1cd2"\n'),
+    "a kebab-case name after pa-": ("web/styles.css", ".pa-navigation-sidebar-collapsed-state-toggle-btn { margin: 0 }\n"),
 }
 
 
