@@ -159,10 +159,11 @@ def object_size(store, sha: bytes) -> int | None:
     except (OSError, ValueError, AttributeError):  # an unreadable alternates file: read as before
         pass
     for here in stores:
-        where = os.path.realpath(getattr(here, "path", "")) if getattr(here, "path", None) else id(here)
-        if where in seen:
-            continue
-        seen.add(where)
+        if len(stores) > 1:  # each folder once, however an alternates line spells it
+            where = os.path.realpath(getattr(here, "path", "")) if getattr(here, "path", None) else id(here)
+            if where in seen:
+                continue
+            seen.add(where)
         size = _size_in(here, sha)
         if size is not None:
             return size
@@ -172,11 +173,15 @@ def object_size(store, sha: bytes) -> int | None:
 def _size_in(store, sha: bytes) -> int | None:
     """``object_size`` in ``store`` itself (its packs, then its loose objects), or ``None``."""
     try:
-        for pack in getattr(store, "packs", ()):
+        cached = getattr(store, "_iter_cached_packs", None)  # dulwich's .packs lists the folder again each time
+        packs = (cached and list(cached())) or list(getattr(store, "packs", ()))
+        last = getattr(store, "_ctxlib_last_pack", None)  # objects read together sit in one pack: ask it first
+        for pack in ([last] if any(p is last for p in packs) else []) + [p for p in packs if p is not last]:
             try:
                 offset = pack.index.object_offset(sha)
             except KeyError:
                 continue
+            store._ctxlib_last_pack = pack
             with open(pack.data.path, "rb") as f:
                 f.seek(offset)
                 head = f.read(64)
