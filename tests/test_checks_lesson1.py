@@ -979,3 +979,33 @@ def test_the_predict_75_checker_accepts_paths():
 
     from ctxlib.course.checks.lesson1 import predict_75_cases
     accepted([Path("tests/test_pricing.py"), Path("shop/cart.py")], predict_75_cases())
+
+
+# === Round 10 (a hostile tester's, session 40): a pack one token over the budget ===
+
+def one_token_over_the_budget(files, terms, budget):
+    chosen, used = [], 0
+    for name, text in sorted(files.items(), key=lambda kv: -score_file(kv[0], kv[1], terms)):
+        cost = estimate_tokens(text)
+        if score_file(name, text, terms) == 0 or used + cost - 1 > budget:  # off by one: passed all 20 checks
+            continue
+        chosen.append((name, cost)); used += cost
+    return chosen, used
+
+
+def room_counted_from_one(files, terms, budget):
+    chosen, left = [], budget + 1  # "tokens left" counted from 1
+    for name, text in sorted(files.items(), key=lambda kv: -score_file(kv[0], kv[1], terms)):
+        cost = estimate_tokens(text)
+        if score_file(name, text, terms) and cost <= left:
+            chosen.append((name, cost)); left -= cost
+    return chosen, budget + 1 - left
+
+
+@pytest.mark.parametrize("wrong", [one_token_over_the_budget, room_counted_from_one], ids=lambda f: f.__name__)
+def test_the_packer_checker_rejects_a_pack_one_token_over(wrong):
+    rejected(wrong, packer_cases())
+    from ctxlib.course.exercises import exercise
+
+    result = exercise("01_window_as_budget", "own_packer").run(wrong)
+    assert result.outcome == "failed" and "a budget one token short of all three" in result.message

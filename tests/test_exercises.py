@@ -325,7 +325,9 @@ def test_the_packer_exercise_is_checked_against_pack_context():
     cases = l1.packer_cases()
     assert cases[0].expected == ([("shop/pricing.py", 77), ("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 150)
     assert cases[3].expected == ([("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 73)  # budget 75
-    assert cases[9].expected == ([], 0)  # "history" matches, but 1,300 tokens never fit in 1,000
+    assert cases[7].expected == ([("shop/pricing.py", 77), ("tests/test_pricing.py", 46)], 123)  # budget 149
+    assert cases[8].expected == ([("tests/test_pricing.py", 46), ("shop/cart.py", 27)], 73)  # budget 76
+    assert cases[11].expected == ([], 0)  # "history" matches, but 1,300 tokens never fit in 1,000
 
     def stops_at_first_misfit(files, terms, budget):
         from ctxlib import estimate_tokens, score_file

@@ -86,7 +86,7 @@ def packer_cases() -> list[Case]:
 
     Expected values are ``(packed.chosen, packed.used)`` with the rough rule: Lesson 1's files at the budgets
     the lesson uses (300, 120, 100, 75) and one so small that nothing fits; then budgets that a file fills
-    exactly (150 = 77 + 46 + 27, 77), a query that leaves files scoring 0 that would fit, one file that is the
+    exactly (150 = 77 + 46 + 27, 77) and one token short of them (149, 76: a pack one token over passed), a query that leaves files scoring 0 that would fit, one file that is the
     only match and one that matches but never fits, files tied in score (the dearer first, then the cheaper
     first), a file with no text, Hindi text, matches in a folder's name and in capitals (ranked by score_file,
     not by a count of the text alone), a best file that leaves room only two smaller files would fill together
@@ -96,6 +96,8 @@ def packer_cases() -> list[Case]:
     calls = [(LESSON1_FILES, list(LESSON1_QUERY), budget, None) for budget in (300, 120, 100, 75, 10)]
     calls += [(LESSON1_FILES, list(LESSON1_QUERY), 150, N_("for Lesson 1's files and a budget they fill exactly")),
               (LESSON1_FILES, list(LESSON1_QUERY), 77, N_("for Lesson 1's files and a budget the best file fills exactly")),
+              (LESSON1_FILES, list(LESSON1_QUERY), 149, N_("for Lesson 1's files and a budget one token short of all three")),
+              (LESSON1_FILES, list(LESSON1_QUERY), 76, N_("for Lesson 1's files and a budget one token short of the best file")),
               (LESSON1_FILES, ["cart"], 300, None),
               (LESSON1_FILES, ["cart"], 5_000, N_("for Lesson 1's files, a budget that fits every file, and a query most files do not match")),
               (LESSON1_FILES, ["history"], 1_000, None), (LESSON1_FILES, ["history"], 2_000, None),
