@@ -1211,3 +1211,17 @@ def terms_as_numpy_strings(text):
 def test_a_list_of_numpys_strings_is_accepted():
     accepted(candidates_as_numpy_strings, candidates_cases())
     accepted(terms_as_numpy_strings, code_terms_cases())
+
+
+def test_the_capstone_shows_pack_repositorys_own_reason_in_hindi_where_the_library_words_it(tmp_path):
+    # a hostile tester (session 40): the Hindi message quoted the English reason, and ran into the name without a comma
+    from ctxlib.course.exercises import exercise
+    from ctxlib.course.sample_project import build_sample_project
+
+    root = build_sample_project(tmp_path / "shop")
+    answer = {"root": root, "task": "", "budget": 2000, "essential": ["shop/invoice.py"]}
+    said = exercise("03_real_repository", "capstone", "hi").run(answer).message
+    assert "(ValueError: query में खोजने लायक कोई शब्द नहीं है, मिला '')" in said
+    assert "स्वीकार होना चाहिए, capstone pack_repository के लिए अमान्य" in said
+    assert "(ValueError: the query has no words to search for, got '')" in exercise(
+        "03_real_repository", "capstone", "en").run(answer).message

@@ -91,7 +91,7 @@ def test_failed_says_which_inputs_and_what_came_back_but_not_the_expected_value(
     assert "18" not in result.message and "Traceback" not in result.message
     hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
     assert hi == ("अभी नहीं: सफल जाँचें 16 में से 5। File 'shop/pricing.py', terms ['discount', 'pricing'] "
-                  "के लिए my_score ने 16 लौटाया: बहुत कम।")
+                  "के लिए, my_score ने 16 लौटाया: बहुत कम।")
 
 
 def test_a_failure_on_a_hidden_case_names_what_it_tests_not_its_data():
@@ -101,7 +101,7 @@ def test_a_failure_on_a_hidden_case_names_what_it_tests_not_its_data():
     message = exercise(LESSON, "own_scorer", "en").run(my_score).message
     assert message == "Not yet: 11 of 16 checks passed. For a name and a text in mixed case, my_score returned 1: too low."
     hi = exercise(LESSON, "own_scorer", "hi").run(my_score).message
-    assert hi == "अभी नहीं: सफल जाँचें 16 में से 11। छोटे-बड़े अक्षरों वाले नाम और text के लिए my_score ने 1 लौटाया: बहुत कम।"
+    assert hi == "अभी नहीं: सफल जाँचें 16 में से 11। छोटे-बड़े अक्षरों वाले नाम और text के लिए, my_score ने 1 लौटाया: बहुत कम।"
 
 
 @pytest.mark.parametrize("body", ["    ...", "    pass", "    return None", "    raise NotImplementedError",
@@ -137,7 +137,7 @@ def test_an_error_inside_ctxlib_points_at_the_learners_call():
     my_score = cell("def my_score(name, text, terms):\n"
                     "    return score_file(name, text, [])  # ctxlib raises; the learner's line is the one to show\n")
     message = exercise(LESSON, "own_scorer", "hi").run(my_score).message
-    assert message.startswith("File 'shop/pricing.py', terms ['discount', 'pricing'] के लिए आपके code में error आया: "
+    assert message.startswith("File 'shop/pricing.py', terms ['discount', 'pricing'] के लिए, आपके code में error आया: "
                               "ValueError: query ख़ाली है: ")  # ctxlib's own error, in the notebook's language
     assert message.endswith("\n  my_score में, line 2: return score_file(name, text, [])  # ctxlib raises; "
                             "the learner's line is the one to show")
@@ -169,7 +169,7 @@ def test_value_cases_compare_the_answer_itself():
     cases = [Case(None, 94_000, {"en": "for the chapter's p50 figures", "hi": "अध्याय के p50 आँकड़ों के लिए"})]
     assert run_cases(94_000, cases, name="fill").outcome == "passed"
     assert run_cases(96_000, cases, "en", "fill").message == "Not yet: For the chapter's p50 figures, fill is 96000: too high."
-    assert run_cases(96_000, cases, "hi", "fill").message == "अभी नहीं: अध्याय के p50 आँकड़ों के लिए fill 96000 है: बहुत ज़्यादा।"
+    assert run_cases(96_000, cases, "hi", "fill").message == "अभी नहीं: अध्याय के p50 आँकड़ों के लिए, fill 96000 है: बहुत ज़्यादा।"
     assert run_cases(Ellipsis, cases).outcome == "not attempted"
 
 
@@ -266,7 +266,7 @@ def test_the_ceiling_exercise_four_outcomes():
         "diagnostics 18,000, 4 attempts, forgets_the_patch returned 118000: too high.")
     assert hi.run(forgets_the_patch).message == (
         "अभी नहीं: सफल जाँचें 12 में से 1। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
-        "diagnostics 18,000, 4 attempts के लिए forgets_the_patch ने 118000 लौटाया: बहुत ज़्यादा।")
+        "diagnostics 18,000, 4 attempts के लिए, forgets_the_patch ने 118000 लौटाया: बहुत ज़्यादा।")
     assert en.run(starter_of(en)).outcome == "not attempted"
 
     def clamps_at_zero(window, fixed_prefix, task, patch, diagnostics, attempts):
@@ -408,7 +408,7 @@ def test_a_failure_says_how_the_result_differs_in_both_languages(answer, why_en,
     assert en.outcome == hi.outcome == "failed"
     passed = en.passed  # the empty list may come out right
     assert en.message.startswith(f"Not yet: {passed} of 2 checks passed. For three numbers, ") and en.message.endswith(f": {why_en}.")
-    assert hi.message.startswith(f"अभी नहीं: सफल जाँचें 2 में से {passed}। तीन संख्याओं के लिए ") and hi.message.endswith(f": {why_hi}।")
+    assert hi.message.startswith(f"अभी नहीं: सफल जाँचें 2 में से {passed}। तीन संख्याओं के लिए, ") and hi.message.endswith(f": {why_hi}।")
     assert "[1, 2, 3]" not in en.message
 
 
@@ -611,7 +611,7 @@ def test_an_endless_loop_is_stopped_and_named_not_a_hung_cell(way, lang, monkeyp
     assert result.message == {
         "en": "For three numbers, your code was still running after 1 seconds, so the check stopped it. "
               "Is there a loop that never ends?",
-        "hi": "तीन संख्याओं के लिए आपका code 1 सेकंड बाद भी चल रहा था, इसलिए जाँच ने उसे रोक दिया। "
+        "hi": "तीन संख्याओं के लिए, आपका code 1 सेकंड बाद भी चल रहा था, इसलिए जाँच ने उसे रोक दिया। "
               "कहीं कोई loop ऐसा तो नहीं जो कभी ख़त्म नहीं होता?"}[lang]
     assert sys.gettrace() is None and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL

@@ -404,7 +404,10 @@ def test_a_choice_answer_of_the_wrong_type_is_named():
                                            ("1,60,000", 160_000.0), ("12,34,567", 1_234_567.0), ("160 000", 160_000.0),
                                            ("160_000", 160_000.0), ("160k", 160_000.0), ("1.2M", 1_200_000.0),
                                            ("१,६०,०००", 160_000.0), ("1,23", None), ("12,345,67", None), ("k", None),
-                                           ("5%", None), ("nan", None), ("-1,000", -1_000.0)])
+                                           ("5%", 0.05), ("nan", None), ("-1,000", -1_000.0),
+                                           # a hostile tester's (session 40): a decimal comma was read as 893
+                                           ("0,893", None), ("०,८९३", None), ("160 k", 160_000.0),
+                                           ("\u221214000", -14_000.0), ("89.3%", 0.893), ("89.3 %", 0.893)])
 def test_numeric_answers_are_read_carefully(typed, number):
     from ctxlib.course.answers import _as_number
 

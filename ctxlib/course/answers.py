@@ -95,7 +95,9 @@ def numeric_matches(key: dict, value: float) -> bool:
 
 
 # Digits grouped in thousands ("160,000", "160 000") or the Indian way, by lakh and crore ("1,60,000", "12,34,567").
-_GROUPED = re.compile(r"[+-]?(?:\d{1,3}(?:([, \u00a0\u202f])\d{3})+|\d{1,2}(?:,\d{2})+,\d{3})(?:\.\d*)?")
+# A first group of 0 is no thousands group: "0,893" (a decimal comma) is refused, not read as 893
+_GROUPED = re.compile(r"[+-]?(?:(?![0\u0966])\d{1,3}(?:([, \u00a0\u202f])\d{3})+|(?![0\u0966])\d{1,2}(?:,\d{2})+,\d{3})"
+                      r"(?:\.\d*)?")
 _SCALE = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6}  # "39k tokens", "1.2M"
 _PERCENT_UNITS = ("%", "percent", "प्रतिशत")
 _TIMES_UNITS = ("x", "गुना")
@@ -105,9 +107,10 @@ def _as_number(answer, unit: str | None = None) -> float | None:
     """The number a learner typed, or ``None`` if it is not one.
 
     Read as engineers write numbers: ``"160000"``, ``"160_000"``, ``"1.6e5"``, ``"160,000"``, ``"160 000"``,
-    ``"1,60,000"`` (lakh and crore), ``"160k"``, ``"1.2M"``, Devanagari digits (``"१०४"``), and with the question's
-    ``unit`` after it (``"160000 tokens"``, ``"3.2%"`` for a percentage, ``"2.2x"`` for times the budget).
-    ``"1,2,3"`` is no number; nor is a bool, ``nan`` or an infinity.
+    ``"1,60,000"`` (lakh and crore), ``"160k"``, ``"160 k"``, ``"1.2M"``, Devanagari digits (``"१०४"``), a minus
+    sign (``"−14000"``), and with the question's ``unit`` after it (``"160000 tokens"``, ``"3.2%"`` for a percentage,
+    ``"2.2x"`` for times the budget); ``"89.3%"`` where the question asks for no percentage is 0.893.
+    ``"1,2,3"`` is no number, nor ``"0,893"`` (a decimal comma); nor is a bool, ``nan`` or an infinity.
     """
     if isinstance(answer, bool):
         return None
@@ -117,7 +120,7 @@ def _as_number(answer, unit: str | None = None) -> float | None:
         except (TypeError, ValueError, OverflowError):
             return None
         return value if math.isfinite(value) else None
-    text = answer.strip()
+    text = answer.strip().replace("\u2212", "-")
     words = [unit] if unit else []
     if unit and (unit.lower() in _PERCENT_UNITS):
         words += list(_PERCENT_UNITS)
@@ -127,8 +130,14 @@ def _as_number(answer, unit: str | None = None) -> float | None:
         if word and text.lower().endswith(word.lower()) and len(text) > len(word):
             text = text[:-len(word)].rstrip()
             break
-    scale = _SCALE.get(text[-1:], 1.0) if len(text) > 1 and text[-2:-1].isdigit() else 1.0
-    text = text[:-1] if scale != 1.0 else text
+    if not (unit and unit.lower() in _PERCENT_UNITS) and text.endswith("%") and len(text) > 1:
+        text, fraction = text[:-1].rstrip(), True  # a percentage where a fraction is asked: the same number
+    else:
+        fraction = False
+    spaced = len(text) > 2 and text[-2] == " " and text[-3:-2].isdigit()  # "160 k"
+    scale = _SCALE.get(text[-1:], 1.0) if len(text) > 1 and (text[-2:-1].isdigit() or spaced) else 1.0
+    text = text[:-1].rstrip() if scale != 1.0 else text
+    scale = scale / 100 if fraction else scale
     if any(sep in text for sep in ", \u00a0\u202f"):
         if not _GROUPED.fullmatch(text):
             return None
