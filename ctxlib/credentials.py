@@ -18,8 +18,8 @@ gitleaks applies it (``detect/detect.go``):
    or the line (``regexTarget``), or a stopword inside the secret.
 
 What ctxlib adds to the rule set is in ``secretrules.py`` (kinds of secret), ``secretformats.py``
-(particular tools' formats), ``secretcalls.py`` (secrets handed to commands and calls) and ``secretvalues.py`` (values the
-others' filters drop). Credential files of common tools are
+(particular tools' formats), ``secretcalls.py`` (secrets handed to commands and calls), ``secretvalues.py`` (values the
+others' filters drop) and ``secretcontexts.py`` (contexts the others do not read). Credential files of common tools are
 a class, recognized twice: by name (``CREDENTIAL_FILE_PATTERNS``, gitignore syntax, plus gitleaks'
 own path-only rules such as ``pkcs12-file``), so the reader never opens ``~/.kube/config``,
 ``.docker/config.json``, ``.pgpass`` or a service-account key under its usual name; and by content
@@ -55,12 +55,13 @@ from . import base64scan, goregex, ignore, regexscan
 from .linecursor import LineCursor
 from .literalset import LiteralSet, holds_any
 from .secretcalls import CALL_RULES  # ctxlib's own rules for secrets handed to commands and calls
+from .secretcontexts import CONTEXT_RULES  # ctxlib's own rules for contexts the others do not read
 from .secretformats import FORMAT_RULES  # ctxlib's own rules for particular tools' formats
 from .secretrules import CREDENTIAL_FILE_PATTERNS, GITLEAKS_ALLOWLISTS, linear_gitleaks_regex, wider_end  # ctxlib's own
 from .secretrules import EXTRA_RULES as _KIND_RULES
 from .secretvalues import VALUE_RULES  # ctxlib's own rules for values the others' filters drop
 
-EXTRA_RULES = _KIND_RULES + FORMAT_RULES + CALL_RULES + VALUE_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
+EXTRA_RULES = _KIND_RULES + FORMAT_RULES + CALL_RULES + VALUE_RULES + CONTEXT_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
 
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"

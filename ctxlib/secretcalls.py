@@ -18,7 +18,7 @@ expression is linear in the text: bounded or possessive repeats, a literal to st
 """
 from __future__ import annotations
 
-from .secretrules import _NOT_MIXED, _PATH, _PLACEHOLDER, _SECRET_NAME, _STOPWORDS, _TEMPLATE, _VALUE_ALLOWLISTS
+from .secretrules import _ALLOW_HEX, _NOT_MIXED, _PATH, _PLACEHOLDER, _SECRET_NAME, _STOPWORDS, _TEMPLATE, _VALUE_ALLOWLISTS
 
 _SECRET_KEYWORDS = ["pass", "pwd", "secret", "token", "key", "credential", "salt"]  # the words of _SECRET_NAME
 _VALUE = r"""["']?([^\s"'`$<>{}]{4,200})"""  # a command line's argument: quoted or not, not a variable or a template
@@ -128,12 +128,12 @@ CALL_RULES = [
      # Windows' setx NAME "value", csh's setenv NAME value, launchctl setenv, Emacs Lisp's (setenv "NAME" "value")
      "regex": r"""(?i)(?:\bset -[gxul]{1,4}(?:[ \t]++-[gxul]{1,4})?|\bsetx|\bsetenv)[ \t]++["']?\w{0,60}?""" + _SECRET_NAME
               + r"""["']?[ \t]++["']?([^\s"'`$%<>{}()][^\s"'`$<>{}()]{7,199})["']?""",  # %VAR%: a lookup
-     "keywords": ["set -", "setx", "setenv"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},  # "set -": fish's usual spacing
+     "keywords": ["set -", "setx", "setenv"], "entropy": 2.5, "allowlists": _ALLOW_HEX},  # a hex key too  # "set -": fish's usual spacing
     {"id": "lisp-secret",  # a secret in Lisp: Emacs' (setq name-token "..."), defvar, defcustom; Clojure's and EDN's
      # keywords, {:password "..."}, Leiningen's :repositories credentials (no operator between name and value). In Lisp
      # files only: a ":" to start from is in every line of Python
-     "regex": r"""(?i)(?:\((?:setq(?:-default|-local)?|defvar|defcustom|defconst|defparameter)[ \t]++[\w:*/.-]{0,60}?|(?<![\w:-]):[\w.-]{0,60}?)"""
+     "regex": r"""(?i)(?:\((?:setq(?:-default|-local)?|defvar|defcustom|defconst|defparameter|def|defonce|define)[ \t]++[\w:*/.-]{0,60}?|(?<![\w:-]):[\w.-]{0,60}?)"""
               + _SECRET_NAME + r"""[ \t,]*+"([^"\s]{8,200})\"""",
-     "keywords": _SECRET_KEYWORDS, "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS,
+     "keywords": _SECRET_KEYWORDS, "entropy": 2.5, "allowlists": _ALLOW_HEX,
      "path": r"(?i)(?:\.(?:clj[sc]?|edn|el|lisp|lsp|cl|scm|ss|rkt|fnl|hy|boot)|(?:^|/)\.(?:emacs|spacemacs|lein/profiles\.clj))$"},
 ]

@@ -35,7 +35,11 @@ _MORE_KEY_NAMES = _ending_in_key() + r"""|(?-i:(?<![A-Za-z0-9])PAT|_pat(?![a-z])
 # the quoted name (getenv("X_KEY", "...")), or a container's env list, "- name: X_KEY" then "value:" on the next line
 # (Kubernetes, Datadog's own manifests) or on the same one (an ECS task definition's {"name": ..., "value": ...})
 _TO_VALUE = (r"""(?:["'`]?\]?[ \t]*+(?:=|:=|:|=>|\?\?=|\|\|=|\?\?|\|\||<<?-)|["'][ \t]*+,(?:[ \t]*+default[ \t]*+=)?"""
-             r"""|["']?[ \t]*+,?[ \t]*+(?:\r?\n[ \t]*+)?["']?value["']?[ \t]*+:)[ \t]*+""")
+             r"""|["']?[ \t]*+,?[ \t]*+(?:\r?\n[ \t]*+)?["']?value["']?[ \t]*+:"""
+             # a seventh sweep's: a declared type (Rust's KEY: &str =, TypeScript's key: string =, a pydantic SecretStr),
+             # a blank then a quoted literal (C's #define KEY "...", Apache's SetEnv, setx, a Ruby DSL's api_key "..."),
+             # and a property list's <key>NAME</key> then <string> (Info.plist)
+             r"""|[ \t]*+:[ \t]*+&?(?:'static[ \t]++)?[\w.<>\[\]]{1,30}[ \t]*+=|["']?[ \t]++(?=@?["'])|</key>[ \t\r\n]{0,20}<string>)[ \t]*+""")
 # 32 hex digits (16 bytes) or more in one case, or a UUID (Postmark's, Heroku's, Snyk's tokens)
 _HEX_OR_UUID = (r"""(?-i:[0-9a-f]{32,512}|[0-9A-F]{32,512}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"""
                 r"""|[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})""")

@@ -126,6 +126,7 @@ _STOPWORDS = ["example", "sample", "dummy", "fake", "placeholder", "changeme", "
 # those runs only (regexscan.run_finditer: 0.2 s over the standard library's 37 MB, not 2.2 s).
 _TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 _VALUE_ALLOWLISTS = [{"regexes": [_PLACEHOLDER, _TEMPLATE, _NOT_MIXED, _PATH]}, {"stopwords": _STOPWORDS}]
+_ALLOW_HEX = [{"regexes": [_PLACEHOLDER, _TEMPLATE, r"^(?!" + _HEX_OR_UUID + r"$)" + _NOT_MIXED[1:], _PATH]}, {"stopwords": _STOPWORDS}]  # or hex
 # Names of that shape that are no secret: a form's CSRF token, a page or sync cursor, a public key. The rules match from
 # the secret's word on, so these are looked for in the line (an allowlist over the line, once a line).
 _NOT_SECRET_NAMES = (r"""(?i)(?:csrf|xsrf|nonce|public|next|page|cursor|continuation|sync|output|input|cache)[_.-]?(?:token|key)"""
@@ -308,18 +309,18 @@ EXTRA_RULES = [
     {"id": "config-secret-value",  # an unquoted value under a secret's name in any case, in a config file: a Helm
      # values.yaml's "clientSecret: ...", "apiKey = ..." (config-password knows snake_case names only). The value must
      # be mixed, as the assignment rules want: "existingSecret: postgres-credentials" names a secret, it is not one.
-     "regex": r"""(?im)^[ \t]{0,40}(?:-[ \t]{1,8})?[\w.:-]{0,60}?""" + _SECRET_NAME + r"""[ \t]*+[:=][ \t]*+"""
+     "regex": r"""(?im)^[ \t]{0,40}(?:-[ \t]{1,8})?[\w.:-]{0,60}?""" + _SECRET_NAME + r"""[ \t]*+[:=][ \t]*+(?:&[\w-]{1,40}[ \t]++)?"""  # a YAML anchor
               r"""([^\s"'#;&|`$<>{}()\[\],][^\s"'`]{7,199})[ \t]*+$""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "path": _CONFIG_FILES, "entropy": 2.5,
-     "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+     "allowlists": _ALLOW_HEX + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "csv-password-column",  # a table's password column: a header names it, the first rows fill it (an export of
      # users, a seed file). Columns 1 to 8, comma, semicolon or tab; the value must be mixed, as the assignment rules want.
      "regex": "(?im)" + "|".join(
-         rf"""^(?:[^,;\t\n]{{0,60}}[,;\t]){{{k}}}"?(?:passw(?:or)?d|passwd|pwd|secret|token|api_?key)"?(?:[,;\t][^\n]{{0,500}})?\n"""
+         rf"""^(?:[^,;\t\n]{{0,60}}[,;\t]){{{k}}}"?[\w .-]{{0,40}}?(?:passw(?:or)?d|passwd|pwd|secret|token|api_?key|(?:private|signing|access|auth)_?key)"?(?:[,;\t][^\n]{{0,500}})?\n"""
          rf"""(?:[^\n]{{0,500}}\n){{0,2}}(?:[^,;\t\n]{{0,60}}[,;\t]){{{k}}}"?([^,;\t\n"\s]{{8,200}})"?(?:[,;\t]|$)"""
          for k in range(8)),
      "keywords": ["pass", "pwd", "secret", "token", "key"], "path": r"(?i)\.(?:csv|tsv|psv)$", "entropy": 2.5,
-     "allowlists": _VALUE_ALLOWLISTS},
+     "allowlists": _ALLOW_HEX},
     {"id": "env-list-secret",  # a container's environment as a list: "- name: DB_PASSWORD" then "value: ..." (Kubernetes,
      # ECS task definitions, GitHub Actions' inputs); the name ends in a secret's word, the value is a literal
      "regex": r"""(?i)\b(?:name|key)["']?[ \t]*+:[ \t]*+["']?[\w.-]{0,60}?""" + _SECRET_NAME + r"""["']?[ \t]*+,?[ \t]*+(?:\r?\n[ \t]*+)?"""
@@ -347,7 +348,7 @@ EXTRA_RULES = [
      # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here). Sixth
      # sweep: vendors' names (DD_APP_KEY, *_LICENSE_KEY, *_PAT) and syntax (k8s env lists, ?? "...") of secretnames.py
      "regex": r"""(?i)(?:""" + _SECRET_NAME + r"""|pepper|secret_key_base|""" + _MORE_KEY_NAMES + ")" + _TO_VALUE
-              + r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu]?["'`]?(?:0x)?(""" + _HEX_OR_UUID + r""")(?![\w-])""",
+              + r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu@]?["'`]?(?:0x)?(""" + _HEX_OR_UUID + r""")(?![\w-])""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "pepper", "pat"], "entropy": 3.0,
      # CircleCI's badge URL for a private project carries a status-only token, meant to be shown in a README
      "allowlists": [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES, r"(?i)[?&]circle-token=[0-9a-f]{40}\b"]},
