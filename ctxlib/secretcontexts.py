@@ -3,8 +3,12 @@
 Lesson 3, "Reading a real repository". A seventh sweep put credentials into places the earlier sweeps had not tried:
 a CloudFormation template's parameter default, a URL's query under a secret's name (an f-string's URL too), an
 Authorization value written as a literal ("Bearer ..." handed to Swift's ``setValue``, Kotlin's ``to``), .NET's
-``AuthenticationHeaderValue``, Rust's keys for JWTs and HMACs, and Windows' ``net use`` with a password. Each is read
-by its documented shape; ``credentials.py`` runs them after ``secretvalues.VALUE_RULES``.
+``AuthenticationHeaderValue``, Rust's keys for JWTs and HMACs, Windows' ``net use`` with a password, a mixed key under a
+``*_KEY`` name with a declared type; then a password under "pass" (nodemailer), XML's name and value attributes (Spring,
+Ant, HTML's meta), keepalived's and Net-SNMP's passwords, login and Wi-Fi calls by position, OpenSSL's ``pass:``,
+``htpasswd`` and ``sudo -S``, a token as a URL's whole userinfo, a YAML block scalar, Kotlin's and Scala's pairs, an HTML
+password field filled in. Each is read by its documented shape; ``credentials.py`` runs them after
+``secretvalues.VALUE_RULES``.
 
 The allowlists are ``secretrules``' (a placeholder, a template, a value not mixed enough to be chosen, a path). Every
 expression is linear in the text: bounded or possessive repeats, a literal to start from
@@ -12,8 +16,11 @@ expression is linear in the text: bounded or possessive repeats, a literal to st
 """
 from __future__ import annotations
 
-from .secretrules import _ALLOW_HEX, _NOT_SECRET_NAMES, _PLACEHOLDER, _SECRET_NAME, _TEMPLATE, _VALUE_ALLOWLISTS
+from .secretrules import _ALLOW_HEX, _NOT_SECRET_NAMES, _PLACEHOLDER, _SECRET_NAME, _STOPWORDS, _TEMPLATE, _VALUE_ALLOWLISTS
 
+_SECRET_KEYWORDS = ["pass", "pwd", "secret", "token", "key", "credential", "salt"]  # the words of _SECRET_NAME
+# Markup and its templates: an XML or HTML element's attributes
+_MARKUP_FILES = r"""(?i)\.(?:xml|html?|xhtml|jsp|aspx|cshtml|config|csproj|props|targets|vue|svelte|php|erb|twig|jinja2?|j2|tmpl|hbs|ejs|md)$"""
 _ALLOW = _ALLOW_HEX  # mixed as the assignment rules want, or a hex key or UUID (a signing key in hex is as secret)
 
 CONTEXT_RULES = [
@@ -27,11 +34,13 @@ CONTEXT_RULES = [
      "keywords": ["default"], "entropy": 2.5, "allowlists": _ALLOW,
      "path": r"""(?i)\.(?:ya?ml|json|template|cfn)$"""},
     {"id": "url-query-secret",  # a secret in a URL's query under a secret's name: ?api_secret=..., &client_secret=...,
-     # ?password=..., &access_token=... (OAuth 2.0's RFC 6750 section 2.3 allows it); before "&", "#", a quote or the
+     # ?password=..., &access_token=... (OAuth 2.0's RFC 6750 section 2.3 allows it), and a form body's first field
+     # (curl -d 'client_secret=...&grant_type=...', RFC 6749's token request); before "&", "#", a quote or the
      # line's end, so an f-string's URL with {placeholders} after it is read too. Letters and digits both, 12 characters or more.
-     "regex": r"""[?&](?i:[\w.-]{0,40}?(?:secret|token|passw(?:or)?d|passwd|pwd|api_?key|apikey|(?:auth|access|private|signing)_?key))"""
+     "regex": r"""(?:[?&]|(?<=["'])|(?<=-d[ \t])|(?<=--data[ \t=])|(?<=--data-raw[ \t=]))(?i:[\w.-]{0,40}?(?:secret|token|passw(?:or)?d|passwd|pwd|api_?key|apikey|(?:auth|access|private|signing)_?key))"""
               r"""=((?=[\w.~%+/-]{0,499}[0-9])(?=[\w.~%+/-]{0,499}[A-Za-z])[\w.~%+/-]{12,500}+)(?=[&#"'`\s]|$)""",
-     "keywords": ["secret=", "token=", "password=", "passwd=", "pwd=", "key="], "entropy": 3.0,
+     "keywords": ["secret=", "token=", "password=", "passwd=", "pwd=", "api_key=", "apikey=", "auth_key=", "authkey=", "access_key=",
+                  "accesskey=", "private_key=", "privatekey=", "signing_key=", "signingkey="], "entropy": 3.0,
      "allowlists": _ALLOW + [{"regexTarget": "match", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "bearer-literal",  # an Authorization value written as one literal: "Bearer <token>" handed to Swift's
      # request.setValue(_, forHTTPHeaderField:), Kotlin's "Authorization" to "...", a header map; .NET's
@@ -56,4 +65,57 @@ CONTEXT_RULES = [
               r"""|["']?[ \t]++(?=@?["'])|'\][ \t]*+=[ \t]*+|</key>[ \t\r\n]{0,20}<string>|[ \t]*+=[ \t]*+(?=@"))"""
               r"""@?["']?([A-Za-z0-9+/_.~-]{20,200}+={0,2})(?=["'<;\s]|$)""",
      "keywords": ["key"], "entropy": 3.5, "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+    {"id": "object-pass-key",  # a password under the key "pass" of an object or a map: nodemailer's auth: { user, pass }
+     # (its documented transport options), a JSON config's "pass": "..."; the value quoted and mixed
+     "regex": r"""(?<![\w.$-])["']?pass["']?[ \t]*+:[ \t]*+["']([^"'\s\\]{8,200})["']""",
+     "keywords": ["pass:", "pass\":", "pass':", "pass :"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "xml-name-value-secret",  # an XML element whose name attribute names a secret and whose value attribute holds
+     # it: Spring's <property name="password" value="..."/>, Ant's <property name="db.password" value="..."/>, a
+     # <param name="apiKey" value="..."/>, HTML's <meta name="api-key" content="...">; the attributes in either order
+     "regex": r"""(?i)\bname[ \t]*+=[ \t]*+["'][\w.:-]{0,60}?""" + _SECRET_NAME + r"""["'][ \t]++(?:value|content)[ \t]*+=[ \t]*+["']([^"'\s<>]{8,200})["']"""
+              r"""|\b(?:value|content)[ \t]*+=[ \t]*+["']([^"'\s<>]{8,200})["'][ \t]++name[ \t]*+=[ \t]*+["'][\w.:-]{0,60}?""" + _SECRET_NAME + r"""["']""",
+     "keywords": ["value", "content"], "entropy": 2.5, "path": _MARKUP_FILES,
+     "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+    {"id": "service-password-line",  # a daemon's password written after its directive and a blank: keepalived's
+     # authentication { auth_pass ... } (VRRP's shared password), Net-SNMP's snmpd.conf rocommunity/rwcommunity (an SNMP
+     # v1/v2c community is its password; "public" and "private" are the defaults, no secret)
+     "regex": r"""(?i)(?<![^\s])(?:auth_pass|r[ow]community6?|com2sec[ \t]++\S{1,60}[ \t]++\S{1,60})[ \t]++([^\s#"']{6,64})(?=\s|$)""",
+     "keywords": ["auth_pass", "community", "com2sec"], "entropy": 2.0,
+     "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, r"^(?i:public|private)$"]}, {"stopwords": _STOPWORDS}]},
+    {"id": "login-call-password",  # a password passed by position to a login call the pair rules lack: python-ldap's
+     # simple_bind_s(dn, "..."), pika's PlainCredentials("user", "..."), Ruby's Net::SMTP.start(..., "user", "...", :login);
+     # a Wi-Fi network's passphrase (WPA: 8 to 63 characters): Arduino's WiFi.begin("ssid", "..."), MicroPython's
+     # wlan.connect("ssid", "..."), ESP8266's wifiMulti.addAP
+     "regex": r"""\b(?:simple_bind(?:_s)?|PlainCredentials)[ \t]*+\([ \t]*+(?:["'][^"'\n]{0,200}["']|[\w.$\[\]]{1,100})[ \t]*+,"""
+              r"""[ \t]*+[rbu]?["']([^"'\s]{6,200})["']|\bNet::SMTP\.start\b(?:(?!Net::SMTP)[^\n]){0,200}?"""
+              r"""["']([^"'\s]{6,200})["'][ \t]*+,[ \t]*+:(?:login|plain|cram_md5)\b"""
+              r"""|\b(?i:wi-?fi\w{0,10}|wlan\w{0,10}|sta_if|station)\.(?:begin|connect|addAP)[ \t]*+\([ \t]*+["'][^"'\n]{1,64}["'][ \t]*+,"""
+              r"""[ \t]*+["']([^"'\s]{8,63})["']""",
+     "keywords": ["simple_bind", "plaincredentials", "net::smtp", "wifi", "wi-fi", "wlan", "sta_if", "station."], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "command-password-option",  # a password given to a command in its own syntax: OpenSSL's -pass/-passin/-passout
+     # pass:... (openssl-passphrase-options(1)), htpasswd -b with its options apart (-b -c file user password), sudo -S
+     # reading a here-string (sudo -S cmd <<< '...')
+     "regex": r"""(?:\s-pass(?:in|out)?[ \t]++["']?pass:([^\s"']{4,200})"""
+              r"""|\bhtpasswd(?:[ \t]++-[A-Za-z]{1,4}){2,3}+[ \t]++[^\s-]\S{0,199}[ \t]++[^\s-]\S{0,99}[ \t]++["']?([^\s"'$<>]{4,200})"""
+              r"""|\bsudo[ \t]++-S\b[^\n|;&<]{0,100}+<<<[ \t]*+["']?([^\s"'$]{4,200}))""",
+     "keywords": ["pass:", "htpasswd", "sudo"], "entropy": 2.0, "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE]}, {"stopwords": _STOPWORDS}]},
+    {"id": "url-token-userinfo",  # a token as a URL's whole userinfo: GitHub's https://<token>@github.com/owner/repo.git
+     # (a clone with a personal access token), an API's https://<key>@host; no ":" (password-in-url's), 20 characters or
+     # more, letters and digits both
+     "regex": r"""\b(?:https?|git|ssh)://((?=[\w-]{0,199}[0-9])(?=[\w-]{0,199}[A-Za-z])[\w-]{20,200}+)@[\w-]++\.[\w.-]""",
+     "keywords": ["://"], "entropy": 3.5, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "yaml-block-secret",  # a YAML block scalar under a secret's name holding one line: password: >- then the
+     # value, one word, indented on the next line, token: | (YAML 1.2's literal and folded styles); a PEM key is private-key's
+     "regex": r"""(?im)^[ \t]*+(?:-[ \t]++)?[\w.-]{0,60}?""" + _SECRET_NAME + r"""["']?[ \t]*+:[ \t]*+[|>][-+]?[0-9]?[ \t]*+\r?\n"""
+              r"""[ \t]++([^\s#"'][^\s]{7,199})[ \t]*+\r?$""",
+     "keywords": _SECRET_KEYWORDS, "entropy": 2.5, "path": r"""(?i)\.(?:ya?ml|sls)$""",
+     "allowlists": _ALLOW + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+    {"id": "pair-operator-secret",  # a secret's name and its value paired by an operator other than "=" or ":": Kotlin's
+     # mapOf("db.password" to "..."), Scala's Map("password" -> "..."), a Groovy or Ruby hash's "api_key" => is secret-assignment's
+     "regex": r"""(?i)""" + _SECRET_NAME + r"""["'][ \t]*+(?:->|\bto\b)[ \t]*+["']([^"'\s\\]{8,200})["']""",
+     "keywords": _SECRET_KEYWORDS, "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS,
+     "path": r"""(?i)(?:\.(?:kts?|scala|sc|sbt|groovy|gradle|gvy|pl|pm|php|md|ipynb)|(?:^|/)Jenkinsfile[^/]*)$"""},
+    {"id": "html-password-input",  # an HTML form's password field filled in: <input type="password" ... value="...">
+     "regex": r"""(?i)<input\b(?=[^<>]{0,400}?\btype[ \t]*+=[ \t]*+["']?password\b)[^<>]{0,400}?\bvalue[ \t]*+=[ \t]*+["']([^"'\s<>]{6,200})["']""",
+     "keywords": ["<input"], "entropy": 2.0, "path": _MARKUP_FILES, "allowlists": _VALUE_ALLOWLISTS},
 ]

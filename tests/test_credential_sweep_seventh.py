@@ -3,7 +3,10 @@
 A CloudFormation parameter's default, a secret in a URL's query (an f-string's or a template literal's URL), an
 Authorization literal handed to Swift or .NET, Rust's key calls, Windows' ``net use``, a key under a ``*_KEY`` name with
 a declared type, ``#define``, ``@"..."`` or a property list, a hex key in those forms, Clojure's and Scheme's bindings,
-a CSV column named ``db_password``, a YAML anchor before a value; and ordinary code of the same shapes that is no
+a CSV column named ``db_password``, a YAML anchor before a value; a second round's (``object-pass-key`` and on): a
+password under "pass", XML's name and value attributes, daemons' passwords, login and Wi-Fi calls, OpenSSL's pass:,
+htpasswd and sudo -S, a form body, a token as a URL's userinfo, a YAML block scalar, Kotlin's and Scala's pairs, an HTML
+password field; and ordinary code of the same shapes that is no
 secret. Each case is another language, name and value than the sweep's generator used (``/tmp/h3c_work/gen7.py``).
 Values are drawn at run time from a seeded generator, so this file holds no string a scanner would take for a real
 credential.
@@ -74,7 +77,33 @@ FOUND = [
     ("csv-password-column", "exports/accounts.csv", f"user,db_password,role\nalice,{fake(15)},admin\n"),
     ("csv-password-column", "exports/hooks.csv", f"id;webhook_secret;url\n1;{fake(40, HEX)};https://x.example\n"),
     # a YAML anchor between the name and the value
-    ("config-secret-value", "config/base.yaml", f"base: &base\n  client_secret: &cs {fake(32)}\n"),
+    ("config-secret-value", "config/base.yaml", f"base: &base\n  client_secret: &cs {fake(32)}\n"),    # a password under "pass" (nodemailer's auth, a JSON config)
+    ("object-pass-key", "src/mailer.ts", f"const t = nodemailer.createTransport({{ host, auth: {{ user: 'ops@example.org', pass: '{fake(18)}' }} }});\n"),
+    ("object-pass-key", "config/mail.json", '{"imap": {"user": "inbox", "pass": "%s"}}\n' % fake(14)),
+    # XML: a name attribute naming a secret and a value attribute holding it
+    ("xml-name-value-secret", "src/main/resources/beans.xml", f'<property name="jdbcPassword" value="{fake(15)}"/>\n'),
+    ("xml-name-value-secret", "build.xml", f'<property value="{fake(26)}" name="deploy.token"/>\n'),
+    # daemons' passwords after their directive: keepalived, Net-SNMP
+    ("service-password-line", "etc/keepalived/keepalived.conf",
+     f"vrrp_instance VI_1 {{\n    authentication {{\n        auth_type PASS\n        auth_pass {fake(8)}\n    }}\n}}\n"),
+    ("service-password-line", "etc/snmp/snmpd.conf", f"rwcommunity {fake(14)} 10.0.0.0/8\n"),
+    # a password passed by position to a login call
+    ("login-call-password", "auth/directory.py", f'conn.simple_bind_s("uid=svc,ou=apps,dc=corp", "{fake(13)}")\n'),
+    ("login-call-password", "worker/queue.py", f'creds = pika.PlainCredentials("worker", "{fake(17)}")\n'),
+    ("login-call-password", "lib/notify.rb", f'Net::SMTP.start("mail.example.org", 587, "example.org", "bot", "{fake(12)}", :plain)\n'),
+    # a password in a command's own syntax
+    ("command-password-option", "scripts/pack.sh", f"openssl pkcs12 -in cert.p12 -nodes -passin pass:{fake(12)} -out cert.pem\n"),
+    ("command-password-option", "docker/entry.sh", f"htpasswd -b -c /etc/nginx/.htpasswd admin {fake(11)}\n"),
+    ("command-password-option", "provision.sh", f"sudo -S apt-get install -y nginx <<< '{fake(10)}'\n"),
+    # a form body's first field, a token as a URL's whole userinfo
+    ("url-query-secret", "docs/token.md", f"curl -s https://auth.example.com/oauth/token -d 'client_secret={fake(30)}&grant_type=client_credentials'\n"),
+    ("url-token-userinfo", "ci/mirror.sh", f"git push https://{fake(36)}@github.com/acme/mirror.git main\n"),
+    # a YAML block scalar of one line, a pair by Kotlin's "to", an HTML password field filled in
+    ("yaml-block-secret", "deploy/values.yml", f"smtp:\n  relay_password: >-\n    {fake(17)}\n  port: 587\n"),
+    ("pair-operator-secret", "build.gradle.kts", f'val creds = mapOf("nexus.password" to "{fake(15)}")\n'),
+    ("pair-operator-secret", "src/main/scala/Db.scala", f'val cfg = Map("jdbc.password" -> "{fake(16)}")\n'),
+    ("html-password-input", "templates/login.html", f'<input name="pw" type="password" value="{fake(12)}">\n'),
+    ("xml-name-value-secret", "public/index.html", f'<meta name="stripe-token" content="{fake(32)}">\n'),
 ]
 
 
@@ -106,7 +135,24 @@ NOT_SECRETS = [
     ("src/app/core.clj", '(def cache-key "users-by-id")\n'),
     ("exports/users.csv", "user,password_policy,role\nbob,Min8CharsUpper1,viewer\n"),
     ("config/base.yaml", "base: &base\n  client_secret: &cs ${CLIENT_SECRET}\n"),
-    ("src/db.rs", 'const TABLE_KEY: &str = "orders_by_customer";\n'),
+    ("src/db.rs", 'const TABLE_KEY: &str = "orders_by_customer";\n'),    ("src/flow.py", "for x in items:\n    pass\n"),
+    ("config/mail.json", '{"smtp": {"user": "me", "pass": "${SMTP_PASS}"}}\n'),
+    ("src/mailer.js", "const t = nodemailer.createTransport({ auth: { user, pass: process.env.MAIL_PASS } });\n"),
+    ("src/main/resources/beans.xml", '<property name="passwordEncoder" ref="bcrypt"/>\n'),
+    ("src/main/resources/beans.xml", '<property name="password" value="${db.password}"/>\n'),
+    ("etc/snmp/snmpd.conf", "rocommunity public default\n"),
+    ("etc/keepalived/keepalived.conf", "auth_type PASS\n"),
+    ("auth/directory.py", "conn.simple_bind_s(bind_dn, bind_password)\n"),
+    ("scripts/pack.sh", "openssl pkcs12 -in cert.p12 -passin pass:$P12_PASS -out cert.pem\n"),
+    ("scripts/pack.sh", "openssl rsa -in key.pem -passin env:KEY_PASS -out plain.pem\n"),
+    ("ci/mirror.sh", "git clone https://github.com/acme/mirror.git\n"),
+    ("ci/mirror.sh", "git clone ssh://git@github.com/acme/mirror.git\n"),
+    ("docs/usage.md", "Mail deploy-notifications@example.com for access.\n"),
+    ("provision.sh", "sudo tee /etc/motd <<< 'Welcome to build host 7'\n"),
+    ("deploy/values.yml", "smtp:\n  relay_password: |\n    ${RELAY_PASSWORD}\n"),
+    ("build.gradle.kts", 'val creds = mapOf("nexus.password" to nexusPassword)\n'),
+    ("templates/login.html", '<input name="pw" type="password" value="">\n'),
+    ("templates/login.html", '<input name="pw" type="password" value="{{ form.pw }}">\n'),
 ]
 
 
