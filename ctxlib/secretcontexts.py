@@ -7,7 +7,7 @@ Authorization value written as a literal ("Bearer ..." handed to Swift's ``setVa
 ``*_KEY`` name with a declared type; then a password under "pass" (nodemailer), XML's name and value attributes (Spring,
 Ant, HTML's meta), keepalived's and Net-SNMP's passwords, login and Wi-Fi calls by position, OpenSSL's ``pass:``,
 ``htpasswd`` and ``sudo -S``, a token as a URL's whole userinfo, a YAML block scalar, Kotlin's and Scala's pairs, an HTML
-password field filled in. Each is read by its documented shape; ``credentials.py`` runs them after
+password field filled in, a Markdown table's secret column. Each is read by its documented shape; ``credentials.py`` runs them after
 ``secretvalues.VALUE_RULES``.
 
 The allowlists are ``secretrules``' (a placeholder, a template, a value not mixed enough to be chosen, a path). Every
@@ -118,4 +118,13 @@ CONTEXT_RULES = [
     {"id": "html-password-input",  # an HTML form's password field filled in: <input type="password" ... value="...">
      "regex": r"""(?i)<input\b(?=[^<>]{0,400}?\btype[ \t]*+=[ \t]*+["']?password\b)[^<>]{0,400}?\bvalue[ \t]*+=[ \t]*+["']([^"'\s<>]{6,200})["']""",
      "keywords": ["<input"], "entropy": 2.0, "path": _MARKUP_FILES, "allowlists": _VALUE_ALLOWLISTS},
+    {"id": "markdown-table-secret",  # a Markdown table's secret column: a header cell names it (token, db_password,
+     # api_key), the delimiter row, then the first rows fill it, as csv-password-column reads a CSV export; columns 1 to 6
+     # (its rows start with "|", GitHub's tables' usual form, after up to 3 blanks: the "|" is a literal to start from)
+     "regex": r"(?i)(?:(?<![^\n])|(?<=\n )|(?<=\n  )|(?<=\n   ))\|(?:" + "|".join(
+         rf"""(?:[^|\n]{{0,60}}\|){{{k}}}[ \t]*+[\w .-]{{0,40}}?(?:passw(?:or)?d|passwd|pwd|secret|token|api_?key"""
+         rf"""|(?:private|signing|access|auth)_?key)[ \t]*+\|[^\n]{{0,500}}\n[ \t]*+\|[ \t:|-]{{3,300}}\n(?:[^\n]{{0,500}}\n){{0,2}}"""
+         rf"""[ \t]*+\|(?:[^|\n]{{0,60}}\|){{{k}}}[ \t]*+`?([^|`\s]{{8,200}})`?[ \t]*+\|"""
+         for k in range(6)) + ")",
+     "keywords": _SECRET_KEYWORDS, "entropy": 3.0, "path": r"(?i)\.(?:md|markdown|mdx)$", "allowlists": _ALLOW},
 ]

@@ -6,7 +6,7 @@ a declared type, ``#define``, ``@"..."`` or a property list, a hex key in those 
 a CSV column named ``db_password``, a YAML anchor before a value; a second round's (``object-pass-key`` and on): a
 password under "pass", XML's name and value attributes, daemons' passwords, login and Wi-Fi calls, OpenSSL's pass:,
 htpasswd and sudo -S, a form body, a token as a URL's userinfo, a YAML block scalar, Kotlin's and Scala's pairs, an HTML
-password field; and ordinary code of the same shapes that is no
+password field, a Markdown table's token column; and ordinary code of the same shapes that is no
 secret. Each case is another language, name and value than the sweep's generator used (``/tmp/h3c_work/gen7.py``).
 Values are drawn at run time from a seeded generator, so this file holds no string a scanner would take for a real
 credential.
@@ -103,7 +103,9 @@ FOUND = [
     ("pair-operator-secret", "build.gradle.kts", f'val creds = mapOf("nexus.password" to "{fake(15)}")\n'),
     ("pair-operator-secret", "src/main/scala/Db.scala", f'val cfg = Map("jdbc.password" -> "{fake(16)}")\n'),
     ("html-password-input", "templates/login.html", f'<input name="pw" type="password" value="{fake(12)}">\n'),
-    ("xml-name-value-secret", "public/index.html", f'<meta name="stripe-token" content="{fake(32)}">\n'),
+    ("xml-name-value-secret", "public/index.html", f'<meta name="stripe-token" content="{fake(32)}">\n'),    # a Markdown table's secret column
+    ("markdown-table-secret", "docs/environments.md",
+     f"| Stage | Host | Deploy token |\n| --- | --- | --- |\n| staging | stg.example.net | `{fake(28)}` |\n"),
 ]
 
 
@@ -152,7 +154,8 @@ NOT_SECRETS = [
     ("deploy/values.yml", "smtp:\n  relay_password: |\n    ${RELAY_PASSWORD}\n"),
     ("build.gradle.kts", 'val creds = mapOf("nexus.password" to nexusPassword)\n'),
     ("templates/login.html", '<input name="pw" type="password" value="">\n'),
-    ("templates/login.html", '<input name="pw" type="password" value="{{ form.pw }}">\n'),
+    ("templates/login.html", '<input name="pw" type="password" value="{{ form.pw }}">\n'),    ("docs/environments.md", "| Variable | Meaning |\n|---|---|\n| DEPLOY_TOKEN | the token CI deploys with |\n"),
+    ("docs/environments.md", "| Stage | token |\n|---|---|\n| prod | `${PROD_TOKEN}` |\n"),
 ]
 
 
