@@ -287,14 +287,7 @@ def drop_superseded_diffs(blocks, target_tokens: int):
     stays. Acts whatever the total; never touches tool output. Returns ``(blocks, removals)``.
     """
     _check_target(target_tokens)
-    last = {b.path: i for i, b in enumerate(blocks) if b.kind == "edit"}
-    kept, removals = [], []
-    for i, block in enumerate(blocks):
-        if block.kind == "edit" and not block.pinned and last[block.path] != i:
-            removals.append(Removal(block.label, block.kind, block.tokens, DROPPED, "drop_superseded_diffs"))
-            continue
-        kept.append(block)
-    return kept, removals
+    return _keep_only_the_latest(blocks, "edit", "drop_superseded_diffs")
 
 
 def replace_stale_copies(blocks, target_tokens: int):
@@ -304,11 +297,16 @@ def replace_stale_copies(blocks, target_tokens: int):
     that nothing re-read stays, stale or not. Acts whatever the total. Returns ``(blocks, removals)``.
     """
     _check_target(target_tokens)
-    last = {b.path: i for i, b in enumerate(blocks) if b.kind == "file_read"}
+    return _keep_only_the_latest(blocks, "file_read", "replace_stale_copies")
+
+
+def _keep_only_the_latest(blocks, kind: str, rule: str):
+    """Drop every unpinned block of ``kind`` whose path a later block of ``kind`` has: ``(kept, removals)``."""
+    last = {b.path: i for i, b in enumerate(blocks) if b.kind == kind}
     kept, removals = [], []
     for i, block in enumerate(blocks):
-        if block.kind == "file_read" and not block.pinned and last[block.path] != i:
-            removals.append(Removal(block.label, block.kind, block.tokens, DROPPED, "replace_stale_copies"))
+        if block.kind == kind and not block.pinned and last[block.path] != i:
+            removals.append(Removal(block.label, block.kind, block.tokens, DROPPED, rule))
             continue
         kept.append(block)
     return kept, removals

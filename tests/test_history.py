@@ -616,31 +616,36 @@ def test_object_sizes_are_read_from_headers_loose_packed_and_deltified(tmp_path)
     assert "chain length" in git(root, "verify-pack", "-v", *map(str, (root / ".git" / "objects" / "pack").glob("*.idx")))
 
 
-@needs_git
-def test_a_file_over_the_cap_is_left_out_by_dulwich_without_being_read(small_history, tmp_path, monkeypatch):
+@pytest.fixture
+def blobs_read(monkeypatch):
+    """The ids of the objects dulwich's disk store is asked for, in order, while the test runs."""
     from dulwich.object_store import DiskObjectStore
 
-    (small_history / "big.bin").write_bytes(b"\0" * (3 << 20))
-    git(small_history, "add", "-A")
-    git(small_history, "commit", "-q", "-m", "Add a large file")
-    big = git(small_history, "rev-parse", "HEAD:big.bin").strip().encode()
     read = []
     get = DiskObjectStore.__getitem__
     monkeypatch.setattr(DiskObjectStore, "__getitem__", lambda store, sha: read.append(sha) or get(store, sha),
                         raising=False)
+    return read
+
+
+@needs_git
+def test_a_file_over_the_cap_is_left_out_by_dulwich_without_being_read(small_history, tmp_path, blobs_read):
+    (small_history / "big.bin").write_bytes(b"\0" * (3 << 20))
+    git(small_history, "add", "-A")
+    git(small_history, "commit", "-q", "-m", "Add a large file")
+    big = git(small_history, "rev-parse", "HEAD:big.bin").strip().encode()
     for packed in (False, True):
         if packed:
             git(small_history, "gc", "-q")
         dest = tmp_path / f"tree{packed}"
         dest.mkdir()
         history.PureGit(small_history).write_tree(git(small_history, "rev-parse", "HEAD").strip(), dest, 1 << 20)
-        assert sorted(p.name for p in dest.rglob("*")) == ["a.py", "b.py", "pkg"] and big not in read and read
+        assert sorted(p.name for p in dest.rglob("*")) == ["a.py", "b.py", "pkg"] and big not in blobs_read and blobs_read
 
 
 @needs_git
-def test_a_blob_in_an_alternate_store_is_sized_from_its_header_too(small_history, tmp_path, monkeypatch):
+def test_a_blob_in_an_alternate_store_is_sized_from_its_header_too(small_history, tmp_path, blobs_read):
     # objects/info/alternates is one line: a 1 GB blob kept there was inflated whole (1.09 GB) before the cap
-    from dulwich.object_store import DiskObjectStore
     from dulwich.repo import Repo
 
     alt = tmp_path / "alt.git"
@@ -651,10 +656,6 @@ def test_a_blob_in_an_alternate_store_is_sized_from_its_header_too(small_history
     (small_history / ".git" / "objects" / "info" / "alternates").write_text(f"{alt / 'objects'}\n")
     entries = b"100644 big.bin\0" + bytes.fromhex(big) + b"100644 z.py\0" + bytes.fromhex(small)
     commit = _commit_of_tree(small_history, raw_object(small_history, "tree", entries))
-    read = []
-    get = DiskObjectStore.__getitem__
-    monkeypatch.setattr(DiskObjectStore, "__getitem__", lambda store, sha: read.append(sha) or get(store, sha),
-                        raising=False)
     for packed in (False, True):
         if packed:
             git(tmp_path, "--git-dir", str(alt), "repack", "-adq")
@@ -665,7 +666,7 @@ def test_a_blob_in_an_alternate_store_is_sized_from_its_header_too(small_history
         dest.mkdir()
         history.PureGit(small_history).write_tree(commit, dest, 1 << 20)
         assert [p.name for p in dest.iterdir()] == ["z.py"] and (dest / "z.py").read_text() == "z = 3\n"
-        assert big.encode() not in read
+        assert big.encode() not in blobs_read
 
 
 @pytest.mark.skipif(not hasattr(__import__("resource"), "prlimit"), reason="no prlimit on this system")

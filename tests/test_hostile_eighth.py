@@ -13,6 +13,7 @@ import subprocess
 import pathspec
 import pytest
 
+from counting import CountingRegex, count_searches
 from ctxlib import ignore, safefile
 from ctxlib import repo as repo_module
 from ctxlib.reasons import Reason
@@ -103,26 +104,10 @@ def test_resolve_link_matches_realpath_on_random_link_graphs(tmp_path):
 
 # --- A .gitignore of patterns that all match a name's folder tries a few a name ------------------
 
-class _Counting:
-    """A compiled pattern's regex that counts its searches."""
-
-    asked = 0
-
-    def __init__(self, regex):
-        self.regex, self.pattern = regex, regex.pattern
-
-    def search(self, name):
-        _Counting.asked += 1
-        return self.regex.search(name)
-
-
 def _asked_per_name(spec, names) -> float:
-    for pattern in spec.patterns:
-        if pattern.regex is not None:
-            pattern.regex = _Counting(pattern.regex)
-    _Counting.asked = 0
+    count_searches(spec)
     verdicts = [spec.check_file(name).include for name in names]
-    return verdicts, _Counting.asked / len(names)
+    return verdicts, CountingRegex.asked / len(names)
 
 
 def test_a_pattern_repeated_75000_times_is_kept_once_and_decides_as_before():

@@ -19,6 +19,7 @@ from re import _parser
 
 import pytest
 
+from counting import CountingRegex, count_searches
 from ctxlib import credentials, fit, ignore, imports, ranking, regexscan, safefile, tokens
 
 
@@ -194,24 +195,9 @@ def test_a_run_of_capitals_is_looked_at_once_for_an_identifier():
     assert ranking.clean_query("A" * 80_000 + " HTTPServer").identifiers == ("HTTPServer",)
 
 
-class CountingRegex:
-    """A pattern's compiled regex that counts the names it is asked about."""
-
-    asked = 0
-
-    def __init__(self, regex):
-        self.regex, self.pattern = regex, regex.pattern
-
-    def search(self, name):
-        CountingRegex.asked += 1
-        return self.regex.search(name)
-
-
 def test_a_gitignore_of_many_lines_tries_only_a_block_of_them_a_name():
     spec = ignore.compile_patterns([f"pat{i}_*.log" for i in range(10_000)] + ["*.tmp", "!keep.tmp"])
-    for pattern in spec.patterns:
-        pattern.regex = CountingRegex(pattern.regex)
-    CountingRegex.asked = 0
+    count_searches(spec)
     assert [spec.check_file(name).include for name in ("a.py", "x/pat7_b.log", "c.tmp", "keep.tmp")] == [
         None, True, True, False]
     assert spec.check_file("x/pat7_b.log").index == 7
