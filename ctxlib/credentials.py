@@ -51,7 +51,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import base64scan, goregex, ignore, regexscan
+from . import base64scan, compiledre, goregex, ignore, regexscan
 from .linecursor import LineCursor
 from .literalset import LiteralSet, holds_any
 from .secretcalls import CALL_RULES  # ctxlib's own rules for secrets handed to commands and calls
@@ -112,7 +112,7 @@ def _compiled(source: str):
         warnings.simplefilter("error")
         for pattern in goregex.readings(source):
             try:
-                return re.compile(pattern)
+                return compiledre.compile_cached(pattern)  # re.compile's pattern, its codes kept across processes
             except (re.error, FutureWarning):
                 pass
     try:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 import re
 
+from . import compiledre
+
 # Percent of the characters of the standard library's text files (lower-cased), by band; a
 # character not listed is rarer than 0.1 %. Used only to choose the characters searched for.
 _BANDS = {6.9: "e", 3.7: "tsarnio", 2.5: "l\ndc", 1.4: "f.0pu_m()',1", 0.7: "h-gbx\"=9:2y",
@@ -116,8 +118,10 @@ class LiteralSet:
     def __init__(self, literals, plan=None):
         literals = sorted({k for k in literals if k})
         self.literals = frozenset(literals)
+        # A shipped plan's expressions are compiled once per machine (compiledre); a new set's in each process.
+        compile_ = re.compile if plan is None else compiledre.compile_cached
         # (anchor, compiled, {group: (literal, its anchor index, [(other, its index)])})
-        self.searches = [(ch, re.compile(source), {group: (k, i, [tuple(o) for o in others])
+        self.searches = [(ch, compile_(source), {group: (k, i, [tuple(o) for o in others])
                                                    for group, (k, i, others) in names.items()})
                          for ch, source, names in (plan_of(literals) if plan is None else plan)]
 

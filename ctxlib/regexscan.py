@@ -28,6 +28,7 @@ import re
 from bisect import bisect_left
 from itertools import islice
 
+from . import compiledre
 from .literalread import KNOWN_READINGS, known_readings, required_literals  # noqa: F401 (regexscan's names too)
 
 # Letters ``re`` matches to an ASCII letter under IGNORECASE that ``str.lower()`` does not
@@ -188,7 +189,7 @@ def template_parts(source: str):
     if literals is None:
         return None
     try:
-        return re.compile(rest), literals, runs
+        return compiledre.compile_cached(rest), literals, runs
     except re.error:
         return None
 

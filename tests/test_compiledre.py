@@ -1,0 +1,141 @@
+"""The secret rules' compiled codes kept across processes (ctxlib.compiledre): the same patterns as re.compile."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from ctxlib import compiledre, credentials, goregex, regexscan
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(compiledre.TAG is None, reason="this Python has no re._compiler to mirror")
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch):
+    """An empty cache folder and an unloaded table; what the test compiled is not saved at exit."""
+    monkeypatch.setenv("CTXLIB_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(compiledre, "_table", None)
+    monkeypatch.setattr(compiledre, "_added", {})
+    return tmp_path
+
+
+def _readings() -> list[str]:
+    """The reading of each rule expression the scanner compiles with re (as credentials._compiled picks it)."""
+    rules, allowlists = credentials.rules()
+    sources = {rule.regex for rule in rules} | {r for a in allowlists for r in a.regexes}
+    found = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for source in sorted(sources):
+            for reading in goregex.readings(source):
+                try:
+                    re.compile(reading)
+                except (re.error, FutureWarning):
+                    continue
+                found.append(reading)
+                break
+    return found
+
+
+def test_every_rule_from_the_cache_is_the_pattern_re_compiles(fresh):
+    readings = _readings()
+    assert len(readings) > 300  # gitleaks 8.30.1's rules and ctxlib's own
+    first = [compiledre.compile_cached(r) for r in readings]  # compiled here, kept in the table
+    assert compiledre._table.keys() == set(readings)
+    compiledre.save()
+    compiledre._table = None  # as a new process finds it: read from the file
+    again = [compiledre.compile_cached(r) for r in readings]
+    assert compiledre._added == {}  # nothing compiled afresh
+    for reading, a, b in zip(readings, first, again):
+        expected = re.compile(reading)
+        # Pattern == compares the flags, the pattern and every code: the same program for the matcher.
+        assert a == expected and b == expected and b.groupindex == expected.groupindex, reading
+
+
+def test_a_template_rules_rest_and_the_keywords_plan_come_from_the_cache_too(fresh):
+    credentials._keywords.cache_clear()
+    try:
+        plan = credentials._keywords()
+    finally:
+        credentials._keywords.cache_clear()
+    assert {search.pattern for _, search, _ in plan.searches} <= compiledre._table.keys()
+    regexscan.template_parts.cache_clear()
+    try:
+        parts = [regexscan.template_parts(reading) for reading in _readings()]
+    finally:
+        regexscan.template_parts.cache_clear()
+    rests = [part[0].pattern for part in parts if part is not None]
+    assert len(rests) > 5 and set(rests) <= compiledre._table.keys()
+
+
+def test_a_damaged_entry_is_compiled_again_and_a_damaged_file_is_not_read(fresh):
+    pattern = r"(?i)api[_-]?key\s*=\s*(\w{20,})"
+    compiledre.compile_cached(pattern)
+    flags, codes, groups, groupindex, indexgroup = compiledre._table[pattern]
+    for damaged in (b"\xff\x00\x00\x00" * 3, codes[:-1]):  # an unknown code; a length not a whole number of codes
+        compiledre._table[pattern] = (flags, damaged, groups, groupindex, indexgroup)
+        assert compiledre.compile_cached(pattern) == re.compile(pattern)
+    compiledre._table["x"] = ("not", "parts")
+    assert compiledre.compile_cached("x") == re.compile("x")
+    compiledre.save()
+    path = compiledre._cache_path()
+    blob = bytearray(path.read_bytes())
+    blob[-5] ^= 0xFF  # the payload no longer matches its sha256
+    path.write_bytes(bytes(blob))
+    compiledre._table = None
+    assert compiledre._load() == {}
+
+
+def test_a_pattern_re_refuses_raises_as_re_compile_does(fresh):
+    with pytest.raises(re.error, match="missing \\), unterminated subpattern"):
+        compiledre.compile_cached("(abc")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FutureWarning):
+            compiledre.compile_cached("[[a]")
+    assert compiledre._table == {}
+
+
+def test_the_file_is_named_by_the_python_that_wrote_it(fresh):
+    compiledre.compile_cached("a+b")
+    compiledre.save()
+    assert [p.name for p in fresh.iterdir()] == [f"regex-{compiledre.TAG}.marshal"]
+    assert compiledre.TAG.startswith(f"{sys.implementation.name}-{sys.version.split()[0]}-")
+
+
+def test_a_cache_folder_that_cannot_be_written_is_skipped(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("CTXLIB_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(compiledre, "_table", None)
+    monkeypatch.setattr(compiledre, "_added", {})
+    assert compiledre.compile_cached("a|b") == re.compile("a|b")
+    compiledre.save()  # no error
+    assert blocker.read_text() == "not a folder"
+
+
+SCAN = """
+import json, sys
+from ctxlib import credentials
+texts = json.loads(sys.stdin.read())
+print(json.dumps([[(f.rule, f.line) for f in credentials.find_secrets(t)] for t in texts]))
+"""
+
+
+def test_a_second_process_finds_the_same_secrets_from_the_cache(tmp_path):
+    texts = [path.read_text(encoding="utf-8", errors="replace")
+             for path in sorted((ROOT / "tests" / "data").rglob("*")) if path.is_file() and path.stat().st_size < 200_000]
+    texts += ['aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY9a"\n',
+              "password: 'Tr0ub4dor&3xq'\n", 'ghp_' + "a1B2c3D4" * 4 + "e5F6\n"]
+    env = {**os.environ, "CTXLIB_CACHE_DIR": str(tmp_path)}
+    cold, warm = (subprocess.run([sys.executable, "-c", SCAN], input=json.dumps(texts), capture_output=True,
+                                 text=True, env=env, cwd=ROOT, check=True, timeout=300).stdout for _ in range(2))
+    assert (tmp_path / f"regex-{compiledre.TAG}.marshal").stat().st_size > 10_000  # the first process saved its codes
+    assert json.loads(warm) == json.loads(cold) and any(json.loads(cold))
