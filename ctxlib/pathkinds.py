@@ -1,9 +1,9 @@
 """What kind of file a path is: the prior of Lesson 3's ``kind`` signal (``ranking.py``).
 
-``path_kind`` sorts a path into source, config, test, docs, changelog or generated (which
-includes vendored copies, a committed virtualenv's ``site-packages``, lock files, source maps
-and what protoc writes); ``KIND_PRIOR`` is the share of its score each
-kind keeps. A file whose head says it is generated (``says_generated``: "DO NOT EDIT") ranks as
+``path_kind`` sorts a path into source, config, test, docs, changelog, vendored (another
+project's code copied in: ``vendor/``, ``_vendor/``, ``third_party/``, a package's own ``packages/``,
+``node_modules/``, a committed virtualenv's ``site-packages``) or generated (lock files, source
+maps, build output, what protoc writes); ``KIND_PRIOR`` is the share of its score each kind keeps. A file whose head says it is generated (``says_generated``: "DO NOT EDIT") ranks as
 generated too. A task about packaging or CI lifts the packaging files (``is_packaging``); a task
 that does not speak of examples keeps ``EXAMPLE_PRIOR`` of an example's score (``is_example``),
 and one that does not speak of scripts or tools keeps ``TOOLING_PRIOR`` of a maintainers' script's
@@ -18,7 +18,12 @@ from __future__ import annotations
 import functools
 import re
 
-KIND_PRIOR = {"source": 1.0, "config": 0.5, "test": 0.4, "docs": 0.3, "changelog": 0.15, "generated": 0.1}
+KIND_PRIOR = {"source": 1.0, "config": 0.5, "test": 0.4, "docs": 0.3, "changelog": 0.15, "vendored": 0.1,
+              "generated": 0.1}
+# Another project's code copied in; and what a build or a tool writes.
+_VENDOR_FOLDERS = frozenset({"vendor", "vendored", "_vendor", "third_party", "thirdparty", "node_modules",
+                             "site-packages", "dist-packages", ".venv"})
+_BUILT_FOLDERS = frozenset({"dist", "build", "generated", "_generated"})
 _HASHED = re.compile(r"[.-][0-9a-f]{8,}\.")  # bundle names: 718.a7a3f80ef4813fab.js
 # What protoc and grpcio-tools write: the modules, their type stubs and their gRPC services.
 _PROTOC = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py", "_pb2_grpc.pyi")
@@ -61,19 +66,23 @@ TOOLING_WORDS = frozenset({"script", "scripts", "tool", "tools", "tooling"})
 TOOLING_PRIOR = 0.5
 
 def path_kind(path: str) -> str:
-    """What a file is, by its path: ``source``, ``test``, ``docs``, ``changelog``, ``generated`` or ``config``.
+    """What a file is, by its path: ``source``, ``test``, ``docs``, ``changelog``, ``vendored``, ``generated``
+    or ``config``.
 
     ``path_kind("tests/test_ceiling.py")`` -> ``"test"``; ``path_kind("CHANGES.rst")`` ->
-    ``"changelog"``; ``path_kind("src/_vendor/six.py")`` -> ``"generated"``; ``path_kind("go.sum")`` and
+    ``"changelog"``; ``path_kind("src/_vendor/six.py")`` and ``path_kind("requests/packages/urllib3/util.py")``
+    -> ``"vendored"``; ``path_kind("go.sum")`` and
     ``path_kind("static/app.js.map")`` -> ``"generated"``; ``path_kind("spec/user_spec.rb")`` -> ``"test"``.
     Other languages' conventions count too: ``*_test.go``, ``*.test.ts``, ``*.spec.js``, ``__tests__/``,
     Jest's ``__snapshots__/*.snap``, RSpec's ``*_spec.rb``, a .NET ``MyApp.Tests/`` project.
     """
     lower = path.lower()
     folders, _, name = lower.rpartition("/")
-    generated, changelog, test, docs = _folder_facts(folders)
+    vendored, built, changelog, test, docs = _folder_facts(folders)
     stem, _, ext = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
-    if generated or name.endswith((".min.js", ".min.css", ".lock", ".lockfile") + _SOURCE_MAPS + _PROTOC) \
+    if vendored:
+        return "vendored"
+    if built or name.endswith((".min.js", ".min.css", ".lock", ".lockfile") + _SOURCE_MAPS + _PROTOC) \
             or name in _LOCKFILES or _HASHED.search(name):
         return "generated"
     if changelog or stem.split(".")[0] in {"changelog", "changes", "history", "news", "release-notes", "releasenotes",
@@ -91,13 +100,11 @@ def path_kind(path: str) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-def _folder_facts(folders: str) -> tuple[bool, bool, bool, bool]:
-    # What a lower-case folder path alone says of its files: (generated or vendored, changelog, test,
-    # docs). A tree has far fewer folders than files, so each is looked at once.
+def _folder_facts(folders: str) -> tuple[bool, bool, bool, bool, bool]:
+    # What a lower-case folder path alone says of its files: (vendored, built, changelog, test, docs).
+    # A tree has far fewer folders than files, so each is looked at once.
     parts = set(folders.split("/")) if folders else set()
-    return (bool(parts & {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "node_modules", "dist",
-                          "build", "generated", "_generated", "site-packages", "dist-packages", ".venv"})
-            or _vendored_package(folders),
+    return (bool(parts & _VENDOR_FOLDERS) or _vendored_package(folders), bool(parts & _BUILT_FOLDERS),
             bool(parts & {"changelog.d", "changes", "newsfragments", "changelog", "whatsnew", "release-notes"}),
             bool(parts & {"test", "tests", "testing", "spec", "__tests__", "__snapshots__", "__mocks__"})
             or any(p.startswith("test") or p.endswith(("_tests", "_test", ".tests", ".test")) for p in parts),
@@ -123,7 +130,7 @@ def is_packaging(path: str) -> bool:
     if folders.startswith((".github/workflows", ".circleci")):
         return name.endswith((".yml", ".yaml"))
     return (name in _PACKAGING_NAMES and folders.count("/") <= 1 and "src" not in folders.split("/")
-            and not _folder_facts(folders)[0])  # not a vendored copy's (node_modules/x/package.json)
+            and not any(_folder_facts(folders)[:2]))  # not a vendored copy's (node_modules/x/package.json)
 
 
 # Dependabot's and Renovate's commit messages name the dependency they move ("Bump urllib3 from 1.26.5 to

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from ctxlib import bm25, pathkinds, ranking
-from ctxlib.ranking import clean_query, path_kind, rank_files, stem
+from ctxlib.ranking import KIND_PRIOR, clean_query, path_kind, rank_files, stem
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("typing_tests/mypy.py", "test"), ("conftest.py", "test"), ("CHANGES.rst", "changelog"),
     ("docs/changelog.md", "changelog"), ("changes/123.bugfix.rst", "changelog"), ("README.md", "docs"),
     ("docs/api.rst", "docs"), ("pyproject.toml", "config"), (".gitignore", "config"), ("setup.py", "config"),
-    ("Makefile", "config"), ("src/_vendor/six.py", "generated"), ("static/718.a7a3f80ef4813fab.js", "generated"),
+    ("Makefile", "config"), ("src/_vendor/six.py", "vendored"), ("build/lib/shop/cart.py", "generated"), ("static/718.a7a3f80ef4813fab.js", "generated"),
     ("web/app.min.js", "generated"), ("src/app.js", "source"), ("proto/trace/v1/trace_pb2.pyi", "generated"),
     ("proto/collector/trace_service_pb2_grpc.py", "generated"),
 ])
@@ -28,7 +28,8 @@ def test_path_kind(path, kind):
     ("go.sum", "generated"), ("web/pnpm-lock.yaml", "generated"), ("npm-shrinkwrap.json", "generated"),
     ("android/gradle.lockfile", "generated"), ("Package.resolved", "generated"), ("Cargo.lock", "generated"),
     ("static/app.js.map", "generated"), ("lib/jquery.min.map", "generated"), ("dist/types/index.d.ts.map", "generated"),
-    ("myenv/lib/python3.12/site-packages/flask/app.py", "generated"), (".venv/bin/activate", "generated"),
+    ("myenv/lib/python3.12/site-packages/flask/app.py", "vendored"), (".venv/bin/activate", "vendored"),
+    ("web/node_modules/react/index.js", "vendored"), ("web/node_modules/x/dist/x.min.js", "vendored"),
     ("go.mod", "config"), ("package.json", "config"), ("src/map.py", "source"), ("src/sitemap.ts", "source"),
     # tests as other languages write them
     ("pkg/server/handler_test.go", "test"), ("src/cart.test.ts", "test"), ("src/cart.spec.js", "test"),
@@ -198,12 +199,14 @@ def test_a_huge_query_is_never_echoed_whole():
 
 
 @pytest.mark.parametrize("path, kind", [
-    ("requests/packages/urllib3/connection.py", "generated"), ("requests/packages/__init__.py", "source"),
+    ("requests/packages/urllib3/connection.py", "vendored"), ("requests/packages/__init__.py", "source"),
     ("packages/hatchling/src/hatchling/build.py", "source"),  # a monorepo's own packages/
-    ("src/pip/_vendor/rich/console.py", "generated"), ("third_party/six/six.py", "generated"),
+    ("src/pip/_vendor/rich/console.py", "vendored"), ("third_party/six/six.py", "vendored"),
+    ("vendor/github.com/gin-gonic/gin/context.go", "vendored"), ("src/pip/_vendor/vendor.txt", "vendored"),
 ])
-def test_vendored_copies_are_ranked_as_generated(path, kind):
+def test_vendored_copies_are_named_and_ranked_below_the_projects_own_code(path, kind):
     assert path_kind(path) == kind
+    assert KIND_PRIOR[kind] == (0.1 if kind == "vendored" else 1.0)
 
 
 def test_packaging_and_example_files_are_named():
