@@ -66,11 +66,13 @@ def _keyword_windows(keyword, text, lowered):
 
 def _matches(rule, text, lowered, seen=None):
     pattern = _compiled(rule.regex)
-    # Two fixes made after the speed work are made here too, so that only the speed work is compared:
+    # Three fixes made after the speed work are made here too, so that only the speed work is compared:
     # no keyword windows over a text with "ſ" or "ı" (re folds them onto ASCII, lower() does not),
-    # and the rules run over goregex.go_case(text) (Go's case folding), below.
+    # nor for a rule whose keywords are not right before its operator (regexscan.windows_hold: lob-api-key's
+    # are its values' "live_"), and the rules run over goregex.go_case(text) (Go's case folding), below.
     if not rule.regex.startswith(_NEAR_KEYWORD) or not rule.keywords or len(lowered) != len(text) \
-            or any(c in text for c in regexscan.CASE_FOLD_EXCEPTIONS):
+            or any(c in text for c in regexscan.CASE_FOLD_EXCEPTIONS) \
+            or not regexscan.windows_hold(rule.regex, rule.keywords):
         yield from pattern.finditer(text)
         return
     seen = {} if seen is None else seen

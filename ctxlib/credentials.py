@@ -254,8 +254,10 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     source = pattern.pattern if isinstance(pattern, re.Pattern) else None  # as re reads it (goregex)
     if None not in seen:
         seen[None] = regexscan.case_safe(text, lowered)
-    # Windows come from the lowered text: only when it holds every place a keyword matches (case_safe: no ſ, ı).
-    windowed = rule.regex.startswith(regexscan.TEMPLATE_PREFIX) and rule.keywords and seen[None]
+    # Windows come from the lowered text: only when it holds every place a keyword matches (case_safe: no ſ, ı),
+    # and only for a rule whose every match has a keyword right before its operator (windows_hold).
+    windowed = rule.regex.startswith(regexscan.TEMPLATE_PREFIX) and rule.keywords and seen[None] \
+        and regexscan.windows_hold(rule.regex, rule.keywords)
     spans = _windows(rule, text, lowered, seen) if windowed else [(0, len(text))]
     parts = regexscan.template_parts(source) if source else None
     literals = parts[1] if parts else regexscan.required_literals(source) if source else None

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left
+from re import _constants, _parser
 from itertools import islice
 
 from . import compiledre
@@ -162,6 +163,69 @@ _RUN_TO_END = {TEMPLATE_PREFIX: re.compile(r"(?i)[\w.-]*\Z"), PLAIN_PREFIX: re.c
 # Those rules' two prefixes, both read here: read past the first only, the rest began with the second, and
 # its match was tried at every place up to 50 characters before each keyword (1 MB of "sumo_" took 14 s).
 _DOUBLE_PREFIX = PLAIN_PREFIX + "(?i:" + PLAIN_PREFIX
+
+
+# gitleaks' template right after its keyword group: what keyword_windows' _OPERATOR_AFTER loosens.
+TEMPLATE_TAIL = r"""(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)"""
+
+
+@functools.cache
+def windows_hold(source: str, keywords: tuple) -> bool:
+    """Whether ``keyword_windows`` around ``keywords`` hold every match of the keyword-template ``source``.
+
+    They do when the pattern is ``TEMPLATE_PREFIX``, one group of names, then ``TEMPLATE_TAIL``, with no
+    other form beside it, and every name the group matches is, in lower case, one of ``keywords``: a
+    match then holds a keyword right before its operator. Not so for lob-api-key, whose keywords are its
+    values' ``live_`` and ``test_``, for snyk's ``snyk_api_key`` (the keyword ``snyk`` is 8 characters from
+    the operator's run), or for atlassian-api-token's second form (``ATATT3...`` alone): those rules are
+    searched in the whole text, as gitleaks searches every rule. ``keywords``: lower case.
+    Returns ``False`` for any pattern not read so (the whole-text search is always right). Raises nothing.
+    """
+    if not source.startswith(TEMPLATE_PREFIX + "(?:"):
+        return False
+    rest = source[len(TEMPLATE_PREFIX):]
+    try:
+        whole = _parser.parse(source)
+        # The keyword group ends at the first ")" that closes it: the shortest head that parses.
+        length = next(i for i in range(4, len(rest) + 1) if rest[i - 1] == ")" and _parses(rest[:i]))
+        names = _names(_parser.parse(rest[:length]))
+    except (re.error, StopIteration, RecursionError):
+        return False
+    return (rest.startswith(TEMPLATE_TAIL, length) and whole[0][0] is _constants.MIN_REPEAT and names is not None
+            and all(name.lower() in keywords for name in names))
+
+
+def _parses(text: str) -> bool:
+    try:
+        _parser.parse(text)
+    except re.error:
+        return False
+    return True
+
+
+def _names(items, most: int = 256) -> list[str] | None:
+    """Every string the parsed ``items`` match, if they are literals, small classes, groups, alternatives
+    and ``?``; ``None`` for anything else or for more than ``most`` strings."""
+    found = [""]
+    for op, arg in items:
+        if op is _constants.LITERAL:
+            choices = [chr(arg)]
+        elif op is _constants.IN and all(kind is _constants.LITERAL for kind, _ in arg):
+            choices = [chr(code) for _, code in arg]
+        elif op is _constants.SUBPATTERN:
+            choices = _names(arg[-1], most)
+        elif op is _constants.BRANCH:
+            branches = [_names(branch, most) for branch in arg[1]]
+            choices = None if None in branches else [name for names in branches for name in names]
+        elif op is _constants.MAX_REPEAT and arg[:2] == (0, 1):
+            inner = _names(arg[2], most)
+            choices = None if inner is None else [""] + inner
+        else:
+            return None
+        if choices is None or len(found) * len(choices) > most:
+            return None
+        found = [a + b for a in found for b in choices]
+    return found
 
 
 @functools.cache
