@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import N_, WordedError
+
 # The chapter's figures, used as defaults so that ``first_turn_ceiling(24_000)`` reads like it.
 WINDOW_TOKENS = 200_000
 FIXED_PREFIX_TOKENS = 9_000
@@ -51,14 +53,15 @@ def check_tokens(name: str, value, *, positive: bool = False) -> int:
     """
     smallest = 1 if positive else 0
     if not is_whole_number(value, smallest):
-        raise ValueError(f"{name} must be a whole number of tokens >= {smallest}, got {value!r}")
+        raise WordedError.of(N_("{name} must be a whole number of tokens >= {smallest}, got {value}"),
+                             name=name, smallest=smallest, value=repr(value))
     return value
 
 
 def check_attempts(value) -> int:
     """``value`` if it is a whole number of attempts >= 1, else ValueError naming it."""
     if not is_whole_number(value, 1):
-        raise ValueError(f"max_attempts must be a whole number >= 1, got {value!r}")
+        raise WordedError.of(N_("max_attempts must be a whole number >= 1, got {value}"), value=repr(value))
     return value
 
 
@@ -179,7 +182,8 @@ def route(declared_scope: str, classes=(ONE_LINE_CHANGE, NINE_FILE_REFACTOR)) ->
         if task_class.scope == declared_scope:
             return task_class
     known = ", ".join(repr(c.scope) for c in classes)
-    raise ValueError(f"no task class for declared scope {declared_scope!r}; known scopes: {known}")
+    raise WordedError.of(N_("no task class for declared scope {scope}; known scopes: {known}"),
+                         scope=repr(declared_scope), known=known)
 
 
 def class_ceiling(task_class: TaskClass, **window_figures) -> Ceiling:
@@ -219,5 +223,5 @@ def window_share(window_tokens: int, repo_tokens: int) -> float:
     try:
         return window_tokens / repo_tokens
     except OverflowError:  # 10**400 / 1: no float holds it
-        raise ValueError(f"window_tokens / repo_tokens is too large for a float: a window of "
-                         f"{len(str(window_tokens))} digits over {repo_tokens!r} tokens") from None
+        raise WordedError.of(N_("window_tokens / repo_tokens is too large for a float: a window of {digits} digits "
+                                 "over {repo} tokens"), digits=len(str(window_tokens)), repo=repr(repo_tokens)) from None

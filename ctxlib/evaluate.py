@@ -192,7 +192,7 @@ def mine_instances(path, *, every: int = 1, limit: int | None = None, label: str
     """
     for name, value in (("every", every), ("limit", limit)):
         if value is not None and not is_whole_number(value, 1):
-            raise EvalError(f"{name} must be a positive whole number, got {value!r}")
+            raise EvalError.of(N_("{name} must be a positive whole number, got {value}"), name=name, value=repr(value))
     reader = _reader(path)
     if reader is path:
         path = reader.git_dir  # messages name the repository, not the reader
@@ -243,8 +243,8 @@ def run_instance(reader, instance: Instance, systems, budgets=BUDGETS, encoding:
     files = files_at(reader, instance.parent) if files is None else files
     readable = tuple(t for t in instance.targets if t in files)
     if not readable:  # an edited binary .py, or one ignored or too big: no ranking could find it
-        raise EvalError(f"no edited file was read at the parent commit ({', '.join(instance.targets)}: "
-                        f"binary, too big or ignored there)")
+        raise EvalError.of(N_("no edited file was read at the parent commit ({paths}: binary, too big or ignored there)"),
+                           paths=", ".join(instance.targets))
     if readable != instance.targets:
         instance = dataclasses.replace(instance, targets=readable)
     rankings: dict = {}
@@ -392,7 +392,7 @@ def evaluate_repository(path, *, every: int = 1, limit: int | None = None, budge
     budgets = tuple(budgets)
     for b in budgets:
         if not is_whole_number(b, 1):
-            raise EvalError(f"a budget must be a positive whole number of tokens, got {b!r}")
+            raise EvalError.of(N_("a budget must be a positive whole number of tokens, got {budget}"), budget=repr(b))
     reader = _reader(path)
     if instances is None:
         instances = mine_instances(reader, every=every, limit=limit)

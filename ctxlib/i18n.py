@@ -165,19 +165,35 @@ def _join(parts, lang: str) -> str:
                    else message_n(part[0], part[1], part[2], lang, **worded(part[3])) for part in parts)
 
 
-class WordedError(ValueError):
-    """A ``ValueError`` a person may read in any of ``LANGS``: ``str(error)`` is the English, ``text(lang)`` the
-    words in ``lang``. Raised with a ``Worded`` (``WordedError(Worded(...))``) or plain text (English only)."""
+class _Wording:
+    """What a worded exception adds to its class: ``text(lang)``, and ``of`` to raise one from a message id."""
 
     def text(self, lang: str = "en") -> str:
         """The message in ``lang`` (English if it was raised with plain text); ``ValueError`` for an unknown language."""
         return in_lang(self.args[0] if self.args else "", lang)
 
+    @classmethod
+    def of(cls, msgid: str, /, **params):
+        """``cls(Worded((msgid, params)))``: ``WordedError.of(N_("got {value}"), value=repr(x))``. Pass a value
+        already as text (``repr(x)``): it is shown in every language, and the error stays picklable."""
+        return cls(Worded((msgid, params)))
+
+
+class WordedError(_Wording, ValueError):
+    """A ``ValueError`` a person may read in any of ``LANGS``: ``str(error)`` is the English, ``text(lang)`` the
+    words in ``lang``. Raised with a ``Worded`` (``WordedError(Worded(...))``) or plain text (English only)."""
+
+
+class WordedTypeError(_Wording, TypeError):
+    """A ``TypeError`` a person may read in any of ``LANGS``, as ``WordedError`` is a ``ValueError``."""
+
 
 def error_name(exc: BaseException) -> str:
-    """The class name a person reads for ``exc``: ``"ValueError"`` for a ``WordedError`` (the class its
-    raiser documents), else ``type(exc).__name__``."""
-    return "ValueError" if isinstance(exc, WordedError) else type(exc).__name__
+    """The class name a person reads for ``exc``: ``"ValueError"`` for a ``WordedError``, ``"TypeError"`` for a
+    ``WordedTypeError`` (the classes their raisers document), else ``type(exc).__name__``."""
+    if isinstance(exc, WordedError):
+        return "ValueError"
+    return "TypeError" if isinstance(exc, WordedTypeError) else type(exc).__name__
 
 
 def extract_notebook(fileobj, keywords, comment_tags, options):

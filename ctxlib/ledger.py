@@ -30,6 +30,7 @@ from pathlib import Path
 
 from . import safefile
 from .ceiling import Ceiling, check_attempts, check_tokens, first_turn_ceiling, is_whole_number
+from .i18n import N_, WordedError
 
 # Block kinds, as ctxlib.removal names them: a diff is an "edit", a test run's output "diagnostics".
 PATCH_KIND = "edit"
@@ -67,26 +68,26 @@ class TurnRecord:
         Kinds in ``appended`` under their old names (``OLD_KIND_NAMES``) are read as today's.
         """
         if not isinstance(data, dict):
-            raise ValueError(f"a ledger record is a JSON object, got {type(data).__name__}")
+            raise WordedError.of(N_("a ledger record is a JSON object, got {type}"), type=type(data).__name__)
         optional = ("trimmed_tokens", "passed")  # fields added later; old ledgers lack them
         missing = [name for name in cls.__dataclass_fields__
                    if name not in data and name not in optional]
         if missing:
-            raise ValueError(f"missing field(s): {', '.join(missing)}")
+            raise WordedError.of(N_("missing field(s): {fields}"), fields=", ".join(missing))
         for name in ("run", "turn", "attempt", "input_tokens", "max_tokens", "output_tokens",
                      "trimmed_tokens"):
             if name in data:
                 check_tokens(name, data[name])
         if data["stop_reason"] not in STOP_REASONS:
-            raise ValueError(f"stop_reason must be one of {STOP_REASONS}, "
-                             f"got {data['stop_reason']!r}")
+            raise WordedError.of(N_("stop_reason must be one of {known}, got {value}"), known=str(STOP_REASONS),
+                                 value=repr(data["stop_reason"]))
         if not isinstance(data["appended"], dict):
-            raise ValueError("appended must be an object of kind -> tokens, "
-                             f"got {data['appended']!r}")
+            raise WordedError.of(N_("appended must be an object of kind -> tokens, got {value}"),
+                                 value=repr(data["appended"]))
         for kind, tokens in data["appended"].items():
             check_tokens(f"appended[{kind!r}]", tokens)
         if not isinstance(data.get("passed", False), bool):
-            raise ValueError(f"passed must be true or false, got {data['passed']!r}")
+            raise WordedError.of(N_("passed must be true or false, got {value}"), value=repr(data["passed"]))
         fields = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
         fields["appended"] = {OLD_KIND_NAMES.get(kind, kind): tokens for kind, tokens in data["appended"].items()}
         return cls(**fields)
@@ -115,7 +116,8 @@ def read_ledger(path) -> list[TurnRecord]:
         try:
             records.append(TurnRecord.from_dict(safefile.load_json(line)))
         except (json.JSONDecodeError, ValueError, safefile.Refused) as error:
-            raise ValueError(f"{path}, line {number}: not a ledger record: {error}") from None
+            raise WordedError.of(N_("{path}, line {number}: not a ledger record: {error}"), path=str(path), number=number,
+                                 error=error if callable(getattr(error, "text", None)) else str(error)) from None
     return records
 
 
@@ -129,7 +131,8 @@ def _lines(path):
         try:
             yield number, line.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise ValueError(f"{path}, line {number}: not UTF-8 text (bad byte at offset {error.start})") from None
+            raise WordedError.of(N_("{path}, line {number}: not UTF-8 text (bad byte at offset {offset})"), path=str(path),
+                                 number=number, offset=error.start) from None
 
 
 def percentile(values, p) -> int:
@@ -143,13 +146,14 @@ def percentile(values, p) -> int:
     """
     ordered = list(values)
     if not ordered:
-        raise ValueError("percentile needs at least one value, got none")
+        raise WordedError.of(N_("percentile needs at least one value, got none"))
     bad = next((k for k, v in enumerate(ordered) if isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v), None)
     if bad is not None:
-        raise ValueError(f"percentile needs numbers, got {ordered[bad]!r} at position {bad}")
+        raise WordedError.of(N_("percentile needs numbers, got {value} at position {position}"), value=repr(ordered[bad]),
+                             position=bad)
     ordered.sort()
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 100:
-        raise ValueError(f"p must be a number in (0, 100], got {p!r}")
+        raise WordedError.of(N_("p must be a number in (0, 100], got {p}"), p=repr(p))
     return ordered[math.ceil(Fraction(p) * len(ordered) / 100) - 1]
 
 
@@ -176,7 +180,7 @@ def round_to(tokens: int, step: int = 1_000) -> int:
     """
     check_tokens("tokens", tokens)
     if not is_whole_number(step, 1):
-        raise ValueError(f"step must be a positive whole number of tokens, got {step!r}")
+        raise WordedError.of(N_("step must be a positive whole number of tokens, got {step}"), step=repr(step))
     return (tokens + step // 2) // step * step
 
 
@@ -237,7 +241,7 @@ def generate_run_log(runs: int = 200, random_state: int = 370, *, fixed_prefix_t
             room for its patch in the window (lower ``fill_tokens``).
     """
     if not is_whole_number(runs, 1):
-        raise ValueError(f"runs must be a whole number >= 1, got {runs!r}")
+        raise WordedError.of(N_("runs must be a whole number >= 1, got {runs}"), runs=repr(runs))
     for name, value in (("fixed_prefix_tokens", fixed_prefix_tokens), ("task_tokens", task_tokens),
                         ("fill_tokens", fill_tokens), ("window_tokens", window_tokens)):
         check_tokens(name, value)
@@ -253,8 +257,9 @@ def generate_run_log(runs: int = 200, random_state: int = 370, *, fixed_prefix_t
             median, sigma = (MERGED_PATCH_TOKENS, 0.1) if passed else (5_000, 0.45)
             patch = round(rng.lognormvariate(math.log(median), sigma))
             if input_tokens + patch > window_tokens:
-                raise ValueError(f"run {run} attempt {attempt} needs {input_tokens + patch:,} "
-                                 f"tokens, over the {window_tokens:,}-token window; lower fill_tokens")
+                raise WordedError.of(N_("run {run} attempt {attempt} needs {tokens:,} tokens, over the {window:,}-token "
+                                        "window; lower fill_tokens"), run=run, attempt=attempt,
+                                     tokens=input_tokens + patch, window=window_tokens)
             records.append(TurnRecord(run, attempt, attempt, input_tokens,
                                       window_tokens - input_tokens, patch, "end_turn", appended,
                                       passed=passed))
@@ -274,5 +279,5 @@ def tail_ratio(values, p: float = 90) -> float:
     """
     median = percentile(values, 50)
     if median == 0:
-        raise ValueError("tail_ratio needs a median above 0, got 0")
+        raise WordedError.of(N_("tail_ratio needs a median above 0, got 0"))
     return percentile(values, p) / median

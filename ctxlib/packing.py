@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .ceiling import is_whole_number
+from .i18n import N_, WordedError
 from .reasons import Reason, Skipped
 from .scoring import clean_terms, score_file
 from .tokens import estimate_tokens
@@ -36,7 +37,7 @@ class Packed:
 def check_budget(budget) -> int:
     """``budget`` if it is a positive whole number of tokens, else ``ValueError`` naming it."""
     if not is_whole_number(budget, 1):
-        raise ValueError(f"budget must be a positive whole number of tokens, got {budget!r}")
+        raise WordedError.of(N_("budget must be a positive whole number of tokens, got {budget}"), budget=repr(budget))
     return budget
 
 
@@ -96,8 +97,10 @@ def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
     """
     check_budget(budget_tokens)
     if isinstance(margin_pct, bool) or not isinstance(margin_pct, (int, float)) or not 0 <= margin_pct < 100:
-        raise ValueError(f"margin must be a percentage from 0 up to (not including) 100, got {margin_pct!r}")
+        raise WordedError.of(N_("margin must be a percentage from 0 up to (not including) 100, got {margin}"),
+                              margin=repr(margin_pct))
     left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)  # exact: 10**23 is not rounded
     if left < 1:
-        raise ValueError(f"a margin of {percent_text(margin_pct)}% leaves nothing of a budget of {budget_tokens:,} tokens")
+        raise WordedError.of(N_("a margin of {margin}% leaves nothing of a budget of {budget:,} tokens"),
+                              margin=percent_text(margin_pct), budget=budget_tokens)
     return left

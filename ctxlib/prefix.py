@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 
+from .i18n import N_, WordedError
+
 from .tokens import DEFAULT_ENCODING, count_tokens
 
 
@@ -27,10 +29,10 @@ def check_tool(tool) -> dict:
     Raises: ValueError naming the first missing key, or the value if it is not a dict.
     """
     if not isinstance(tool, dict):
-        raise ValueError(f"a tool schema is a dict with name, description and parameters, got {tool!r}")
+        raise WordedError.of(N_("a tool schema is a dict with name, description and parameters, got {tool}"), tool=repr(tool))
     for key in ("name", "description", "parameters"):
         if key not in tool:
-            raise ValueError(f"tool schema {tool.get('name', '?')!r} has no {key!r}")
+            raise WordedError.of(N_("tool schema {name} has no {key}"), name=repr(tool.get("name", "?")), key=repr(key))
     return tool
 
 
@@ -49,7 +51,7 @@ def render_prefix(system_prompt: str, tools) -> str:
     names = [check_tool(tool)["name"] for tool in tools]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise ValueError(f"tool names must be unique, repeated: {', '.join(repeated)}")
+        raise WordedError.of(N_("tool names must be unique, repeated: {names}"), names=", ".join(repeated))
     body = {"messages": [{"role": "system", "content": system_prompt}],
             "tools": [{"type": "function", "function": tool} for tool in tools]}
     return json.dumps(body, ensure_ascii=False)

@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .ceiling import check_tokens
-from .i18n import N_
+from .i18n import N_, WordedError
 from .tokens import estimate_tokens
 
 KINDS = ("fixed_prefix", "task", "retrieved_file", "model_message", "edit",
@@ -99,7 +99,7 @@ def make_block(kind: str, tokens: int, label: str, **identity) -> Block:
     Example: ``make_block("diagnostics", 18_000, "pytest, attempt 1", attempt=1, tracebacks_tokens=4_000)``.
     """
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+        raise WordedError.of(N_("kind must be one of {known}, got {kind}"), known=str(KINDS), kind=repr(kind))
     check_tokens("tokens", tokens)
     identity.setdefault("pinned", kind in PINNED_KINDS)
     return Block(kind, tokens, label, original_tokens=tokens, kept=((0, tokens),) if tokens else (), **identity)
@@ -237,8 +237,8 @@ def head_and_tail(blocks, target_tokens: int, *, max_tokens: int = 8_000, head_t
     for name, value in (("max_tokens", max_tokens), ("head_tokens", head_tokens), ("tail_tokens", tail_tokens)):
         check_tokens(name, value)
     if head_tokens + tail_tokens > max_tokens:
-        raise ValueError(f"head_tokens + tail_tokens must be <= max_tokens ({max_tokens:,}), "
-                         f"got {head_tokens + tail_tokens:,}")
+        raise WordedError.of(N_("head_tokens + tail_tokens must be <= max_tokens ({most:,}), got {tokens:,}"),
+                             most=max_tokens, tokens=head_tokens + tail_tokens)
     kept, removals = [], []
     for block in blocks:
         if block.kind in TOOL_OUTPUTS and not block.pinned and not block.masked and block.tokens > max_tokens:
@@ -361,7 +361,8 @@ def compaction(blocks, target_tokens: int, *, window_tokens: int, threshold: flo
     check_tokens("window_tokens", window_tokens, positive=True)
     check_tokens("summary_tokens", summary_tokens)
     if not 0 < low_mark < threshold <= 1:
-        raise ValueError(f"need 0 < low_mark < threshold <= 1, got low_mark={low_mark!r}, threshold={threshold!r}")
+        raise WordedError.of(N_("need 0 < low_mark < threshold <= 1, got low_mark={low_mark}, threshold={threshold}"),
+                             low_mark=repr(low_mark), threshold=repr(threshold))
     total = _total(blocks)
     if total <= threshold * window_tokens:
         return list(blocks), []
@@ -389,7 +390,7 @@ class Rule:
 
     def __init__(self, function, /, name: str | None = None, **params):
         if not callable(function):
-            raise ValueError(f"a rule must be a function, got {function!r}")
+            raise WordedError.of(N_("a rule must be a function, got {value}"), value=repr(function))
         self.function, self.params = function, params
         shown = ", ".join(f"{k}={v:,}" if isinstance(v, int) else f"{k}={v}" for k, v in params.items()
                           if k != "window_tokens")
@@ -409,7 +410,7 @@ def compose(*rules) -> Rule:
     Raises: ValueError for no rules.
     """
     if not rules:
-        raise ValueError("compose needs at least one rule, got none")
+        raise WordedError.of(N_("compose needs at least one rule, got none"))
 
     def composed(blocks, target_tokens):
         removals = []

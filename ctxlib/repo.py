@@ -49,7 +49,7 @@ import pathspec
 
 from . import credentials, identical, ignore, safefile
 from .ceiling import is_whole_number
-from .i18n import N_, message
+from .i18n import N_, WordedError
 from .reasons import Reason, Skipped
 
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
@@ -203,12 +203,12 @@ def decode_file(rel: str, data: bytes) -> tuple[RepoFile | None, Skipped | None]
 
 def _spec(patterns, what: str) -> pathspec.GitIgnoreSpec | None:
     if isinstance(patterns, str):
-        raise ValueError(f"{what} must be a list of patterns, got the string {patterns!r}; try [{patterns!r}]")
+        raise WordedError.of(N_("{what} must be a list of patterns, got the string {value}; try [{value}]"), what=what, value=repr(patterns))
     patterns = list(patterns)
     try:
         spec = ignore.compile_patterns(patterns) if patterns else None
     except ValueError as exc:
-        raise ValueError(f"{what}: not a gitignore-style pattern list ({exc})") from None
+        raise WordedError.of(N_("{what}: not a gitignore-style pattern list ({error})"), what=what, error=str(exc)) from None
     # A pattern that matches nothing left every file out (--include) or nothing (--exclude) without a word, and
     # the pack then said "no file matches the query": each such pattern is named, with git's reason.
     read = [(line, None) for line in patterns if not line]  # pathspec drops "" (and keeps "  " as no pattern)
@@ -223,10 +223,10 @@ def _spec(patterns, what: str) -> pathspec.GitIgnoreSpec | None:
                      "for the character)")
         else:
             why = N_("{what}: the pattern {line!r} can match no file name")
-        raise ValueError(message(why, "en", what=what, line=line))
+        raise WordedError.of(why, what=what, line=line)
     if what == "include" and spec and all(p.include is False for p in spec.patterns):
-        raise ValueError(message(N_("{what}: {line!r} only takes back what an earlier pattern matched, so no file "
-                                    "matches; to leave files out, use --exclude"), "en", what=what, line=patterns[0]))
+        raise WordedError.of(N_("{what}: {line!r} only takes back what an earlier pattern matched, so no file "
+                                "matches; to leave files out, use --exclude"), what=what, line=patterns[0])
     return spec
 
 
@@ -259,16 +259,16 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
             pattern list is a bare string or holds a pattern that can match nothing (``"["``).
     """
     root = Path(root)
-    if not is_whole_number(max_file_bytes, 1):
-        raise ValueError(f"max_file_bytes must be a positive whole number of bytes, got {max_file_bytes!r}")
-    if not is_whole_number(max_tree_bytes, 1):
-        raise ValueError(f"max_tree_bytes must be a positive whole number of bytes, got {max_tree_bytes!r}")
+    for name, value in (("max_file_bytes", max_file_bytes), ("max_tree_bytes", max_tree_bytes)):
+        if not is_whole_number(value, 1):
+            raise WordedError.of(N_("{name} must be a positive whole number of bytes, got {value}"), name=name, value=repr(value))
     excluded, included = _spec(exclude, "exclude"), _spec(include, "include")
     try:  # the root itself may be a link (the user named it); nothing under it is followed
         root_fd = os.dup(root_fd) if root_fd is not None else os.open(
             root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError:
-        raise ValueError(f"{root}: not a directory" if os.path.lexists(root) else f"{root}: no such directory") from None
+        raise WordedError.of(N_("{root}: not a directory") if os.path.lexists(root) else N_("{root}: no such directory"),
+                             root=str(root)) from None
     repo = Repo(root=root)
     try:
         _walk(root, root_fd, [("", excluded)] if excluded else [], included, repo, (max_file_bytes, max_tree_bytes),

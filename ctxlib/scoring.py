@@ -13,7 +13,7 @@ in Lesson 1's example), symbols, search hits or recent edits. Lesson 3 adds a co
 """
 from __future__ import annotations
 
-from .i18n import N_, Worded, WordedError
+from .i18n import N_, Worded, WordedError, WordedTypeError
 
 NAME_WEIGHT = 3
 MAX_TERMS = 256  # Lesson 1's queries have 2 to 5; each term is one scan of every file
@@ -32,14 +32,12 @@ def clean_terms(query_terms) -> list[str]:
         TypeError: if a term is not a string.
     """
     if isinstance(query_terms, str):
-        raise ValueError(
-            f"query_terms must be a list of terms, got the string {query_terms!r}; "
-            f"try {query_terms.split()!r}"
-        )
+        raise WordedError.of(N_("query_terms must be a list of terms, got the string {query}; try {terms}"),
+                             query=repr(query_terms), terms=repr(query_terms.split()))
     terms = []
     for term in query_terms:
         if not isinstance(term, str):
-            raise TypeError(f"each query term must be a string, got {term!r}")
+            raise WordedTypeError.of(N_("each query term must be a string, got {term}"), term=repr(term))
         if term.strip():
             terms.append(term.strip().lower())
     if not terms:

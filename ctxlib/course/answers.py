@@ -15,7 +15,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ctxlib.i18n import N_, message
+from ctxlib.i18n import N_, WordedError, message
 
 # ``Question`` in the annotations is ``ctxlib.course.quiz.Question``; not imported, since quiz imports this module.
 
@@ -73,12 +73,14 @@ def _chosen_ids(question: Question, answer) -> set[str]:
     elif isinstance(answer, (list, tuple, set, frozenset)) and all(isinstance(a, str) for a in answer):
         chosen = set(answer)
     else:
-        raise ValueError(f"question {question.id!r} takes option ids such as 'a' or ['a', 'c'], got {answer!r}")
+        raise WordedError.of(N_("question {id} takes option ids such as 'a' or ['a', 'c'], got {answer}"), id=repr(question.id),
+                             answer=repr(answer))
     unknown = chosen - {o.id for o in question.options}
     if unknown:
-        raise ValueError(f"question {question.id!r} has no option {sorted(unknown)}; options: {[o.id for o in question.options]}")
+        raise WordedError.of(N_("question {id} has no option {unknown}; options: {options}"), id=repr(question.id),
+                             unknown=str(sorted(unknown)), options=str([o.id for o in question.options]))
     if question.type == "single_choice" and len(chosen) > 1:
-        raise ValueError(f"question {question.id!r} takes one option, got {sorted(chosen)}")
+        raise WordedError.of(N_("question {id} takes one option, got {chosen}"), id=repr(question.id), chosen=str(sorted(chosen)))
     return chosen
 
 

@@ -41,7 +41,7 @@ except ImportError:  # the browser build (Pyodide) has no matplotlib: turn_chart
     matplotlib = None
 
 from ctxlib.ceiling import check_tokens
-from ctxlib.i18n import LANGS, N_, message
+from ctxlib.i18n import LANGS, N_, WordedError, message
 from ctxlib.transcript import LOOP_KINDS as KINDS, occupancy  # the kinds Lesson 2's loop makes
 
 FONT_PATH = Path(__file__).parent / "data" / "fonts" / "NotoSansDevanagari-Regular.ttf"
@@ -275,7 +275,7 @@ def removal_chart(outcomes, language: str = "en", columns: int = 2) -> Figure:
 
     outcomes = list(outcomes)
     if not outcomes:
-        raise ValueError("removal_chart needs at least one outcome, got none")
+        raise WordedError.of(N_("removal_chart needs at least one outcome, got none"))
     if language not in LANGS:
         raise ValueError(f"language must be 'en' or 'hi', got {language!r}")
     check_tokens("columns", columns, positive=True)

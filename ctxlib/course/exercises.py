@@ -48,7 +48,7 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ctxlib.i18n import LANGS, N_, WordedError, error_name, message
+from ctxlib.i18n import LANGS, N_, error_name, in_lang, message
 
 from . import timelimit
 from .compare import _equal, _explained, _unchanged, shown_value  # noqa: F401 (shown_value: the engine's name too)
@@ -209,7 +209,7 @@ def _timed_call(answer, given, watch: _PrintWatch, expected, deadline: float):
 def _their_error(exc: BaseException, msgs: dict, lang: str = "en") -> str:
     """The learner's exception (ctxlib's own worded in ``lang``) and the deepest line of their own code in its traceback."""
     try:
-        said = exc.text(lang) if isinstance(exc, WordedError) else str(exc)
+        said = in_lang(exc, lang)  # ctxlib's own errors have text(lang): WordedError, WordedTypeError
     except Exception:  # noqa: BLE001  an exception whose __str__ fails, or holds an int too long for str
         said = ""
     lines = [f"{error_name(exc)}: {said}" if said else error_name(exc)]

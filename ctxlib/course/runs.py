@@ -21,6 +21,7 @@ import gzip
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..i18n import N_, WordedError
 from ..ledger import percentile
 
 DATA = Path(__file__).parent / "data" / "complexity_trap"
@@ -73,7 +74,7 @@ def load_runs(agent: str = "swe-agent", path: Path | None = None) -> list[TaskRu
     Raises: ValueError for an unknown agent; OSError if the file cannot be read.
     """
     if agent not in FILES:
-        raise ValueError(f"agent must be one of {sorted(FILES)}, got {agent!r}")
+        raise WordedError.of(N_("agent must be one of {known}, got {agent}"), known=str(sorted(FILES)), agent=repr(agent))
     with gzip.open(path or DATA / FILES[agent], "rt", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     return [TaskRun(agent, r["experiment"], _model(r["experiment"]),
@@ -157,5 +158,6 @@ def mean_input_tokens(model: str = "gemini_2.5_flash-agent", strategy: str = "Ra
     values = [i.mean_input_tokens for i in load_runs("swe-agent")
               if i.experiment.startswith(model) and i.strategy == strategy]
     if not values:
-        raise ValueError(f"no SWE-agent runs for model {model!r} with strategy {strategy!r}")
+        raise WordedError.of(N_("no SWE-agent runs for model {model} with strategy {strategy}"), model=repr(model),
+                             strategy=repr(strategy))
     return values

@@ -21,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ctxlib import safefile
+from ctxlib.i18n import N_, WordedError
 
 QUERY = "vat invoice"
 BUDGET = 2_000
@@ -145,7 +146,7 @@ def build_sample_git_repository(dest) -> Path:
 
     root = Path(dest)
     if root.exists() and any(root.iterdir()):
-        raise ValueError(f"{root}: not empty; the sample repository needs an empty folder")
+        raise WordedError.of(N_("{root}: not empty; the sample repository needs an empty folder"), root=str(root))
     final = sample_files()
     texts = dict(final)
     for _, edits in reversed(HISTORY):  # undo the history, newest edit first

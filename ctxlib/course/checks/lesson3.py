@@ -14,7 +14,7 @@ from pathlib import Path, PurePath
 
 from ctxlib.bm25 import code_terms
 from ctxlib.fit import pack_repository, rank
-from ctxlib.i18n import LANGS, N_, Worded, error_name, message
+from ctxlib.i18n import LANGS, N_, error_name, in_lang, message
 from ctxlib.repo import credential_in_text, read_repo
 from ctxlib.strategies import Option, knapsack
 from ctxlib.tokens import count_tokens
@@ -193,9 +193,8 @@ def capstone_cases() -> list[Case]:
         try:
             pack(a)
         except Exception as exc:  # its own reason, in the learner's language where the library words it
-            said = exc.args[0] if exc.args else None
             return {lang: message(N_("not something pack_repository can pack ({error})"), lang, error=f"{error_name(exc)}: "
-                                  f"{said.text(lang) if isinstance(said, Worded) else exc}") for lang in LANGS}
+                                  f"{in_lang(exc, lang)}") for lang in LANGS}
         return reprlib.repr(a)
 
     def used(a):

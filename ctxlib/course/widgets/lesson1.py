@@ -6,7 +6,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ctxlib.ceiling import is_whole_number
-from ctxlib.i18n import check_lang, in_lang, message
+from ctxlib.i18n import N_, WordedError, check_lang, in_lang, message
 
 from ..tables import Table
 from .explorer import Explorer
@@ -56,7 +56,7 @@ def request_table(parts: dict, window_tokens: int, lang: str = "en", encoding: s
 
     check_lang(lang)
     if not is_whole_number(window_tokens, 1):
-        raise ValueError(f"window_tokens must be a positive number of tokens, got {window_tokens!r}")
+        raise WordedError.of(N_("window_tokens must be a positive number of tokens, got {value}"), value=repr(window_tokens))
     counts = [(label, count_tokens(text, encoding)) for label, text in parts.items()]
     used = sum(n for _, n in counts)
     rows = [[label, n, 100 * n / window_tokens] for label, n in counts]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ctxlib.cost import ANTHROPIC, NO_CACHE, run_cost
-from ctxlib.i18n import N_, check_lang, in_lang, message
+from ctxlib.i18n import N_, WordedError, check_lang, in_lang, message
 from ctxlib.overflow import CURRENT_FILE, chapter_run, exploration_run, run_loop
 from ctxlib.removal import (Rule, compaction, compose, drop_superseded_diffs, head_and_tail, head_trim,
                             keep_tail, no_removal, observation_masking, replace_stale_copies, summarize_span)
@@ -43,7 +43,7 @@ def make_rule(name: str, *, keep_last: int = 10, threshold_percent: int = 80, wi
               "drop_superseded_diffs + head_trim": compose(drop_superseded_diffs, head_trim),
               "replace_stale_copies + drop_superseded_diffs": compose(replace_stale_copies, drop_superseded_diffs)}
     if name not in simple:
-        raise ValueError(f"rule must be one of {RULES}, got {name!r}")
+        raise WordedError.of(N_("rule must be one of {known}, got {rule}"), known=str(RULES), rule=repr(name))
     rule = simple[name]
     return rule if isinstance(rule, Rule) else Rule(rule)
 
