@@ -102,7 +102,7 @@ def _folder(path) -> Path:
                                    else N_("{path}: no such directory"), {"path": str(path)})))
     for head in (p / ".git" / "HEAD", p / "HEAD"):
         if os.path.lexists(head) and not head.is_file():
-            raise HistoryError(f"{path}: {head.relative_to(p)} is not a regular file (a damaged repository)")
+            raise HistoryError.of(N_("{path}: {file} is not a regular file (a damaged repository)"), path=str(path), file=str(head.relative_to(p)))
     return p
 
 
@@ -115,7 +115,7 @@ def commit_hash(commit: str) -> str:
     """``commit`` if it is a commit hash (4 to 64 hexadecimal digits), so it cannot be taken for an option
     (``--output=...``) or a ref; raises ``HistoryError`` otherwise."""
     if not isinstance(commit, str) or not re.fullmatch(r"[0-9a-fA-F]{4,64}", commit):
-        raise HistoryError(f"{commit!r}: not a commit hash")
+        raise HistoryError.of(N_("{commit}: not a commit hash"), commit=repr(commit))
     return commit
 
 
@@ -179,7 +179,7 @@ class GitCommand:
         try:
             return standin.run_small(command, {**standin.caller_environment(), "GIT_NO_LAZY_FETCH": "1"}, 60)
         except subprocess.TimeoutExpired:
-            raise HistoryError(f"{path}: git took longer than 60 seconds to find the repository") from None
+            raise HistoryError.of(N_("{path}: git took longer than 60 seconds to find the repository"), path=str(path)) from None
 
     def environment(self) -> dict[str, str]:
         """A run's environment: the caller's without git's repository variables, with the objects (``standin``)."""
@@ -200,9 +200,9 @@ class GitCommand:
             raise HistoryError(Worded((N_("git {command}: needed more than {gib:g} GiB of memory (refused: a hostile or "
                                           "very large history)"), {"command": args[0], "gib": self.max_data / (1 << 30)})))
         if ran.cut == "output":
-            raise HistoryError(f"git {args[0]}: the history is larger than {self.max_output:,} bytes")
+            raise HistoryError.of(N_("git {command}: the history is larger than {most:,} bytes"), command=args[0], most=self.max_output)
         if ran.cut:
-            raise HistoryError(f"git {args[0]}: took longer than {self.timeout} seconds")
+            raise HistoryError.of(N_("git {command}: took longer than {seconds} seconds"), command=args[0], seconds=self.timeout)
         if ran.code:
             raise HistoryError(f"git {args[0]}: {_first_line(ran.err)}")
         return ran.out
@@ -215,7 +215,8 @@ class GitCommand:
         rows = [line.partition(b"\t") for line in listing.split(b"\0")[:-1]]  # "MODE TYPE HASH SIZE\tPATH"
         deep = next((path for _, _, path in rows if too_deep(decode_path(path))), None)
         if deep is not None:  # written, it could not be removed (shutil.rmtree recurses): nothing is written
-            raise HistoryError(f"{commit}: a path more than {MAX_TREE_DEPTH} folders deep ({decode_path(deep)[:80]}...)")
+            raise HistoryError.of(N_("{commit}: a path more than {most} folders deep ({path}...)"), commit=commit, most=MAX_TREE_DEPTH,
+                                  path=decode_path(deep)[:80])
         sizes = [(int(f[3]), path) for head, _, path in rows
                  if len(f := head.split()) == 4 and f[1] == b"blob" and f[3].isdigit()]
         check_written(commit, sum(size for size, _ in sizes if max_bytes is None or size <= max_bytes), HistoryError)
@@ -225,7 +226,7 @@ class GitCommand:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet); ``HistoryError`` if it names
         a missing or damaged one."""
         if getattr(self, "damaged", False):
-            raise HistoryError(f"{self.git_dir}: HEAD does not name a commit (a damaged repository)")
+            raise HistoryError.of(N_("{path}: HEAD does not name a commit (a damaged repository)"), path=str(self.git_dir))
         return self.head is not None
 
     def log(self) -> list[LogEntry]:
@@ -277,7 +278,7 @@ class GitCommand:
                                       timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 archive.kill()
-                raise HistoryError(f"git archive: took longer than {self.timeout} seconds") from None
+                raise HistoryError.of(N_("git {command}: took longer than {seconds} seconds"), command="archive", seconds=self.timeout) from None
             finally:  # tar gone or failed: git stops at the closed pipe, and is waited for
                 archive.stdout.close()
                 failed = archive.wait()
@@ -288,7 +289,7 @@ class GitCommand:
         if done.returncode:  # "tar: link.py: Cannot create symlink to ...: File name too long"
             raise HistoryError(_first_line(done.stderr)[:200])
         if failed:
-            raise HistoryError(f"git archive: failed (exit status {failed})")
+            raise HistoryError.of(N_("git archive: failed (exit status {status})"), status=failed)
 
 
 class PureGit:
@@ -314,11 +315,11 @@ class PureGit:
         except NotGitRepository:
             raise _not_a_repository(path) from None
         except _damaged() as exc:  # a .git file that is not "gitdir: ...", a config file with a syntax error
-            problem = f"cannot be read: {_problem(exc)}"
+            problem = _problem(exc)
         if problem is None and not self.git_dir.is_dir():  # a .git file pointing nowhere, as git says too
             raise _not_a_repository(path)
-        if problem:
-            raise HistoryError(f"{path}: {problem}")
+        if problem is not None:
+            raise HistoryError.of(N_("{path}: cannot be read: {problem}"), path=str(path), problem=problem)
 
     def open(self):
         """The dulwich ``Repo``, to use in a ``with`` block: closing it closes its pack files."""
@@ -348,8 +349,8 @@ class PureGit:
                 raise
             except _damaged() as exc:
                 problem = _problem(exc)
-        raise HistoryError(f"{self.git_dir}: cannot be read: {problem} (a damaged or incomplete repository; "
-                           "'git fsck' says more)")
+        raise HistoryError.of(N_("{path}: cannot be read: {problem} (a damaged or incomplete repository; 'git fsck' says "
+                                 "more)"), path=str(self.git_dir), problem=problem)
 
     def has_head(self) -> bool:
         """Whether ``HEAD`` names a commit (False in a repository with no commits yet). Raises ``HistoryError``."""
@@ -382,8 +383,8 @@ class PureGit:
                 for _ in range(10):  # an annotated tag: the commit it names, as git log peels it
                     c = repo[c.object[1]] if isinstance(c, Tag) else c
                 if not isinstance(c, Commit) or not isinstance(repo[c.tree], Tree):
-                    raise HistoryError(f"{self.git_dir}: {sha.decode('ascii', 'replace')} is not a commit (a damaged "
-                                       "repository)")
+                    raise HistoryError.of(N_("{path}: {sha} is not a commit (a damaged repository)"), path=str(self.git_dir),
+                                          sha=sha.decode("ascii", "replace"))
                 parents = repo.get_parents(c.id, c)
                 entries.append(self._entry(repo, c, parents, parents[:1], budget))
                 sha = parents[0] if parents else None
@@ -441,7 +442,7 @@ class PureGit:
         try:
             tree = store[repo[commit.encode()].id].tree
         except (KeyError, ValueError, AttributeError):
-            raise HistoryError(f"{commit}: no such commit in {self.git_dir}") from None
+            raise HistoryError.of(N_("{commit}: no such commit in {path}"), commit=commit, path=str(self.git_dir)) from None
         budget = PathBudget(commit, HistoryError, tree=True)
         entries = [budget.take() or entry for entry in store.iter_tree_contents(tree)]
         write_entries(store, commit, entries, dest, max_file_bytes, HistoryError)

@@ -73,7 +73,7 @@ def recent_commits(root, count: int, root_fd: int | None = None) -> list[tuple[s
             reader = PureGit(git.parent if git == shown else git)
             reader.timeout = TIMEOUT_SECONDS
             if not os.path.samefile(reader.git_dir, git):  # dulwich looked in a parent folder: not this repository
-                raise HistoryError(f"{root}: .git is not a git directory")
+                raise HistoryError.of(N_("{root}: .git is not a git directory"), root=str(root))
             entries = reader.recent(count) if reader.has_head() else []
     return [(message[:MAX_MESSAGE_CHARS], [path for kind, path in status if kind != "D"][:MAX_FILES + 1])
             for _, _, message, status in entries]
@@ -127,30 +127,31 @@ def check_git_folder(git: Path, shown: Path | None = None) -> None:
             entries. The message names the entry.
     """
     def refuse(why: str, path) -> None:
-        raise HistoryError(f"{(shown or git).parent}: the history signal does not read this .git: {why} "
-                           f"({os.fsdecode(os.path.relpath(path, git))!r})")
+        raise HistoryError.of(N_("{folder}: the history signal does not read this .git: {why} ({entry})"),
+                              folder=str((shown or git).parent), why=Worded((why, {})),
+                              entry=repr(os.fsdecode(os.path.relpath(path, git))))
     for borrowed in ("commondir", os.path.join("objects", "info", "alternates")):
         if os.path.lexists(git / borrowed):
-            refuse("another repository's files are read through it", git / borrowed)
+            refuse(N_("another repository's files are read through it"), git / borrowed)
     seen, stack = 0, [str(git)]
     while stack:
         with os.scandir(stack.pop()) as entries:
             for entry in entries:
                 seen += 1
                 if seen > MAX_GIT_ENTRIES:
-                    refuse("too many files", entry.path)
+                    refuse(N_("too many files"), entry.path)
                 if entry.is_symlink():
-                    refuse("a symbolic link", entry.path)
+                    refuse(N_("a symbolic link"), entry.path)
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
                 elif not entry.is_file(follow_symlinks=False):
-                    refuse("not a regular file", entry.path)
+                    refuse(N_("not a regular file"), entry.path)
     config = git / "config"
     if config.exists():
         if config.stat().st_size > MAX_CONFIG_BYTES:
-            refuse("a config file over 1 MiB", config)
+            refuse(N_("a config file over 1 MiB"), config)
         if re.search(rb"^\s*\[\s*include", config.read_bytes(), re.IGNORECASE | re.MULTILINE):
-            refuse("its config includes other files", config)
+            refuse(N_("its config includes other files"), config)
 
 
 class IsolatedGit(GitCommand):
@@ -167,7 +168,7 @@ class IsolatedGit(GitCommand):
         self.source = shown or git
         head = git / "HEAD"
         if not head.is_file() or head.stat().st_size > 4096:
-            raise HistoryError(f"{self.source.parent}: .git has no HEAD file (not a git working copy)")
+            raise HistoryError.of(N_("{path}: .git has no HEAD file (not a git working copy)"), path=str(self.source.parent))
         fmt = standin.run_small(["git", "config", "--file", str(git / "config"), "--no-includes", "--get",
                                  "extensions.objectformat"], {**standin.caller_environment(), **standin.ENV},
                                 TIMEOUT_SECONDS) if (git / "config").is_file() else None
@@ -185,9 +186,10 @@ class IsolatedGit(GitCommand):
             try:
                 return standin.run_small(self.command(*args), self.environment(), TIMEOUT_SECONDS).returncode == 0
             except subprocess.TimeoutExpired:
-                raise HistoryError(f"git {args[0]}: took longer than {TIMEOUT_SECONDS} seconds") from None
+                raise HistoryError.of(N_("git {command}: took longer than {seconds} seconds"), command=args[0],
+                                      seconds=TIMEOUT_SECONDS) from None
         if ok("rev-parse", "--verify", "-q", "HEAD^{commit}"):
             return True
         if ok("symbolic-ref", "-q", "HEAD") and not ok("rev-parse", "--verify", "-q", "HEAD"):
             return False  # a new repository: HEAD names a branch with no commit yet
-        raise HistoryError(f"{self.source.parent}: HEAD does not name a commit (a damaged repository)")
+        raise HistoryError.of(N_("{path}: HEAD does not name a commit (a damaged repository)"), path=str(self.source.parent))

@@ -182,9 +182,9 @@ def test_worded_errors_pickle_with_both_languages():
 
 
 # The modules a learner reaches from the lessons, the exercises and the widgets.
-LEARNER_MODULES = ["bm25.py", "ceiling.py", "cost.py", "evaluate.py", "fit.py", "ledger.py", "overflow.py",
-                   "packing.py", "prefix.py", "ranking.py", "recent.py", "removal.py", "repo.py", "scoring.py",
-                   "strategies.py", "tokens.py", "transcript.py", "views.py", "course/answers.py", "course/charts.py",
+LEARNER_MODULES = ["bm25.py", "ceiling.py", "cost.py", "evaluate.py", "fit.py", "history.py", "ledger.py",
+                   "overflow.py", "packing.py", "prefix.py", "ranking.py", "recent.py", "removal.py", "repo.py", "safegit.py",
+                   "scoring.py", "strategies.py", "tokens.py", "transcript.py", "views.py", "course/answers.py", "course/charts.py",
                    "course/runs.py", "course/sample_project.py", "course/widgets/lesson1.py",
                    "course/widgets/lesson2.py", "course/widgets/lesson3.py", "course/widgets/lesson4.py"]
 # Plain raises left in those modules on purpose, each with its reason.
@@ -194,15 +194,19 @@ ALLOWED = {
     ("course/widgets/lesson3.py", "a reason is a ctxlib.reasons.Skipped, got "): "the widget's own call; a learner "
                                                                                  "never passes a reason",
     ("course/widgets/lesson3.py", "lang must be one of "): "as charts' language: no language to word it in",
+    ("history.py", "git "): "git's own first line of error output follows the command's name: English from git",
 }
+# Raised with a literal, these say English only; with an N_ message id (``.of``, a ``Worded``) they are worded.
+RAISED = ("ValueError", "TypeError", "WordedError", "WordedTypeError", "EvalError", "HistoryError")
 
 
 def _plain_raises(source: str):
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             name = getattr(node.exc.func, "id", getattr(node.exc.func, "attr", None))
-            if name in ("ValueError", "TypeError") and node.exc.args:
-                first = node.exc.args[0]
+            first = node.exc.args[0] if node.exc.args else None
+            first = first.body if isinstance(first, ast.IfExp) else first  # f"..." if ... else f"..."
+            if name in RAISED and isinstance(first, (ast.Constant, ast.JoinedStr)):
                 parts = first.values if isinstance(first, ast.JoinedStr) else [first]
                 lead = next((p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str)), "")
                 yield node.lineno, lead
@@ -218,3 +222,26 @@ def test_no_plain_english_raise_in_the_modules_a_learner_reaches():
 def test_the_sweep_sees_a_plain_raise():
     assert list(_plain_raises('def f(x):\n    raise ValueError(f"x must be 1, got {x!r}")\n')) == [(2, "x must be 1, got ")]
     assert list(_plain_raises('raise TypeError("no")\n')) == [(1, "no")]
+    assert list(_plain_raises('raise HistoryError(f"{path}: damaged")\n')) == [(1, ": damaged")]
+    assert list(_plain_raises('raise ValueError(f"{r}: no folder" if x else f"{r}: not one")\n')) == [(1, ": no folder")]
+    assert list(_plain_raises('raise WordedError.of(N_("got {x}"), x=1)\nraise ValueError(message)\n')) == []
+
+
+def test_history_errors_in_hindi(tmp_path):
+    from ctxlib import history, safegit
+
+    root = sample_project.build_sample_git_repository(tmp_path / "shop")
+    reader = history.PureGit(root)
+    with pytest.raises(history.HistoryError) as caught:
+        reader.write_tree("0" * 40, tmp_path / "out")
+    assert str(caught.value) == f"{'0' * 40}: no such commit in {reader.git_dir}"
+    assert caught.value.text("hi") == f"{'0' * 40}: {reader.git_dir} में ऐसा कोई commit नहीं है"
+    with pytest.raises(history.HistoryError) as caught:
+        reader.write_tree("--output=x.tar", tmp_path / "out")
+    assert str(caught.value) == "'--output=x.tar': not a commit hash"
+    assert caught.value.text("hi") == "'--output=x.tar': यह commit hash नहीं है"
+    (root / ".git" / "description2").symlink_to(root / "README.md")
+    with pytest.raises(history.HistoryError) as caught:
+        safegit.recent_commits(root, 5)
+    assert str(caught.value) == f"{root}: the history signal does not read this .git: a symbolic link ('description2')"
+    assert caught.value.text("hi") == f"{root}: history signal यह .git नहीं पढ़ता: एक symbolic link ('description2')"
