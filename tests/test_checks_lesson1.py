@@ -408,7 +408,7 @@ def test_the_packer_cases_hold_the_boundary_and_the_ties():
 
 def test_the_wrong_type_is_named_not_the_value():
     message = rejected(names_without_costs, PACKER).message
-    assert message.endswith("item 0 (counting from 0): item 0 (counting from 0): it is a str, not a list.")
+    assert message.endswith("item 0 of item 0 (counting from 0): it is a str, not a list.")
 
 
 # --- own_scorer, a seventh review: wrong answers of other kinds, right answers in other styles ----------
@@ -909,7 +909,6 @@ PREDICT_75_WRONG_8 = {
     "windows_separators": ["tests\\test_pricing.py", "shop\\cart.py"],
     "split_without_strip": "tests/test_pricing.py, shop/cart.py".split(","),
     "a_dict_of_names_and_costs": {"tests/test_pricing.py": 46, "shop/cart.py": 27},
-    "a_keys_view": dict([("tests/test_pricing.py", 46), ("shop/cart.py", 27)]).keys(),
     "only_the_best_file": ["shop/pricing.py"],
     "an_iterator": iter(["tests/test_pricing.py", "shop/cart.py"]),
 }
@@ -921,12 +920,14 @@ def test_the_predict_75_checker_rejects_round_8(wrong):
     rejected(PREDICT_75_WRONG_8[wrong], predict_75_cases())
 
 
-@pytest.mark.parametrize("right", ["split_on_whitespace", "keys_of_the_chosen", "a_numpy_array"])
+@pytest.mark.parametrize("right", ["split_on_whitespace", "keys_of_the_chosen", "a_numpy_array", "a_keys_view"])
 def test_the_predict_75_checker_accepts_round_8(right):
     from ctxlib.course.checks.lesson1 import predict_75_cases
     answer = {"split_on_whitespace": "tests/test_pricing.py shop/cart.py".split(),
               "keys_of_the_chosen": list(dict(pack_context(LESSON1_FILES, ["discount", "pricing"], 75).chosen)),
-              "a_numpy_array": numpy.array(["tests/test_pricing.py", "shop/cart.py"])}[right]  # was refused: a ndarray
+              "a_numpy_array": numpy.array(["tests/test_pricing.py", "shop/cart.py"]),  # was refused: a ndarray
+              # was refused too (round s41): a dict's view holds the names in order, as the list and the array do
+              "a_keys_view": dict([("tests/test_pricing.py", 46), ("shop/cart.py", 27)]).keys()}[right]
     accepted(answer, predict_75_cases())
 
 
@@ -1009,3 +1010,25 @@ def test_the_packer_checker_rejects_a_pack_one_token_over(wrong):
 
     result = exercise("01_window_as_budget", "own_packer").run(wrong)
     assert result.outcome == "failed" and "a budget one token short of all three" in result.message
+
+
+def test_the_checkers_read_lesson_1_as_the_chapter_gives_it_not_as_a_notebook_cell_left_it():
+    """A first packer that pops what it packs, tried on the lesson's own dict in a scratch cell, changed
+    LESSON1_FILES for the session: the right smallest budget (108) was then "too high", and a packer one token over
+    the budget passed all the checks (the boundary cases had lost their best file)."""
+    from ctxlib.course.checks.lesson1 import exact_budget_cases, predict_75_cases
+    from ctxlib.course.examples import LESSON1_QUERY
+
+    kept = dict(LESSON1_FILES)
+    try:
+        for name, _ in pack_context(LESSON1_FILES, LESSON1_QUERY, 100).chosen:
+            LESSON1_FILES.pop(name)  # what the learner's first packer did to the caller's files
+        LESSON1_QUERY.append("history")
+        accepted(108, exact_budget_cases())
+        accepted(["tests/test_pricing.py", "shop/cart.py"], predict_75_cases())
+        rejected(one_token_over_the_budget, packer_cases())
+        accepted(scorer_with_casefold, scorer_cases())
+    finally:
+        LESSON1_FILES.clear()
+        LESSON1_FILES.update(kept)
+        LESSON1_QUERY.remove("history")

@@ -1357,3 +1357,73 @@ def small_outputs_not_counted_among_the_last(blocks, keep_last, placeholder):
 
 def test_the_masking_checker_rejects_round_9():
     rejected(small_outputs_not_counted_among_the_last, masking_cases())
+
+
+# --- round s41: ordered collections that are not a list -------------------------------------------------------
+# A dict's view keeps its keys in insertion order and a deque is a list with two ends: both hold the items in order,
+# as a tuple or a numpy array does, and were refused ("it is a dict_keys, not a list"). Wrong items or a wrong order
+# in them are refused as in a list, and a generator (read once) still is.
+
+def superseded_as_a_keys_view(blocks):
+    last_edit = {path: i for i, (kind, path) in enumerate(blocks) if kind == "edit"}
+    return {i: kind for i, (kind, path) in enumerate(blocks) if kind != "edit" or last_edit[path] == i}.keys()
+
+
+def superseded_in_a_deque(blocks):
+    from collections import deque
+    kept, later_edits = deque(), set()
+    for i in range(len(blocks) - 1, -1, -1):  # from the end: an edit stays unless a later edit of its path was seen
+        kind, path = blocks[i]
+        if kind != "edit" or path not in later_edits:
+            kept.appendleft(i)
+        if kind == "edit":
+            later_edits.add(path)
+    return kept
+
+
+def masking_as_dict_values(blocks, keep_last, placeholder):
+    outputs = [i for i, (kind, _) in enumerate(blocks) if kind in TOOL_OUTPUTS]
+    carried = {i: tokens for i, (_, tokens) in enumerate(blocks)}
+    for i in outputs[:-keep_last]:
+        carried[i] = min(carried[i], placeholder)
+    return carried.values()
+
+
+def superseded_first_edit_kept_as_a_keys_view(blocks):
+    first_edit = {}
+    for i, (kind, path) in enumerate(blocks):
+        if kind == "edit":
+            first_edit.setdefault(path, i)
+    return {i: None for i, (kind, path) in enumerate(blocks) if kind != "edit" or first_edit[path] == i}.keys()
+
+
+def superseded_in_a_deque_backwards(blocks):
+    return superseded_in_a_deque(blocks).__class__(reversed(superseded_in_a_deque(blocks)))
+
+
+def masking_as_dict_values_newest_masked(blocks, keep_last, placeholder):
+    outputs = [i for i, (kind, _) in enumerate(blocks) if kind in TOOL_OUTPUTS]
+    carried = {i: tokens for i, (_, tokens) in enumerate(blocks)}
+    for i in outputs[keep_last:]:
+        carried[i] = min(carried[i], placeholder)
+    return carried.values()
+
+
+@pytest.mark.parametrize("right, cases", [(superseded_as_a_keys_view, SUPERSEDED), (superseded_in_a_deque, SUPERSEDED),
+                                          (masking_as_dict_values, MASKING)], ids=lambda x: getattr(x, "__name__", ""))
+def test_a_dict_view_or_a_deque_of_the_right_items_passes(right, cases):
+    accepted(right, cases)
+
+
+@pytest.mark.parametrize("wrong, cases", [(superseded_first_edit_kept_as_a_keys_view, SUPERSEDED),
+                                          (superseded_in_a_deque_backwards, SUPERSEDED),
+                                          (masking_as_dict_values_newest_masked, MASKING)],
+                         ids=lambda x: getattr(x, "__name__", ""))
+def test_a_dict_view_or_a_deque_of_wrong_items_is_refused_for_them(wrong, cases):
+    message = rejected(wrong, cases).message
+    assert "dict_keys, not" not in message and "deque, not" not in message and "dict_values, not" not in message
+
+
+def test_a_generator_of_the_right_indices_is_still_refused():
+    message = rejected(lambda blocks: (i for i in superseded_in_a_deque(blocks)), SUPERSEDED).message
+    assert "it is a generator, not a list" in message

@@ -1,14 +1,15 @@
 """How a learner's result is compared with ctxlib's, and how a wrong one is shown: the words of ``q.check``.
 
 ``course/exercises.py`` runs the learner's answer on each case; this module decides whether what came back
-equals the expected value (``_equal``: a list and a tuple are one kind, and a numpy array is the list it holds;
-5 and 5.0 one value, a bool is not a count), and says how a wrong one differs without giving the right one away (``_why``: too high, the wrong
-order, item 2, 4 items where fewer are right). ``shown_value`` shows what the answer gave, as ``reprlib`` does,
-and never raises: an int too long for ``str`` (Python refuses past 4,300 digits) made ``q.check`` raise.
-The words come from the exercise's messages (``msgs``, ``exercises.MESSAGES``), in the learner's language.
+equals the expected value (``_equal``: a list and a tuple are one kind, and a numpy array, a dict's view or a deque
+is the list it holds; 5 and 5.0 one value, a bool is not a count), and says how a wrong one differs without giving
+the right one away (``_why``: too high, the wrong order, item 2, 4 items where fewer are right). ``shown_value``
+shows what the answer gave, as ``reprlib`` does, and never raises: an int too long for ``str`` (Python refuses
+past 4,300 digits) made ``q.check`` raise. The words come from the exercise's messages (``msgs``, ``exercises.MESSAGES``), in the learner's language.
 """
 from __future__ import annotations
 
+import collections
 import decimal
 import math
 import numbers
@@ -59,10 +60,19 @@ def shown_value(value) -> str:
         return f"<{type(value).__name__}>"
 
 
+# Ordered collections that hold a sequence's items as a list does: a dict's views keep insertion order
+# ({path: text ...}.keys() is the paths in order), and a deque is a list with two ends. Not a set (no order),
+# and not a generator or map (used up by one reading: a caller who reads the result twice gets nothing).
+_ORDERED = (type({}.keys()), type({}.values()), type({}.items()), collections.deque)
+
+
 def _plain(value):
     """A numpy array as the list it holds (``tolist``: numpy's numbers and strings become Python's, a 2-D array a list
     of lists), a numpy scalar as its Python value (``list(array)`` holds ``numpy.str_``), a path (``Path``) as its text
-    with "/"; anything else as it is. numpy is not imported for it: a learner who used it has it loaded."""
+    with "/", a dict's view or a deque as the list of its items; anything else as it is. numpy is not imported for it:
+    a learner who used it has it loaded."""
+    if isinstance(value, _ORDERED):
+        return list(value)
     if type(value).__module__ == "numpy" and type(value).__name__ != "matrix":
         try:
             return value.tolist() if type(value).__name__ == "ndarray" else value.item()
@@ -101,30 +111,45 @@ def _equal(got, expected, depth: int) -> bool:
 
 
 def _why(got, expected, msgs: dict, depth: int = 0) -> str | None:
-    """How ``got`` differs from ``expected``, in words that do not give ``expected`` away (None: no words for it)."""
+    """How ``got`` differs from ``expected``, in words that do not give ``expected`` away (None: no words for it).
+
+    A difference inside an item is named by where it is: "item 1 of item 0 (counting from 0): too low" (the
+    second number of the first range), not "item 0 (counting from 0): item 1 (counting from 0): too low".
+    """
+    path, why = _difference(got, expected, msgs, depth)
+    if len(path) < 2:
+        return (msgs["item_why"].format(i=path[0], why=why) if why else msgs["item"].format(i=path[0])) if path else why
+    where = msgs["item_at"].format(i=path[0])
+    for i in path[1:]:
+        where = msgs["item_of"].format(i=i, outer=where)
+    return msgs["nested_why"].format(where=where, why=why) if why else msgs["nested"].format(where=where)
+
+
+def _difference(got, expected, msgs: dict, depth: int) -> tuple[tuple, str | None]:
+    """Where ``got`` differs (the item indices, outermost first; ``()`` for the whole) and how, in words."""
     got = _plain(got)
     kind, got_kind = _kind(expected), _kind(got)
     if kind != got_kind:
-        return msgs["type_none" if got is None else "type"].format(got=got_kind, wanted=kind)
+        return (), msgs["type_none" if got is None else "type"].format(got=got_kind, wanted=kind)
     if kind == "number":
-        return None if isinstance(got, float) and math.isnan(got) else msgs["high" if got > expected else "low"]
+        return (), None if isinstance(got, float) and math.isnan(got) else msgs["high" if got > expected else "low"]
     if kind == "str":
         if "\ufffd" in got and "\ufffd" not in expected:
-            return msgs["replacement"]
+            return (), msgs["replacement"]
         if len(got) != len(expected):
-            return _count_why(len(got), len(expected), "characters", msgs["lang"])
-        return msgs["char"].format(i=next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b))
+            return (), _count_why(len(got), len(expected), "characters", msgs["lang"])
+        return (), msgs["char"].format(i=next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b))
     if kind == "list":
         if len(got) != len(expected):
-            return _count_why(len(got), len(expected), "items", msgs["lang"])
+            return (), _count_why(len(got), len(expected), "items", msgs["lang"])
         if _is_rearranged(got, expected):
-            return msgs["order"]
+            return (), msgs["order"]
         i = next(i for i, (g, e) in enumerate(zip(got, expected)) if not _equal(g, e, 0))
-        inner = _why(got[i], expected[i], msgs, depth + 1) if depth < 3 else None
-        return msgs["item_why"].format(i=i, why=inner) if inner else msgs["item"].format(i=i)
+        path, inner = _difference(got[i], expected[i], msgs, depth + 1) if depth < 3 else ((), None)
+        return (i, *path), inner
     if isinstance(expected, dict) and got.keys() != expected.keys():
-        return msgs["keys"]
-    return None
+        return (), msgs["keys"]
+    return (), None
 
 
 def _is_rearranged(got, expected) -> bool:

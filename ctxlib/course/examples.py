@@ -5,18 +5,33 @@ course is built from, verbatim, with its query (``LESSON1_QUERY``) and budget in
 (``LESSON1_BUDGET``). ``CHAPTER_CODE`` is that chapter's packing code, exactly as printed there.
 """
 from pathlib import Path
+from types import MappingProxyType
 
-LESSON1_FILES = {
+_LESSON1_FILES = MappingProxyType({
     "shop/pricing.py": "def apply_discount(price, percent): ... discount discount tax " * 5,
     "shop/cart.py": "class Cart: total discount " * 4,
     "docs/history.md": "release notes and history " * 200,
     "tests/test_pricing.py": "def test_discount ... discount " * 6,
-}
-LESSON1_QUERY = ["discount", "pricing"]
+})
+_LESSON1_QUERY = ("discount", "pricing")
+LESSON1_FILES = dict(_LESSON1_FILES)  # the notebook's own copies: a learner's code may change them
+LESSON1_QUERY = list(_LESSON1_QUERY)
 LESSON1_BUDGET = 300
+
+
+def lesson1_example() -> tuple[dict, list]:
+    """Fresh copies of Lesson 1's files and query, as the chapter gives them.
+
+    The exercise checkers build their cases from these, not from ``LESSON1_FILES``: a packer tried on the
+    lesson's own dict in a notebook cell may have popped what it packed, and the checks would then expect
+    other answers (108, the right smallest budget, read as "too high") and lose their boundary cases.
+    """
+    return dict(_LESSON1_FILES), list(_LESSON1_QUERY)
+
 
 # One sentence in both languages, for the rough rule's failure on Devanagari.
 SENTENCE_EN = "The agent only knows what is in its context window, so choose what goes in with care."
+
 SENTENCE_HI = "Agent सिर्फ़ वही जानता है जो उसकी context window में है, इसलिए उसमें क्या जाए यह सोच-समझकर चुनें।"
 
 

@@ -90,6 +90,8 @@ WHY_IDS = {
     "order": N_("the right items, in the wrong order"),
     "item": N_("item {i} (counting from 0) differs"),
     "item_why": N_("item {i} (counting from 0): {why}"),
+    "item_at": N_("item {i}"), "item_of": N_("item {i} of {outer}"),  # inside an item: "item 1 of item 0"
+    "nested": N_("{where} (counting from 0) differs"), "nested_why": N_("{where} (counting from 0): {why}"),
     "high": N_("too high"),
     "low": N_("too low"),
     "char": N_("the right length, but it differs from character {i} on (counting from 0)"),
@@ -277,8 +279,8 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         changed = next((n for n, (a, b) in enumerate(zip(case.args or (), given or ()), 1) if not _unchanged(a, b)), None)
         if changed is None and same:
             passed += 1
-        elif first_failure is None:
-            first_failure = (case, got, changed, watch.written)
+        elif first_failure is None:  # as it is now: a list kept outside the function grows with the later calls
+            first_failure = (case, _as_now(got), changed, watch.written)
     if first_failure is None:
         return CheckResult("passed", passed, total, msgs["passed" if total != 1 else "passed_one"].format(total=total))
     case, got, changed, printed = first_failure
@@ -298,6 +300,13 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     key = ("failed_value" if case.args is None else "failed") + ("_why" if why else "")
     return CheckResult("failed", passed, total, msgs[key].format(
         passed=passed, total=total, about=about, name=name, got=shown, why=why))
+
+
+def _as_now(got):
+    try:
+        return copy.deepcopy(got)
+    except Exception:  # noqa: BLE001  an object that cannot be copied is shown as it is at the end
+        return got
 
 
 def _holds(test, answer) -> bool:

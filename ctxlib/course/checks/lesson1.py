@@ -9,7 +9,7 @@ from ctxlib.packing import pack_context
 from ctxlib.scoring import score_file
 from ctxlib.tokens import token_counter
 
-from ..examples import LESSON1_FILES, LESSON1_QUERY
+from ..examples import lesson1_example
 from ..exercises import Case, describe
 
 
@@ -28,15 +28,16 @@ def scorer_cases() -> list[Case]:
     split at "/", "." and "_" never hold it), a term only on later lines of a text (every line is counted), a term
     twice in one whitespace-separated word and in one part of the name (every occurrence counts, not words that hold it).
     """
-    cases = [Case((name, text, list(LESSON1_QUERY)), score_file(name, text, LESSON1_QUERY),
-                  _about_file(name, list(LESSON1_QUERY))) for name, text in LESSON1_FILES.items()]
+    files, query = lesson1_example()  # not LESSON1_FILES: a notebook cell may have changed it
+    cases = [Case((name, text, list(query)), score_file(name, text, query), _about_file(name, list(query)))
+             for name, text in files.items()]
     hidden = [
         (("Shop/Pricing.py", "PRICING rules, pricing table", ["pricing"]),
          describe(N_("for a name and a text in mixed case"))),
         (("pricing/pricing.py", "", ["pricing"]), describe(N_("for a term twice in the name and an empty text"))),
         (("notes.txt", "apply_discount() and discounted()", ["Discount"]),
          describe(N_("for a term inside longer words, the query in capitals"))),
-        (("shop/cart.py", LESSON1_FILES["shop/cart.py"], ["tax", "refund"]),
+        (("shop/cart.py", files["shop/cart.py"], ["tax", "refund"]),
          describe(N_("for terms that occur nowhere in the file"))),
         (("shop/vat.py", "VAT = 0.2  # vat rate", ["vat", "vat"]), describe(N_("for a query that names one term twice"))),
         (("docs/fruit.md", "banana bandana", ["ana"]), describe(N_("for a term that overlaps itself in the text"))),
@@ -59,7 +60,7 @@ def predict_75_cases() -> list[Case]:
     One value case: the names, in packing order, of ``pack_context(LESSON1_FILES, LESSON1_QUERY, 75)``
     (rough counts). With 75 the best file (77 tokens) does not fit, and the next two do.
     """
-    chosen = [name for name, _ in pack_context(LESSON1_FILES, LESSON1_QUERY, 75).chosen]
+    chosen = [name for name, _ in pack_context(*lesson1_example(), 75).chosen]
     return [Case(None, chosen, describe(N_("for the files kept at a budget of 75 tokens, in packing order")))]
 
 
@@ -93,14 +94,15 @@ def packer_cases() -> list[Case]:
     (greedy by score, not the fullest fit), a query in capitals (the caller's terms are not lower-cased in
     place), and no files at all.
     """
-    calls = [(LESSON1_FILES, list(LESSON1_QUERY), budget, None) for budget in (300, 120, 100, 75, 10)]
-    calls += [(LESSON1_FILES, list(LESSON1_QUERY), 150, N_("for Lesson 1's files and a budget they fill exactly")),
-              (LESSON1_FILES, list(LESSON1_QUERY), 77, N_("for Lesson 1's files and a budget the best file fills exactly")),
-              (LESSON1_FILES, list(LESSON1_QUERY), 149, N_("for Lesson 1's files and a budget one token short of all three")),
-              (LESSON1_FILES, list(LESSON1_QUERY), 76, N_("for Lesson 1's files and a budget one token short of the best file")),
-              (LESSON1_FILES, ["cart"], 300, None),
-              (LESSON1_FILES, ["cart"], 5_000, N_("for Lesson 1's files, a budget that fits every file, and a query most files do not match")),
-              (LESSON1_FILES, ["history"], 1_000, None), (LESSON1_FILES, ["history"], 2_000, None),
+    lesson_files, lesson_query = lesson1_example()  # not LESSON1_FILES: a notebook cell may have changed it
+    calls = [(lesson_files, list(lesson_query), budget, None) for budget in (300, 120, 100, 75, 10)]
+    calls += [(lesson_files, list(lesson_query), 150, N_("for Lesson 1's files and a budget they fill exactly")),
+              (lesson_files, list(lesson_query), 77, N_("for Lesson 1's files and a budget the best file fills exactly")),
+              (lesson_files, list(lesson_query), 149, N_("for Lesson 1's files and a budget one token short of all three")),
+              (lesson_files, list(lesson_query), 76, N_("for Lesson 1's files and a budget one token short of the best file")),
+              (lesson_files, ["cart"], 300, None),
+              (lesson_files, ["cart"], 5_000, N_("for Lesson 1's files, a budget that fits every file, and a query most files do not match")),
+              (lesson_files, ["history"], 1_000, None), (lesson_files, ["history"], 2_000, None),
               (_TIES, ["tax"], 1_000, N_("for files tied in score")),
               (_TIES, ["tax"], 40, N_("for files tied in score and a budget that fits only some of them")),
               (_CHEAP_TIES, ["tax"], 1_000, N_("for files tied in score with the cheaper one first")),
@@ -108,7 +110,7 @@ def packer_cases() -> list[Case]:
               (_EMPTY, ["tax"], 9, N_("for a file with no text and a small budget")),
               (_HINDI, ["tax", "कर"], 300, N_("for files in Hindi")),
               (_ROOM, ["tax"], 100, N_("for a best file that leaves room no other file fits in")),
-              (LESSON1_FILES, ["Discount", "PRICING"], 150, N_("for Lesson 1's files and a query in capitals")),
+              (lesson_files, ["Discount", "PRICING"], 150, N_("for Lesson 1's files and a query in capitals")),
               ({}, ["tax"], 100, N_("for no files at all"))]
     cases = []
     for files, terms, budget, about in calls:
@@ -123,7 +125,8 @@ def exact_budget_cases() -> list[Case]:
     """Lesson 1, "exact_budget": the smallest budget, in exact ``o200k_base`` tokens, that keeps all
     three relevant files of Lesson 1's example (found by trying every budget from 1 up with ``pack_context``)."""
     count = token_counter("o200k_base")
-    relevant = sum(1 for name, text in LESSON1_FILES.items() if pack_context({name: text}, LESSON1_QUERY, 10**6).chosen)
+    lesson_files, lesson_query = lesson1_example()  # not LESSON1_FILES: a notebook cell may have changed it
+    relevant = sum(1 for name, text in lesson_files.items() if pack_context({name: text}, lesson_query, 10**6).chosen)
     budget = next(b for b in range(1, 10_000)
-                  if len(pack_context(LESSON1_FILES, LESSON1_QUERY, b, count=count).chosen) == relevant)
+                  if len(pack_context(lesson_files, lesson_query, b, count=count).chosen) == relevant)
     return [Case(None, budget, describe(N_("for the smallest budget that keeps all three relevant files")))]
