@@ -1032,3 +1032,15 @@ def test_the_checkers_read_lesson_1_as_the_chapter_gives_it_not_as_a_notebook_ce
         LESSON1_FILES.clear()
         LESSON1_FILES.update(kept)
         LESSON1_QUERY.remove("history")
+
+
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_a_wrong_name_in_the_prediction_is_not_measured_against_the_right_one(lang):
+    """"item 0 (counting from 0): 15 characters, fewer than the right answer has" left one of Lesson 1's four names
+    (tests/test_pricing.py, the only one longer than 15): one wrong guess gave the prediction away."""
+    from ctxlib.course.checks.lesson1 import predict_75_cases
+    from ctxlib.course.checks.lesson2 import keep_tail_cases
+    message = rejected(["shop/pricing.py", "shop/cart.py"], predict_75_cases(), lang).message
+    assert message.endswith({"en": "item 0 (counting from 0) differs.", "hi": "item 0 (0 से गिनकर) अलग है।"}[lang]), message
+    # A function's result is still measured: its cases vary, and the length says what its code did.
+    assert "characters, fewer" in rejected(lambda text, keep: text[-keep * 2:] if keep else "", keep_tail_cases()).message

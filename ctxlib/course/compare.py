@@ -110,13 +110,15 @@ def _equal(got, expected, depth: int) -> bool:
     return type(got) is type(expected) and got == expected
 
 
-def _why(got, expected, msgs: dict, depth: int = 0) -> str | None:
+def _why(got, expected, msgs: dict, depth: int = 0, spelled: bool = True) -> str | None:
     """How ``got`` differs from ``expected``, in words that do not give ``expected`` away (None: no words for it).
 
     A difference inside an item is named by where it is: "item 1 of item 0 (counting from 0): too low" (the
     second number of the first range), not "item 0 (counting from 0): item 1 (counting from 0): too low".
+    ``spelled`` False: a text is not measured against the right one (its length, where it differs). A prediction
+    names a few files: "item 0: 15 characters, fewer than the right answer has" left one name of four.
     """
-    path, why = _difference(got, expected, msgs, depth)
+    path, why = _difference(got, expected, msgs, depth, spelled)
     if len(path) < 2:
         return (msgs["item_why"].format(i=path[0], why=why) if why else msgs["item"].format(i=path[0])) if path else why
     where = msgs["item_at"].format(i=path[0])
@@ -125,7 +127,7 @@ def _why(got, expected, msgs: dict, depth: int = 0) -> str | None:
     return msgs["nested_why"].format(where=where, why=why) if why else msgs["nested"].format(where=where)
 
 
-def _difference(got, expected, msgs: dict, depth: int) -> tuple[tuple, str | None]:
+def _difference(got, expected, msgs: dict, depth: int, spelled: bool = True) -> tuple[tuple, str | None]:
     """Where ``got`` differs (the item indices, outermost first; ``()`` for the whole) and how, in words."""
     got = _plain(got)
     kind, got_kind = _kind(expected), _kind(got)
@@ -133,6 +135,8 @@ def _difference(got, expected, msgs: dict, depth: int) -> tuple[tuple, str | Non
         return (), msgs["type_none" if got is None else "type"].format(got=got_kind, wanted=kind)
     if kind == "number":
         return (), None if isinstance(got, float) and math.isnan(got) else msgs["high" if got > expected else "low"]
+    if kind == "str" and not spelled:
+        return (), None
     if kind == "str":
         if "\ufffd" in got and "\ufffd" not in expected:
             return (), msgs["replacement"]
@@ -145,7 +149,7 @@ def _difference(got, expected, msgs: dict, depth: int) -> tuple[tuple, str | Non
         if _is_rearranged(got, expected):
             return (), msgs["order"]
         i = next(i for i, (g, e) in enumerate(zip(got, expected)) if not _equal(g, e, 0))
-        path, inner = _difference(got[i], expected[i], msgs, depth + 1) if depth < 3 else ((), None)
+        path, inner = _difference(got[i], expected[i], msgs, depth + 1, spelled) if depth < 3 else ((), None)
         return (i, *path), inner
     if isinstance(expected, dict) and got.keys() != expected.keys():
         return (), msgs["keys"]
@@ -163,9 +167,9 @@ def _is_rearranged(got, expected) -> bool:
     return not left
 
 
-def _explained(got, expected, msgs: dict) -> str | None:
+def _explained(got, expected, msgs: dict, spelled: bool = True) -> str | None:
     try:
-        return _why(got, expected, msgs)
+        return _why(got, expected, msgs, spelled=spelled)
     except Exception:  # a hostile answer (len or > raising) gets no explanation, only its value
         return None
 

@@ -296,7 +296,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     elif isinstance(case.expected, Property):
         shown, why = _shown(case.expected, got, lang), None
     else:
-        shown, why = shown_value(got), _explained(got, case.expected, msgs)
+        shown, why = shown_value(got), _explained(got, case.expected, msgs, spelled=case.args is not None)
     key = ("failed_value" if case.args is None else "failed") + ("_why" if why else "")
     return CheckResult("failed", passed, total, msgs[key].format(
         passed=passed, total=total, about=about, name=name, got=shown, why=why))
