@@ -724,3 +724,17 @@ def test_an_answer_whose_getattr_raises_is_graded_not_a_traceback():
     rule = [Case(None, ex.Property(lambda answer: answer["budget"] == 2_000), about)]  # as the capstone reads its dict
     assert run_cases(Config(budget=2_000), rule).outcome == "passed"
     assert run_cases(Config(budget=9), rule, name="capstone").message.startswith("Not yet: For the settings, capstone is")
+
+
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_a_prediction_that_is_none_is_a_wrong_value_not_an_untouched_starter(lang):
+    """predicted_at_75 = names.append("shop/cart.py") is None: it was "not attempted" (not recorded), and told that it
+    "still returns None, as the starter does. Write its body", though the starter is ... and a value has no body."""
+    names = ["tests/test_pricing.py"]
+    predicted_at_75 = names.append("shop/cart.py")  # the beginner's slip: append returns None
+    result = exercise("01_window_as_budget", "predict_75", lang).run(predicted_at_75)
+    assert result.outcome == "failed", result.message
+    assert result.message.endswith({"en": "predicted_at_75 is None: it is None, not a list.",
+                                    "hi": "predicted_at_75 None है: यह None है, list नहीं।"}[lang])
+    assert exercise("01_window_as_budget", "predict_75", lang).run(...).outcome == "not attempted"
+    assert exercise("01_window_as_budget", "own_packer", lang).run(None).outcome == "not attempted"

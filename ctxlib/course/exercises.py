@@ -242,7 +242,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     starter_defines, name = name, _answer_name(answer, name)
     if answer is Ellipsis:  # a value exercise's starter: ``predicted = ...``
         return CheckResult("not attempted", 0, total, msgs["starter_value"].format(name=name))
-    if answer is None:
+    if answer is None and any(c.args is not None for c in cases):  # a value of None is a value: x = xs.append(...)
         return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=answer)))
     if not callable(answer) and any(c.args is not None for c in cases):
         return CheckResult("failed", 0, total, msgs["not_callable"].format(name=name, got=shown_value(answer)))
@@ -272,7 +272,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         except (Exception, SystemExit) as exc:  # the learner's bug, reported as theirs (exit() too)
             about = _capital(case.about[lang])
             return CheckResult("error", passed, total, msgs["error"].format(about=about, error=_their_error(exc, msgs, lang)))
-        if i == 0 and (got is None or got is Ellipsis) and not watch.written:
+        if i == 0 and (got is None or got is Ellipsis) and not watch.written and case.args is not None:
             no_return = _written(answer, starter, starter_defines)  # a body written, and no return in it
             if not no_return:
                 return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=got)))
