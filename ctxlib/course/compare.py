@@ -5,7 +5,8 @@ equals the expected value (``_equal``: a list and a tuple are one kind, and a nu
 is the list it holds; 5 and 5.0 one value, a bool is not a count), and says how a wrong one differs without giving
 the right one away (``_why``: too high, the wrong order, item 2, 4 items where fewer are right). ``shown_value``
 shows what the answer gave, as ``reprlib`` does, and never raises: an int too long for ``str`` (Python refuses
-past 4,300 digits) made ``q.check`` raise. The words come from the exercise's messages (``msgs``, ``exercises.MESSAGES``), in the learner's language.
+past 4,300 digits) made ``q.check`` raise. The words come from the exercise's messages (``msgs``,
+``exercises.MESSAGES``), in the learner's language.
 """
 from __future__ import annotations
 
@@ -119,8 +120,10 @@ def _why(got, expected, msgs: dict, depth: int = 0, spelled: bool = True) -> str
     names a few files: "item 0: 15 characters, fewer than the right answer has" left one name of four.
     """
     path, why = _difference(got, expected, msgs, depth, spelled)
-    if len(path) < 2:
-        return (msgs["item_why"].format(i=path[0], why=why) if why else msgs["item"].format(i=path[0])) if path else why
+    if not path:
+        return why
+    if len(path) == 1:
+        return msgs["item_why"].format(i=path[0], why=why) if why else msgs["item"].format(i=path[0])
     where = msgs["item_at"].format(i=path[0])
     for i in path[1:]:
         where = msgs["item_of"].format(i=i, outer=where)
