@@ -31,7 +31,6 @@ def lesson1_example() -> tuple[dict, list]:
 
 # One sentence in both languages, for the rough rule's failure on Devanagari.
 SENTENCE_EN = "The agent only knows what is in its context window, so choose what goes in with care."
-
 SENTENCE_HI = "Agent सिर्फ़ वही जानता है जो उसकी context window में है, इसलिए उसमें क्या जाए यह सोच-समझकर चुनें।"
 
 
