@@ -44,6 +44,14 @@ def is_whole_number(value, smallest: int = 0) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and value >= smallest
 
 
+def shown_count(value) -> str:
+    """``value`` as a message about a count shows it: ``repr``, and the type when it is not an ``int``
+    (``"2000.0 (float)"``, ``"np.int64(2000) (int64)"``), so "must be a whole number, got 2000.0" does not
+    read as a contradiction."""
+    shown = repr(value)
+    return shown if type(value) is int else f"{shown} ({type(value).__name__})"
+
+
 def check_tokens(name: str, value, *, positive: bool = False) -> int:
     """``value`` if it is a whole number of tokens (>= 0, or > 0 if ``positive``), else ValueError.
 
@@ -54,14 +62,14 @@ def check_tokens(name: str, value, *, positive: bool = False) -> int:
     smallest = 1 if positive else 0
     if not is_whole_number(value, smallest):
         raise WordedError.of(N_("{name} must be a whole number of tokens >= {smallest}, got {value}"),
-                             name=name, smallest=smallest, value=repr(value))
+                             name=name, smallest=smallest, value=shown_count(value))
     return value
 
 
 def check_attempts(value) -> int:
     """``value`` if it is a whole number of attempts >= 1, else ValueError naming it."""
     if not is_whole_number(value, 1):
-        raise WordedError.of(N_("max_attempts must be a whole number >= 1, got {value}"), value=repr(value))
+        raise WordedError.of(N_("max_attempts must be a whole number >= 1, got {value}"), value=shown_count(value))
     return value
 
 

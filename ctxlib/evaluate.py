@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import fit, history, ranking, recent, repo
-from .ceiling import is_whole_number
+from .ceiling import is_whole_number, shown_count
 from .i18n import N_, Worded, WordedError, message
 
 BUDGETS = (13_000, 27_000, 50_000)
@@ -192,7 +192,7 @@ def mine_instances(path, *, every: int = 1, limit: int | None = None, label: str
     """
     for name, value in (("every", every), ("limit", limit)):
         if value is not None and not is_whole_number(value, 1):
-            raise EvalError.of(N_("{name} must be a positive whole number, got {value}"), name=name, value=repr(value))
+            raise EvalError.of(N_("{name} must be a positive whole number, got {value}"), name=name, value=shown_count(value))
     reader = _reader(path)
     if reader is path:
         path = reader.git_dir  # messages name the repository, not the reader
@@ -392,7 +392,7 @@ def evaluate_repository(path, *, every: int = 1, limit: int | None = None, budge
     budgets = tuple(budgets)
     for b in budgets:
         if not is_whole_number(b, 1):
-            raise EvalError.of(N_("a budget must be a positive whole number of tokens, got {budget}"), budget=repr(b))
+            raise EvalError.of(N_("a budget must be a positive whole number of tokens, got {budget}"), budget=shown_count(b))
     reader = _reader(path)
     if instances is None:
         instances = mine_instances(reader, every=every, limit=limit)

@@ -29,7 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import safefile
-from .ceiling import Ceiling, check_attempts, check_tokens, first_turn_ceiling, is_whole_number
+from .ceiling import Ceiling, check_attempts, check_tokens, first_turn_ceiling, is_whole_number, shown_count
 from .i18n import N_, WordedError
 
 # Block kinds, as ctxlib.removal names them: a diff is an "edit", a test run's output "diagnostics".
@@ -180,7 +180,7 @@ def round_to(tokens: int, step: int = 1_000) -> int:
     """
     check_tokens("tokens", tokens)
     if not is_whole_number(step, 1):
-        raise WordedError.of(N_("step must be a positive whole number of tokens, got {step}"), step=repr(step))
+        raise WordedError.of(N_("step must be a positive whole number of tokens, got {step}"), step=shown_count(step))
     return (tokens + step // 2) // step * step
 
 
@@ -241,7 +241,7 @@ def generate_run_log(runs: int = 200, random_state: int = 370, *, fixed_prefix_t
             room for its patch in the window (lower ``fill_tokens``).
     """
     if not is_whole_number(runs, 1):
-        raise WordedError.of(N_("runs must be a whole number >= 1, got {runs}"), runs=repr(runs))
+        raise WordedError.of(N_("runs must be a whole number >= 1, got {runs}"), runs=shown_count(runs))
     for name, value in (("fixed_prefix_tokens", fixed_prefix_tokens), ("task_tokens", task_tokens),
                         ("fill_tokens", fill_tokens), ("window_tokens", window_tokens)):
         check_tokens(name, value)

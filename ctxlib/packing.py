@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .ceiling import is_whole_number
+from .ceiling import is_whole_number, shown_count
 from .i18n import N_, WordedError
 from .reasons import Reason, Skipped
 from .scoring import clean_terms, score_file
@@ -37,7 +37,7 @@ class Packed:
 def check_budget(budget) -> int:
     """``budget`` if it is a positive whole number of tokens, else ``ValueError`` naming it."""
     if not is_whole_number(budget, 1):
-        raise WordedError.of(N_("budget must be a positive whole number of tokens, got {budget}"), budget=repr(budget))
+        raise WordedError.of(N_("budget must be a positive whole number of tokens, got {budget}"), budget=shown_count(budget))
     return budget
 
 

@@ -48,7 +48,7 @@ from pathlib import Path
 import pathspec
 
 from . import credentials, identical, ignore, safefile
-from .ceiling import is_whole_number
+from .ceiling import is_whole_number, shown_count
 from .i18n import N_, WordedError
 from .reasons import Reason, Skipped
 
@@ -261,7 +261,7 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
     root = Path(root)
     for name, value in (("max_file_bytes", max_file_bytes), ("max_tree_bytes", max_tree_bytes)):
         if not is_whole_number(value, 1):
-            raise WordedError.of(N_("{name} must be a positive whole number of bytes, got {value}"), name=name, value=repr(value))
+            raise WordedError.of(N_("{name} must be a positive whole number of bytes, got {value}"), name=name, value=shown_count(value))
     excluded, included = _spec(exclude, "exclude"), _spec(include, "include")
     try:  # the root itself may be a link (the user named it); nothing under it is followed
         root_fd = os.dup(root_fd) if root_fd is not None else os.open(

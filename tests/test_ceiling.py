@@ -61,13 +61,13 @@ def test_a_loop_that_fills_the_window_exactly_leaves_no_room_for_code():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"diagnostics_tokens": -5}, "diagnostics_tokens must be a whole number of tokens >= 0, got -5"),
-    ({"patch_tokens": 6_000.0}, "patch_tokens must be a whole number of tokens >= 0, got 6000.0"),
-    ({"task_tokens": True}, "task_tokens must be a whole number of tokens >= 0, got True"),
-    ({"fixed_prefix_tokens": "9k"}, "fixed_prefix_tokens must be a whole number of tokens >= 0, got '9k'"),
+    ({"patch_tokens": 6_000.0}, "patch_tokens must be a whole number of tokens >= 0, got 6000.0 (float)"),
+    ({"task_tokens": True}, "task_tokens must be a whole number of tokens >= 0, got True (bool)"),
+    ({"fixed_prefix_tokens": "9k"}, "fixed_prefix_tokens must be a whole number of tokens >= 0, got '9k' (str)"),
     ({"window_tokens": 0}, "window_tokens must be a whole number of tokens >= 1, got 0"),
     ({"max_attempts": 0}, "max_attempts must be a whole number >= 1, got 0"),
-    ({"max_attempts": False}, "max_attempts must be a whole number >= 1, got False"),
-    ({"max_attempts": 2.5}, "max_attempts must be a whole number >= 1, got 2.5"),
+    ({"max_attempts": False}, "max_attempts must be a whole number >= 1, got False (bool)"),
+    ({"max_attempts": 2.5}, "max_attempts must be a whole number >= 1, got 2.5 (float)"),
 ])
 def test_bad_figures_are_refused_by_name(kwargs, message):
     with pytest.raises(ValueError) as error:

@@ -245,3 +245,16 @@ def test_history_errors_in_hindi(tmp_path):
         safegit.recent_commits(root, 5)
     assert str(caught.value) == f"{root}: the history signal does not read this .git: a symbolic link ('description2')"
     assert caught.value.text("hi") == f"{root}: history signal यह .git नहीं पढ़ता: एक symbolic link ('description2')"
+
+
+def test_a_count_that_is_not_an_int_is_shown_with_its_type():
+    # "must be a positive whole number of tokens, got 2000.0" read as a contradiction (round s41).
+    from ctxlib.ceiling import shown_count
+    from ctxlib.packing import check_budget
+
+    assert [shown_count(v) for v in (2000, 2000.0, "2000", True)] == ["2000", "2000.0 (float)", "'2000' (str)",
+                                                                       "True (bool)"]
+    with pytest.raises(ValueError) as info:
+        check_budget(2000.0)
+    assert str(info.value) == "budget must be a positive whole number of tokens, got 2000.0 (float)"
+    assert info.value.text("hi").endswith("मिला 2000.0 (float)")
