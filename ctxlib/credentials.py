@@ -57,11 +57,12 @@ from .literalset import LiteralSet, holds_any
 from .secretcalls import CALL_RULES  # ctxlib's own rules for secrets handed to commands and calls
 from .secretcontexts import CONTEXT_RULES  # ctxlib's own rules for contexts the others do not read
 from .secretformats import FORMAT_RULES  # ctxlib's own rules for particular tools' formats
+from .secretplaces import PLACE_RULES  # ctxlib's own rules for places administrators and testers write secrets
 from .secretrules import CREDENTIAL_FILE_PATTERNS, GITLEAKS_ALLOWLISTS, linear_gitleaks_regex, wider_end  # ctxlib's own
 from .secretrules import EXTRA_RULES as _KIND_RULES
 from .secretvalues import VALUE_RULES  # ctxlib's own rules for values the others' filters drop
 
-EXTRA_RULES = _KIND_RULES + FORMAT_RULES + CALL_RULES + VALUE_RULES + CONTEXT_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
+EXTRA_RULES = _KIND_RULES + FORMAT_RULES + CALL_RULES + VALUE_RULES + CONTEXT_RULES + PLACE_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
 
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"

@@ -126,8 +126,8 @@ CALL_RULES = [
      "keywords": ["algoliasearch", "searchclient", "search.newclient"], "entropy": 3.0},
     {"id": "set-command-secret",  # a secret set by a shell's own command, with a blank, not "=": fish's set -gx NAME value,
      # Windows' setx NAME "value", csh's setenv NAME value, launchctl setenv, Emacs Lisp's (setenv "NAME" "value")
-     "regex": r"""(?i)(?:\bset -[gxul]{1,4}(?:[ \t]++-[gxul]{1,4})?|\bsetx|\bsetenv)[ \t]++["']?\w{0,60}?""" + _SECRET_NAME
-              + r"""["']?[ \t]++["']?([^\s"'`$%<>{}()][^\s"'`$<>{}()]{7,199})["']?""",  # %VAR%: a lookup
+     "regex": r"""(?i)(?:\bset -[gxul]{1,4}(?:[ \t]++-[gxul]{1,4})?|\bsetx|\bsetenv)[ \t]++["']?\w{0,60}?(?:""" + _SECRET_NAME
+              + r"""|(?-i:[A-Z0-9]_KEY))["']?[ \t]++["']?([^\s"'`$%<>{}()][^\s"'`$<>{}()]{7,199})["']?""",  # %VAR%: a lookup
      "keywords": ["set -", "setx", "setenv"], "entropy": 2.5, "allowlists": _ALLOW_HEX},  # a hex key too  # "set -": fish's usual spacing
     {"id": "lisp-secret",  # a secret in Lisp: Emacs' (setq name-token "..."), defvar, defcustom; Clojure's and EDN's
      # keywords, {:password "..."}, Leiningen's :repositories credentials (no operator between name and value). In Lisp

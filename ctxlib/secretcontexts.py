@@ -62,13 +62,14 @@ CONTEXT_RULES = [
      # a blank then a quoted literal (C's #define, Apache's SetEnv, setx), Objective-C's @"...", PHP's $_ENV['X'] =, a
      # property list's <key>X</key><string>; read from the name's end, 20 characters or more, entropy as generic's
      "regex": r"""(?-i:(?<![A-Za-z0-9])KEY|_KEY|(?<=[a-z0-9])Key)(?:["']?[ \t]*+:[ \t]*+&?(?:'static[ \t]++)?[\w.<>\[\]]{1,30}[ \t]*+=[ \t]*+"""
-              r"""|["']?[ \t]++(?=@?["'])|'\][ \t]*+=[ \t]*+|</key>[ \t\r\n]{0,20}<string>|[ \t]*+=[ \t]*+(?=@"))"""
-              r"""@?["']?([A-Za-z0-9+/_.~-]{20,200}+={0,2})(?=["'<;\s]|$)""",
+              r"""|["']?[ \t]++(?=@?["'])|\\?["']\][ \t]*+=[ \t]*+\\?|</key>[ \t\r\n]{0,20}<string>|[ \t]*+=[ \t]*+(?=@")"""
+              r"""|["']?[ \t]*+\r?\n[ \t]*+value[ \t]*+:[ \t]*+)"""  # a k8s env list: "- name: X_KEY", then "value:"
+              r"""@?["']?([A-Za-z0-9+/_.~-]{20,200}+={0,2})(?=\\?["'<;\s]|$)""",
      "keywords": ["key"], "entropy": 3.5, "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "object-pass-key",  # a password under the key "pass" of an object or a map: nodemailer's auth: { user, pass }
      # (its documented transport options), a JSON config's "pass": "..."; the value quoted and mixed
-     "regex": r"""(?<![\w.$-])["']?pass["']?[ \t]*+:[ \t]*+["']([^"'\s\\]{8,200})["']""",
-     "keywords": ["pass:", "pass\":", "pass':", "pass :"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+     "regex": r"""(?<![\w.$-])["']?pass["']?[ \t]*+(?::|=>)[ \t]*+["']([^"'\s\\]{8,200})["']""",  # PHP's 'pass' => too
+     "keywords": ["pass:", "pass\":", "pass':", "pass :", "pass' =>", "pass\" =>", "pass'=>", "pass\"=>"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "xml-name-value-secret",  # an XML element whose name attribute names a secret and whose value attribute holds
      # it: Spring's <property name="password" value="..."/>, Ant's <property name="db.password" value="..."/>, a
      # <param name="apiKey" value="..."/>, HTML's <meta name="api-key" content="...">; the attributes in either order

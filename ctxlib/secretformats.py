@@ -20,7 +20,7 @@ expression is linear in the text: bounded or possessive repeats, a literal to st
 """
 from __future__ import annotations
 
-from .secretrules import (_CONFIG_FILES, _NOT_SECRET_NAMES, _PLACEHOLDER, _SECRET_NAME, _TEMPLATE, _TOKEN_CHARS,
+from .secretrules import (_ALLOW_HEX, _CONFIG_FILES, _NOT_SECRET_NAMES, _PLACEHOLDER, _SECRET_NAME, _TEMPLATE, _TOKEN_CHARS,
                           _VALUE_ALLOWLISTS)
 
 _LOOKUPS = [{"regexes": [_PLACEHOLDER, _TEMPLATE]}]  # what command-line-password allows: a variable, a template
@@ -73,7 +73,7 @@ FORMAT_RULES = [
     {"id": "terraform-variable-default",  # variable "db_password" { sensitive = true  default = "..." }: a secret's
      # default in a .tf file (Terraform's docs: never give a sensitive variable one)
      "regex": r"""(?i)\bvariable[ \t]++"[\w-]{0,60}?""" + _SECRET_NAME + r""""[ \t]*+\{[^{}]{0,500}?\bdefault[ \t]*+=[ \t]*+"([^"\s$]{8,200})\"""",
-     "keywords": _SECRET_KEYWORDS, "path": r"(?i)\.tf$", "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
+     "keywords": _SECRET_KEYWORDS, "path": r"(?i)\.tf$", "entropy": 2.5, "allowlists": _ALLOW_HEX},  # a hex key too
     {"id": "hadoop-secret-property",  # Hadoop's and Hive's XML properties (core-site.xml, hive-site.xml): <name>fs.s3a.secret.key
      # </name> then <value>...</value>, javax.jdo.option.ConnectionPassword; and an Azure storage account's key
      # (64 bytes, 88 base64 characters) under fs.azure.account.key.<account>... in any syntax (spark.conf.set, a .conf)

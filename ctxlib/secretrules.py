@@ -113,7 +113,7 @@ _TEMPLATE = r"""\$[{(]|\{\{|\{[\w.]*\}|%(?:\(\w+\)|\d+\$)?[-+ #0]*\d*(?:\.\d+)?[
 _NOT_MIXED = r"""^(?:[a-zA-Z._-]*|[a-z0-9._-]*|[^A-Z0-9]*|[A-Z0-9._-]*|[^a-z0-9]*|[^a-zA-Z]*)$"""
 # An environment variable's token may be a UUID (CONSUL_HTTP_TOKEN, HEROKU_API_KEY): for env-secret, a UUID is mixed
 # enough. Elsewhere it is not: AWS's examples pass --lock-token and "LockToken" UUIDs that guard an update, no secret.
-_NOT_MIXED_ENV = r"""^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)""" + _NOT_MIXED[1:]
+_NOT_MIXED_ENV = r"""^(?!""" + _HEX_OR_UUID + r"""$)""" + _NOT_MIXED[1:]  # a UUID or a hex key (ENV X_TOKEN <32 hex>) is one
 # A path, an address or an AWS ARN is not a password (pwd = "/home/me/app1"), nor a module's attribute or a host's port
 # ("pwd": "IPython.core.magics.osm:OSMagics", "_win32typing.PyIID", "localhost:5432"). A base64 key may start with "/"
 # too: a run of 38 or more base64 characters ending in "=" after it is no path (AccountKey=/RAz6...==).
@@ -147,6 +147,7 @@ _SECRET_NAME_OR_PASS = _SECRET_NAME[:-1] + r"""|(?-i:(?<![\w.-])PASS|(?<=\$)pass
 # a secret (entropy 3.52 > 3.5) and Lesson 2's notebook was refused. A keyword argument of plain names, the
 # name not a secret's word, is code.
 GITLEAKS_ALLOWLISTS = {
+    "slack-webhook-url": [{"regexes": [r"(?-i:X{16}|/T0{8}/)"]}],  # docs' https://hooks.slack.com/services/T00000000/B00000000/XXXX...
     "generic-api-key": [{"regexes": [r"^(?i:(?![\w.-]*(?:pass|pwd|secret|token|key|auth|cred|salt|api))[a-z_]\w*)"
                                      r"=[A-Za-z_][A-Za-z_.]*$"]},
                         # a go.sum line, "module version h1:<sha256 in base64>=": gitleaks skips go.sum by its path, which
@@ -279,9 +280,10 @@ EXTRA_RULES = [
               r"""[ \t]*\([ \t]*\\?["'][\w.-]{0,60}?""" + _SECRET_NAME + r"""\\?["'][ \t]*(?:,(?:[ \t]*default[ \t]*=)?"""
               r"""|\)[ \t]*(?:\|\||\?\?|\?:|or\b))|""" + _SECRET_NAME_OR_PASS
               + r"""\\?["'`]?(?:\[\w{0,8}\])?\]?""" + _TYPE + r"""(?:[ \t]*\{[ \t]*get;[^{}\n]{0,30}\})?[ \t]*(?:=|:=|:|=>|\?\?=|\|\|=|\|\||\?\?|<<?-))[ \t]*"""
-              r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu@]?\\?["'`]([^"'`\s\\]{8,200})\\?["'`]"""
-              r"""(?![ \t]*(?:,[ \t]*(?:default[ \t]*=[ \t]*)?\\?["'`]|\)[ \t]*(?:\|\||\?\?|\?:|or\b)))""",  # X = getenv("X_KEY", "...")
-     # or getenv("X_KEY") || "...": the name is no value
+              r"""(?:[\w.:\[\]]{0,40}\([ \t]*[rbu@]?\\?["'`]([^"'`\s\\]{8,200})\\?["'`]"""
+              r"""(?![ \t]*(?:,[ \t]*(?:default[ \t]*=[ \t]*)?\\?["'`]|\)[ \t]*(?:\|\||\?\?|\?:|or\b)))"""  # X = getenv("X_KEY", "...")
+              r"""|[rbu@]?\\?["'`]([^"'`\s\\]{8,200})\\?["'`])""",  # or getenv("X_KEY") || "...": the name is no value;
+     # without a call, what follows is a dict's or a list's next item ({'PASSWORD': '...', 'HOST': 'db'})
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "salt"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "env-secret",  # an unquoted NAME=value whose name ends in a secret's word: .env lines, export, ENV and ARG
@@ -301,7 +303,7 @@ EXTRA_RULES = [
      "keywords": ["password", "pwd"], "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, r"(?i)^my"]}, {"stopwords": ["your"]}]},
     {"id": "sql-password",  # a password set in SQL: CREATE USER app WITH PASSWORD '...' (PostgreSQL), IDENTIFIED BY '...'
      # (MySQL, Oracle), CREATE LOGIN x WITH PASSWORD = '...' (SQL Server), ALTER ROLE ... PASSWORD '...'
-     "regex": r"""(?i)\b(?:identified[ \t]++(?:with[ \t]++\w{1,40}[ \t]++(?:by|as)|by(?:[ \t]++password)?)|password)[ \t]*+=?[ \t]*+N?'([^'\s\\]{4,200})'""",
+     "regex": r"""(?i)\b(?:identified[ \t]++(?:with[ \t]++\w{1,40}[ \t]++(?:by|as)|by(?:[ \t]++password)?)|password)(?:[ \t]++|[ \t]*+=[ \t]*+)N?'([^'\s\\]{4,200})'""",
      "keywords": ["identified", "password"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "plaintext-securestring",  # PowerShell: ConvertTo-SecureString "..." -AsPlainText (Microsoft's docs warn of it)
      "regex": r"""(?i)ConvertTo-SecureString[ \t]++(?:-String[ \t]++)?["']([^"'\s]{4,200})["'][ \t]++-AsPlainText""",
