@@ -72,7 +72,7 @@ FORMAT_RULES = [
      "allowlists": _LOOKUPS + [{"stopwords": ["example", "your", "xxxx", "placeholder", "redacted"]}]},
     {"id": "terraform-variable-default",  # variable "db_password" { sensitive = true  default = "..." }: a secret's
      # default in a .tf file (Terraform's docs: never give a sensitive variable one)
-     "regex": r"""(?i)\bvariable[ \t]++"[\w-]{0,60}?""" + _SECRET_NAME + r""""[ \t]*+\{[^{}]{0,500}?\bdefault[ \t]*+=[ \t]*+"([^"\s$]{8,200})\"""",
+     "regex": r"""(?i)\bvariable[ \t]++"[\w-]{0,60}?(?:""" + _SECRET_NAME + r"""|_key)"[ \t]*+\{[^{}]{0,500}?\bdefault[ \t]*+=[ \t]*+"([^"\s$]{8,200})\"""",
      "keywords": _SECRET_KEYWORDS, "path": r"(?i)\.tf$", "entropy": 2.5, "allowlists": _ALLOW_HEX},  # a hex key too
     {"id": "hadoop-secret-property",  # Hadoop's and Hive's XML properties (core-site.xml, hive-site.xml): <name>fs.s3a.secret.key
      # </name> then <value>...</value>, javax.jdo.option.ConnectionPassword; and an Azure storage account's key

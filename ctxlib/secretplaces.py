@@ -70,10 +70,13 @@ PLACE_RULES = [
               r"""|\bInput[ \t]Password(?:[ \t]{2,8}+|\t)[^\s]{1,200}+(?:[ \t]{2,8}+|\t)([^\s$%&@][^\s]{5,199})(?=\s|$)""",
      "keywords": ["pass"], "entropy": 2.5, "allowlists": _VALUE_ALLOWLISTS},
     {"id": "prose-password",  # a password told in prose or notes: "the password is ...", "password: ..." in a Markdown,
-     # text or reStructuredText file; mixed as a chosen password is (letters and a digit or a sign), not "required"
+     # text or reStructuredText file; mixed as a chosen password is (letters and a digit or a sign), not "required";
+     # a token or an API key told so, 16 characters or more ("the API token is ...", "staging api key: `...`")
      "regex": r"""(?i)\b(?:passw(?:or)?d|passwd|passphrase)(?:[ \t]++(?:is|was)|[ \t]*+:|[ \t]++=)[ \t]++["'`]?"""
-              r"""((?=[^\s"'`]{0,63}[0-9!@#$%^&*])(?=[^\s"'`]{0,63}[A-Za-z])[^\s"'`<>{}]{5,63}[^\s"'`<>{}.,;:)])""",
-     "keywords": ["passw", "passphrase"], "entropy": 2.5, "path": r"""(?i)(?:\.(?:md|markdown|txt|rst|adoc|org)|(?:^|/)[A-Z]+)$""",
+              r"""((?=[^\s"'`]{0,63}[0-9!@#$%^&*])(?=[^\s"'`]{0,63}[A-Za-z])[^\s"'`<>{}]{5,63}[^\s"'`<>{}.,;:)])"""
+              r"""|\b(?:token|api[ _-]?key|secret)(?:[ \t]++(?:is|was)|[ \t]*+:|[ \t]++=)[ \t]++["'`]?"""
+              r"""((?=[\w.~+/-]{0,199}[0-9])(?=[\w.~+/-]{0,199}[A-Za-z])[\w.~+/-]{16,200}+)(?=["'`]|[.,;:)]?(?:\s|$))""",
+     "keywords": ["passw", "passphrase", "token", "api key", "api_key", "api-key", "apikey", "secret"], "entropy": 2.5, "path": r"""(?i)(?:\.(?:md|markdown|txt|rst|adoc|org)|(?:^|/)[A-Z]+)$""",
      "allowlists": _VALUE_ALLOWLISTS},
     {"id": "session-cookie",  # a session cookie is a login: Cookie: / Set-Cookie: headers, curl -b/--cookie, with a
      # session's, token's or auth's name (session, sessionid, connect.sid, PHPSESSID, _gh_sess, auth_token, jwt);
@@ -81,6 +84,9 @@ PLACE_RULES = [
      "regex": r"""(?i)(?:\b(?:set-)?cookie["']?[ \t]*+[:=][ \t]*+["']?|(?<=[ \t])--cookie[ \t]++["']?|(?<=[ \t])-b[ \t]++["']?)(?:[^\s=;"']{1,60}=[^\s;"']{0,300};[ \t]*+){0,8}?"""
               r"""[\w.-]{0,30}?(?:sess\w{0,10}|sid|token|auth\w{0,10}|jwt)=([^\s;"'<>]{20,500})""",
      "keywords": ["cookie", "-b "], "entropy": 3.0, "allowlists": _PLAIN},
+    {"id": "httpie-session-auth",  # an HTTPie session file's saved login: "auth": {"type": "basic", "raw_auth":
+     # "user:password"} (HTTPie's docs: sessions store the credentials in plain text)
+     "regex": r""""raw_auth"[ \t]*+:[ \t]*+"[^":\s]{1,100}:([^"\s]{6,200})\"""", "keywords": ["raw_auth"], "allowlists": _PLAIN},
     {"id": "positional-client-secret",  # a secret passed by position where a known first argument shows what it is:
      # ldap3's Connection(server, "cn=admin,dc=...", "password"), Twilio's Client("AC<32 hex>", "<auth token>"), or where
      # the call's signature does

@@ -66,7 +66,7 @@ CREDENTIAL_FILE_PATTERNS = [
 
 # Rules ctxlib adds, in gitleaks' own format, for formats its rule set does not catch. A placeholder, a template, or a value
 # encrypted to be committed: SOPS' ENC[AES256_GCM,...], a SealedSecret's encryptedData (base64 from "Ag", 200 or more)
-_PLACEHOLDER = r"""(?i)^(?:ENC\[AES256_GCM,|(?-i:Ag[A-D])[A-Za-z0-9+/]{200,}={0,2}$|\$|%(?![0-9A-F]{2}[^%\s]*%[0-9A-F]{2})|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
+_PLACEHOLDER = r"""(?i)^(?:ENC\[AES256_GCM,|os\.environ/|(?-i:Ag[A-D])[A-Za-z0-9+/]{200,}={0,2}$|\$|%(?![0-9A-F]{2}[^%\s]*%[0-9A-F]{2})|<|\{|\*+$|x+$|\.\.\.|(?:true|false|yes|no|on|off|null|none|read|write|read-all|write-all|\d+)$|(?:your|my|some|the)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|token|changeme|example|redacted|none|null|dummy|test|user(?:name)?)s?$)"""
 # A name's "pass" that is no password: a render or compiler pass, a filter's band, a count or a ticket (render_pass,
 # first_pass, high_pass, num_pass, boarding_pass; renderPass, lastRenderPass). bypass, compass, subpass and passes are
 # never matched (no separator, or more after "pass"); db_pass, smtp_pass, dbPass, DB_PASS and PASS are passwords.

@@ -84,6 +84,11 @@ FOUND = [
     # prose
     ("prose-password", "docs/runbook.md", f"Connect to the bastion; the password is {fake(9)}#{fake(3)} (rotate it monthly).\n"),
     ("prose-password", "notes/staging.txt", f"grafana admin / password: {fake(12)}\n"),
+    ("prose-password", "docs/onboarding.md", f"The staging API key is {fake(36)}, ask ops for prod.\n"),
+    ("prose-password", "TODO.txt", f"- deploy token: `{fake(28, URLSAFE)}`\n"),
+    # HTTPie's saved session
+    ("httpie-session-auth", "home/.config/httpie/sessions/api.example.net/ops.json",
+     json.dumps({"auth": {"type": "basic", "raw_auth": f"ops:{fake(15)}"}, "headers": []}, indent=4)),
     # cookies
     ("session-cookie", "docs/troubleshooting.md", f"curl --cookie 'connect.sid={fake(48, URLSAFE)}' https://app.example.net/api\n"),
     ("session-cookie", "captures/login.txt", f"HTTP/2 302\nset-cookie: _app_session={fake(60, URLSAFE)}; path=/; secure; httponly\n"),
@@ -117,6 +122,7 @@ FOUND = [
     ("typed-key-value", "notebooks/load.ipynb", notebook(["import os\n", f'os.environ["COHERE_KEY"] = "{fake(40)}"\n'])),
     ("typed-key-value", "k8s/worker.yaml", f"        env:\n        - name: MAPS_KEY\n          value: {fake(39)}\n"),
     ("env-secret", "services/api/Dockerfile", f"FROM golang:1.22\nENV PAGERDUTY_TOKEN {fake(32, HEX)}\n"),
+    ("terraform-variable-default", "infra/maps.tf", f'variable "maps_key" {{\n  default = "{fake(39)}"\n}}\n'),
     ("terraform-variable-default", "infra/dns.tf", f'variable "cf_api_token" {{\n  sensitive = true\n  default   = "{fake(40, HEX)}"\n}}\n'),
     ("secret-assignment", "mysite/settings.py", f"CACHES = {{'default': {{'LOCATION': 'redis://cache:6379', 'PASSWORD': '{fake(18)}', 'DB': 1}}}}\n"),
 ]
@@ -160,6 +166,10 @@ NOT_SECRETS = [
     ("app/settings.py", "DATABASES = {'default': {'PASSWORD': os.environ['DB_PASSWORD'], 'HOST': 'db'}}\n"),
     ("app/settings.py", "OPTIONS = {'password': 'password', 'user': 'admin'}\n"),
     ("tests/test_auth.py", "user.set_password('top_secret')\n"),
+    ("litellm/config.yaml", "model_list:\n  - model_name: gpt\n    litellm_params:\n      api_key: os.environ/AZURE_API_KEY\n"),
+    ("docs/auth.md", "The API token is sent in the Authorization header; the token: see Settings > Tokens.\n"),
+    ("infra/vars.tf", 'variable "ssh_public_key" {\n  default = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG4m ops@example"\n}\n'),
+    ("infra/vars.tf", 'variable "kms_key" {\n  default = "arn:aws:kms:eu-west-1:123456789012:key/abcd1234"\n}\n'),
     ("src/Config.java", "ds.setPassword(System.getenv(\"DB_PASSWORD\"));\n"),
     ("src/models/index.js", "const db = new Sequelize(process.env.DB, process.env.DB_USER, process.env.DB_PASS);\n"),
     ("lib/version.py", "__version__ = '0.4.0'; first.step = 1; st.write('ok')\n"),
