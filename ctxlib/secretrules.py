@@ -404,8 +404,8 @@ EXTRA_RULES = [
      "regex": r"""<(?:password|passphrase|privateKey)>([^<$]{4,})</""",
      "keywords": ["<password>", "<passphrase>"], "allowlists": [{"regexes": [r"^\{.*\}$", _PLACEHOLDER]}]},
     {"id": "xml-secret-element",  # an element named as a secret: <keystorePassword>, <db.password>, <apiToken>; the
-     # value mixed, as the assignment rules want (Maven's {encrypted} form and ${property} are lookups)
-     "regex": r"""(?i)<[\w.:-]{0,60}?""" + _SECRET_NAME + r""">[ \t]*+([^<>\s]{8,200})[ \t]*+</""",
+     # value mixed, as the assignment rules want (Maven's {encrypted} form and ${property} are lookups); or in a CDATA section
+     "regex": r"""(?i)<[\w.:-]{0,60}?""" + _SECRET_NAME + r""">[ \t]*+(?:([^<>\s]{8,200})|<!\[CDATA\[([^\s\]]{8,200})\]\]>)[ \t]*+</""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential"], "entropy": 2.5,
      "allowlists": _VALUE_ALLOWLISTS + [{"regexes": [r"^\{.*\}$"]}, {"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
 ]

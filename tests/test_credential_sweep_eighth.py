@@ -116,6 +116,7 @@ FOUND = [
     ("url-path-token", "nginx/routes.conf", f"location /hooks/xoxb-{fake(12, '0123456789')}-{fake(24)}/ {{ return 403; }}\n"),
     ("url-path-token", "logs/access.log", f'10.0.0.3 - - "GET /v1/sk_live_{fake(40)}/charges HTTP/1.1" 200\n'),
     # widened rules
+    ("xml-secret-element", "src/main/resources/service.xml", f"<service>\n  <clientSecret><![CDATA[{fake(36)}]]></clientSecret>\n</service>\n"),
     ("set-command-secret", "home/.config/fish/conf.d/keys.fish", f"set -Ux TOGETHER_KEY {fake(40)}\n"),
     ("set-command-secret", "env/prod.csh", f"setenv PADDLE_VENDOR_KEY '{fake(30)}'\n"),
     ("object-pass-key", "app/config/mail.php", f"<?php\nreturn ['smtp' => ['user' => 'noreply', 'pass' => '{fake(16)}']];\n"),
@@ -166,6 +167,7 @@ NOT_SECRETS = [
     ("app/settings.py", "DATABASES = {'default': {'PASSWORD': os.environ['DB_PASSWORD'], 'HOST': 'db'}}\n"),
     ("app/settings.py", "OPTIONS = {'password': 'password', 'user': 'admin'}\n"),
     ("tests/test_auth.py", "user.set_password('top_secret')\n"),
+    ("conf/app.xml", "<apiKey><![CDATA[${ACME_API_KEY}]]></apiKey>\n"),
     ("litellm/config.yaml", "model_list:\n  - model_name: gpt\n    litellm_params:\n      api_key: os.environ/AZURE_API_KEY\n"),
     ("docs/auth.md", "The API token is sent in the Authorization header; the token: see Settings > Tokens.\n"),
     ("infra/vars.tf", 'variable "ssh_public_key" {\n  default = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG4m ops@example"\n}\n'),
