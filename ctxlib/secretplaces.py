@@ -60,7 +60,7 @@ PLACE_RULES = [
               r"""|neighbor[ \t]++\S{1,64}+[ \t]++password|snmp-server[ \t]++community)(?:[ \t]++(?:level[ \t]++\d{1,2}|[07]))?[ \t]++"""
               r"""["']?([^\s"'$!#]\S{3,127})["']?(?=\s|$)|(?<=\s:[ \t])PSK[ \t]++"([^"\n]{6,200})\"""",
      "keywords": ["enable", "username", "neighbor", "snmp-server", "psk"], "entropy": 2.0,
-     "allowlists": _PLAIN + [{"regexes": [r"^(?i:public|private|RO|RW)$", r"^[a-z]+$"]}]},  # a word: prose
+     "allowlists": _PLAIN + [{"regexes": [r"^(?i:public|private|RO|RW)$", r"^[a-z]+[.,;:)]?$"]}]},  # a word: prose
     {"id": "browser-test-password",  # a browser test typing a password into a password field: Selenium's
      # find_element(By.ID, "password").send_keys("..."), Cypress' cy.get('#password').type('...'), Playwright's
      # page.fill('#password', '...') and getByLabel('Password').fill('...'), Robot Framework's Input Password; a literal,
