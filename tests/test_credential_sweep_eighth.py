@@ -17,21 +17,16 @@ import string
 
 import pytest
 
+from fakes import mixed_faker
 from ctxlib.credentials import find_secrets
 from ctxlib.repo import credential_in_text
 
-_rnd = random.Random(841)
 HEX, ALNUM, LOWER_DIGITS = "0123456789abcdef", string.ascii_letters + string.digits, string.ascii_lowercase + string.digits
 URLSAFE = ALNUM + "-_"
 
 
-def fake(n, alphabet=ALNUM):
-    """``n`` characters of ``alphabet``: a digit and letters of both cases among them when it has them."""
-    needs = [kind for kind in (str.isdigit, str.islower, str.isupper) if any(kind(c) for c in alphabet)]
-    while True:
-        value = "".join(_rnd.choice(alphabet) for _ in range(n))
-        if all(any(kind(c) for c in value) for kind in needs):
-            return value
+_rnd = random.Random(841)
+fake = mixed_faker(_rnd)
 
 
 def uuid():

@@ -14,21 +14,16 @@ import string
 
 import pytest
 
+from fakes import mixed_faker
 from ctxlib.credentials import find_secrets
 from ctxlib.repo import credential_file_reason, credential_in_text
 
-_rnd = random.Random(639)
 HEX, ALNUM, B64 = "0123456789abcdef", string.ascii_letters + string.digits, string.ascii_letters + string.digits + "+/"
 LOWER = string.ascii_lowercase
 
 
-def fake(n, alphabet=ALNUM):
-    """``n`` characters of ``alphabet``: a digit and letters of both cases among them when it has them."""
-    needs = [kind for kind in (str.isdigit, str.islower, str.isupper) if any(kind(c) for c in alphabet)]
-    while True:
-        value = "".join(_rnd.choice(alphabet) for _ in range(n))
-        if all(any(kind(c) for c in value) for kind in needs):
-            return value
+_rnd = random.Random(639)
+fake = mixed_faker(_rnd)
 
 
 def uuid():
