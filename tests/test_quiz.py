@@ -414,6 +414,19 @@ def test_numeric_answers_are_read_carefully(typed, number):
     assert _as_number(typed) == number
 
 
+@pytest.mark.parametrize("typed, unit, number", [
+    # a hostile tester's (session 41): the unit in the learner's own words was "Enter a number."
+    ("104 टोकन", "tokens", 104.0), ("1 token", "tokens", 1.0), ("12 lines", "lines", 12.0),
+    ("12 पंक्तियाँ", "lines", 12.0), ("turn 3", "turn", 3.0), ("टर्न 3", "turn", 3.0), ("3 turns", "turn", 3.0),
+    ("2.2 times", "x the budget", 2.2), ("2.2 गुना", "गुना बजट", 2.2),
+    ("tokens", "tokens", None), ("turn", "turn", None), ("104 टोकन", "lines", None), ("turn 3 4", "turn", None),
+])
+def test_a_number_with_its_unit_in_either_language_is_read(typed, unit, number):
+    from ctxlib.course.answers import _as_number
+
+    assert _as_number(typed, unit) == number
+
+
 @pytest.mark.parametrize("lang, question_id, typed", [
     ("en", "compaction_threshold", "160k"), ("en", "compaction_threshold", "160,000 tokens"),
     ("hi", "compaction_threshold", "1,60,000"), ("hi", "compaction_threshold", "१६०००० tokens"),

@@ -103,6 +103,9 @@ _GROUPED = re.compile(r"[+-]?(?:(?![0\u0966])\d{1,3}(?:([, \u00a0\u202f])\d{3})+
 _SCALE = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6}  # "39k tokens", "1.2M"
 _PERCENT_UNITS = ("%", "percent", "प्रतिशत")
 _TIMES_UNITS = ("x", "गुना")
+# What else a learner writes for a question's unit, in either language: "104 टोकन", "1 token", "turn 3".
+_UNIT_WORDS = {"tokens": ("tokens", "token", "टोकन"), "lines": ("lines", "line", "पंक्तियाँ", "पंक्तियां", "पंक्ति"),
+               "turn": ("turns", "turn", "टर्न")}
 
 
 def _as_number(answer, unit: str | None = None) -> float | None:
@@ -110,8 +113,9 @@ def _as_number(answer, unit: str | None = None) -> float | None:
 
     Read as engineers write numbers: ``"160000"``, ``"160_000"``, ``"1.6e5"``, ``"160,000"``, ``"160 000"``,
     ``"1,60,000"`` (lakh and crore), ``"160k"``, ``"160 k"``, ``"1.2M"``, Devanagari digits (``"१०४"``), a minus
-    sign (``"−14000"``), and with the question's ``unit`` after it (``"160000 tokens"``, ``"3.2%"`` for a percentage,
-    ``"2.2x"`` for times the budget); ``"89.3%"`` where the question asks for no percentage is 0.893.
+    sign (``"−14000"``), and with the question's ``unit`` after it, in either language (``"160000 tokens"``,
+    ``"104 टोकन"``, ``"3.2%"`` for a percentage, ``"2.2x"`` or ``"2.2 times"`` for times the budget) or a turn's
+    before it (``"turn 3"``); ``"89.3%"`` where the question asks for no percentage is 0.893.
     ``"1,2,3"`` is no number, nor ``"0,893"`` (a decimal comma); nor is a bool, ``nan`` or an infinity.
     """
     if isinstance(answer, bool):
@@ -127,10 +131,14 @@ def _as_number(answer, unit: str | None = None) -> float | None:
     if unit and (unit.lower() in _PERCENT_UNITS):
         words += list(_PERCENT_UNITS)
     if unit and unit.lower().split()[0] in _TIMES_UNITS:
-        words += [unit.split()[0], "x", "×", "गुना"]
-    for word in sorted(words, key=len, reverse=True):  # "160000 tokens", "3.2 %", "2.2x"
+        words += [unit.split()[0], "x", "×", "गुना", "times"]
+    words += list(_UNIT_WORDS.get((unit or "").lower(), ()))
+    for word in sorted(words, key=len, reverse=True):  # "160000 tokens", "3.2 %", "2.2x", "turn 3"
         if word and text.lower().endswith(word.lower()) and len(text) > len(word):
             text = text[:-len(word)].rstrip()
+            break
+        if word and text.lower().startswith(word.lower() + " "):
+            text = text[len(word):].lstrip()
             break
     if not (unit and unit.lower() in _PERCENT_UNITS) and text.endswith("%") and len(text) > 1:
         text, fraction = text[:-1].rstrip(), True  # a percentage where a fraction is asked: the same number
