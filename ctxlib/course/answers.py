@@ -114,8 +114,8 @@ def _as_number(answer, unit: str | None = None) -> float | None:
     Read as engineers write numbers: ``"160000"``, ``"160_000"``, ``"1.6e5"``, ``"160,000"``, ``"160 000"``,
     ``"1,60,000"`` (lakh and crore), ``"160k"``, ``"160 k"``, ``"1.2M"``, Devanagari digits (``"१०४"``), a minus
     sign (``"−14000"``), and with the question's ``unit`` after it, in either language (``"160000 tokens"``,
-    ``"104 टोकन"``, ``"3.2%"`` for a percentage, ``"2.2x"`` or ``"2.2 times"`` for times the budget) or a turn's
-    before it (``"turn 3"``); ``"89.3%"`` where the question asks for no percentage is 0.893.
+    the Hindi word of ``_UNIT_WORDS``, ``"3.2%"`` for a percentage, ``"2.2x"`` or ``"2.2 times"`` for times the
+    budget) or a turn's before it (``"turn 3"``); ``"89.3%"`` where the question asks for no percentage is 0.893.
     ``"1,2,3"`` is no number, nor ``"0,893"`` (a decimal comma); nor is a bool, ``nan`` or an infinity.
     """
     if isinstance(answer, bool):
