@@ -154,7 +154,7 @@ def test_answers_name_the_option_in_hindi():
         answers.grade(question, "zz")
     ids = [o.id for o in question.options]
     assert str(caught.value) == f"question {question.id!r} has no option ['zz']; options: {ids}"
-    assert caught.value.text("hi") == f"सवाल {question.id!r} में option ['zz'] नहीं है; options: {ids}"
+    assert caught.value.text("hi") == f"सवाल {question.id!r} में विकल्प ['zz'] नहीं है; विकल्प: {ids}"
 
 
 def test_the_exercise_checker_shows_a_type_error_in_hindi():
