@@ -7,7 +7,8 @@ Why not ``jupyter nbconvert --execute``: nbclient's default imitates the ipywidg
 widget, so a line printed by an ``interact`` callback is saved only inside the widget state,
 not in the cell's outputs; nbval then sees an output the notebook does not have and fails.
 With ``widget_registry = {}`` the printed line is saved as ordinary stdout, so nbval checks it.
-Each notebook is written atomically (a temporary file, then a rename).
+Each notebook is written atomically (``safefile.write_atomically``: a temporary file, then a rename,
+with the usual permissions: the room's learners copy the lessons as their own users).
 """
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from ctxlib import safefile  # noqa: E402
+
 
 def execute(path: Path) -> None:
     # The quick-check cells record attempts; keep a maintainer's run out of their own progress file.
@@ -28,10 +32,10 @@ def execute(path: Path) -> None:
                             resources={"metadata": {"path": str(path.parent)}})
     client.widget_registry = {}
     client.execute()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".ipynb")
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        nbformat.write(nb, out)
-    os.replace(tmp, path)
+    # safefile's atomic write keeps the usual permissions: mkstemp's 0600 left a re-executed lesson
+    # unreadable to the room's learners, whose servers copy the lessons as their own users.
+    text = nbformat.writes(nb)
+    safefile.write_atomically(path, text if text.endswith("\n") else text + "\n")  # as nbformat.write ends it
 
 
 def main(args: list[str]) -> int:
