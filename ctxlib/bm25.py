@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import identical
-from .i18n import N_, Worded, WordedError
+from .i18n import N_, Worded, WordedError, shown
 
 K1 = 1.2
 B = 0.75
@@ -81,7 +81,7 @@ def query_terms(query) -> list[str]:
 
 
 def _no_words(text: str, *more) -> WordedError:
-    return WordedError(Worded((N_("the query has no words to search for, got {query}"), {"query": repr(shorten(text))}), *more))
+    return WordedError(Worded((N_("the query has no words to search for, got {query}"), {"query": shown(shorten(text))}), *more))
 
 
 def _is_whole_part(text: str, i: int, n: int) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .i18n import N_, WordedError
+from .i18n import N_, WordedError, shown
 
 # The chapter's figures, used as defaults so that ``first_turn_ceiling(24_000)`` reads like it.
 WINDOW_TOKENS = 200_000
@@ -48,8 +48,8 @@ def shown_count(value) -> str:
     """``value`` as a message about a count shows it: ``repr``, and the type when it is not an ``int``
     (``"2000.0 (float)"``, ``"np.int64(2000) (int64)"``), so "must be a whole number, got 2000.0" does not
     read as a contradiction."""
-    shown = repr(value)
-    return shown if type(value) is int else f"{shown} ({type(value).__name__})"
+    text = shown(value)
+    return text if type(value) is int else f"{text} ({type(value).__name__})"
 
 
 def check_tokens(name: str, value, *, positive: bool = False) -> int:
@@ -191,7 +191,7 @@ def route(declared_scope: str, classes=(ONE_LINE_CHANGE, NINE_FILE_REFACTOR)) ->
             return task_class
     known = ", ".join(repr(c.scope) for c in classes)
     raise WordedError.of(N_("no task class for declared scope {scope}; known scopes: {known}"),
-                         scope=repr(declared_scope), known=known)
+                         scope=shown(declared_scope), known=known)
 
 
 def class_ceiling(task_class: TaskClass, **window_figures) -> Ceiling:
@@ -232,4 +232,4 @@ def window_share(window_tokens: int, repo_tokens: int) -> float:
         return window_tokens / repo_tokens
     except OverflowError:  # 10**400 / 1: no float holds it
         raise WordedError.of(N_("window_tokens / repo_tokens is too large for a float: a window of {digits} digits "
-                                 "over {repo} tokens"), digits=len(str(window_tokens)), repo=repr(repo_tokens)) from None
+                                 "over {repo} tokens"), digits=len(str(window_tokens)), repo=shown(repo_tokens)) from None

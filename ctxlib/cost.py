@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ceiling import check_tokens
-from .i18n import N_, WordedError
+from .i18n import N_, WordedError, shown
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Pricing:
         for field_name in ("read_fraction", "write_fraction"):
             value = getattr(self, field_name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise WordedError.of(N_("{field} must be a number >= 0, got {value}"), field=field_name, value=repr(value))
+                raise WordedError.of(N_("{field} must be a number >= 0, got {value}"), field=field_name, value=shown(value))
         check_tokens("min_cached_tokens", self.min_cached_tokens)
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from . import bm25, packerrors, ranking, render, repo, scoring, strategies
-from .i18n import N_, Worded, WordedError
+from .i18n import N_, Worded, WordedError, shown
 from .offers import Offers
 from .packing import check_budget
 from .reasons import Reason, Skipped
@@ -113,7 +113,7 @@ def rank(files: dict[str, str], query, scorer: str = "signals", signals=ranking.
     ``ValueError`` for an unknown scorer or an empty query.
     """
     if scorer not in SCORERS:
-        raise WordedError.of(N_("unknown scorer {scorer}: choose one of {known}"), scorer=repr(scorer), known=", ".join(SCORERS))
+        raise WordedError.of(N_("unknown scorer {scorer}: choose one of {known}"), scorer=shown(scorer), known=", ".join(SCORERS))
     scores = SCORERS[scorer](files, query, signals, history)
     return scores if isinstance(scores, list) else sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
@@ -367,7 +367,7 @@ def check_options(budget_tokens: int, view: str = "auto", strategy: str = DEFAUL
     for name, value, known in (("view", view, VIEW_LADDERS), ("strategy", strategy, STRATEGIES),
                                ("format", fmt, render.RENDERERS)):
         if value not in known:
-            raise WordedError.of(N_("unknown {name} {value}: choose one of {known}"), name=name, value=repr(value),
+            raise WordedError.of(N_("unknown {name} {value}: choose one of {known}"), name=name, value=shown(value),
                                  known=", ".join(known))
 
 

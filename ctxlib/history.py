@@ -54,7 +54,7 @@ from . import standin
 from .treewrite import (GITLINK, MAX_LISTED_PATHS, MAX_MESSAGE_BYTES, MAX_TREE_DEPTH, PathBudget, check_left_out, check_written,  # noqa: F401
                        decode_path, refused_path, too_deep, write_entries)  # (history's names too)
 from .gitlimits import MAX_META_BYTES, META_FILES, check_alternates, check_meta, keep_deadline  # noqa: F401
-from .i18n import N_, Worded, WordedError
+from .i18n import N_, Worded, WordedError, shown
 
 # One commit of the log: (hash, parent hashes, message, [(status letter, path), ...]).
 LogEntry = tuple[str, list[str], str, list[tuple[str, str]]]
@@ -115,7 +115,7 @@ def commit_hash(commit: str) -> str:
     """``commit`` if it is a commit hash (4 to 64 hexadecimal digits), so it cannot be taken for an option
     (``--output=...``) or a ref; raises ``HistoryError`` otherwise."""
     if not isinstance(commit, str) or not re.fullmatch(r"[0-9a-fA-F]{4,64}", commit):
-        raise HistoryError.of(N_("{commit}: not a commit hash"), commit=repr(commit))
+        raise HistoryError.of(N_("{commit}: not a commit hash"), commit=shown(commit))
     return commit
 
 

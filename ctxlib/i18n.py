@@ -23,6 +23,7 @@ import gettext
 import json
 import os
 import re
+import reprlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -125,6 +126,36 @@ def in_lang(value, lang: str) -> str:
     else ``str(value)``; ``ValueError`` for an unknown ``lang``."""
     check_lang(lang)
     return value.text(lang) if callable(getattr(value, "text", None)) else str(value)
+
+
+# A value as a message shows it: repr's, kept short (reprlib: the start of a long string or list, six levels deep).
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 160
+_SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxdict = _SHOWN.maxset = _SHOWN.maxfrozenset = _SHOWN.maxdeque = 20
+
+
+def shown(value) -> str:
+    """``value`` as an error message shows it: its ``repr`` when that is short, else a bounded form, and never an
+    exception. ``shown("gpt2")`` -> ``"'gpt2'"``; a 10 MB string -> its start and end and ``"(10,000,000
+    characters)"``; an int of 100,000 digits (``repr`` refuses it) -> ``"<int of about 100,001 digits>"``; a value
+    whose own ``repr`` raises -> ``"<Thing instance at 0x...>"``; a list nested 100,000 deep -> six levels of it."""
+    long_text = isinstance(value, (str, bytes, bytearray)) and len(value) > 1_000
+    try:
+        text = _SHOWN.repr(value) if long_text else repr(value)
+    except Exception:  # a class's own __repr__, RecursionError, an int too long for str (ValueError)
+        try:
+            text = _SHOWN.repr(value)
+        except Exception:
+            text = _unshowable(value)
+    if long_text:
+        return f"{text} ({len(value):,} characters)"
+    return text if len(text) <= 200 else f"{text[:160]}... ({len(text):,} characters)"
+
+
+def _unshowable(value) -> str:
+    if isinstance(value, int):  # str() refuses to write it out, so it cannot count its digits either
+        return f"<int of about {int(value.bit_length() * 0.30103) + 1:,} digits>"
+    return f"<{type(value).__name__} object>"
 
 
 class Worded(str):

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from . import safefile
 from .ceiling import Ceiling, check_attempts, check_tokens, first_turn_ceiling, is_whole_number, shown_count
-from .i18n import N_, WordedError
+from .i18n import N_, WordedError, shown
 
 # Block kinds, as ctxlib.removal names them: a diff is an "edit", a test run's output "diagnostics".
 PATCH_KIND = "edit"
@@ -80,14 +80,14 @@ class TurnRecord:
                 check_tokens(name, data[name])
         if data["stop_reason"] not in STOP_REASONS:
             raise WordedError.of(N_("stop_reason must be one of {known}, got {value}"), known=str(STOP_REASONS),
-                                 value=repr(data["stop_reason"]))
+                                 value=shown(data["stop_reason"]))
         if not isinstance(data["appended"], dict):
             raise WordedError.of(N_("appended must be an object of kind -> tokens, got {value}"),
-                                 value=repr(data["appended"]))
+                                 value=shown(data["appended"]))
         for kind, tokens in data["appended"].items():
             check_tokens(f"appended[{kind!r}]", tokens)
         if not isinstance(data.get("passed", False), bool):
-            raise WordedError.of(N_("passed must be true or false, got {value}"), value=repr(data["passed"]))
+            raise WordedError.of(N_("passed must be true or false, got {value}"), value=shown(data["passed"]))
         fields = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
         fields["appended"] = {OLD_KIND_NAMES.get(kind, kind): tokens for kind, tokens in data["appended"].items()}
         return cls(**fields)
@@ -149,11 +149,11 @@ def percentile(values, p) -> int:
         raise WordedError.of(N_("percentile needs at least one value, got none"))
     bad = next((k for k, v in enumerate(ordered) if isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v), None)
     if bad is not None:
-        raise WordedError.of(N_("percentile needs numbers, got {value} at position {position}"), value=repr(ordered[bad]),
+        raise WordedError.of(N_("percentile needs numbers, got {value} at position {position}"), value=shown(ordered[bad]),
                              position=bad)
     ordered.sort()
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 100:
-        raise WordedError.of(N_("p must be a number in (0, 100], got {p}"), p=repr(p))
+        raise WordedError.of(N_("p must be a number in (0, 100], got {p}"), p=shown(p))
     return ordered[math.ceil(Fraction(p) * len(ordered) / 100) - 1]
 
 

@@ -37,7 +37,7 @@ import random
 from dataclasses import dataclass, field
 
 from .ceiling import check_tokens
-from .i18n import N_, WordedError
+from .i18n import N_, WordedError, shown
 from .removal import PINNED_KINDS, Block, Rule, make_block
 
 TASK, TRACEBACKS, LATEST_DIFF, CURRENT_FILE = (N_("the task"), N_("the latest tracebacks"),
@@ -89,15 +89,15 @@ class Run:
         for i, step in enumerate(self.steps):
             if step.reply_kind not in ("edit", "model_message"):
                 raise WordedError.of(N_("steps[{i}].reply_kind must be 'edit' or 'model_message', got {value}"), i=i,
-                                     value=repr(step.reply_kind))
+                                     value=shown(step.reply_kind))
             if step.output_kind not in (None, "file_read", "search_results", "diagnostics"):
                 raise WordedError.of(N_("steps[{i}].output_kind must be a tool output kind or None, got {value}"), i=i,
-                                     value=repr(step.output_kind))
+                                     value=shown(step.output_kind))
             check_tokens(f"steps[{i}].reply_tokens", step.reply_tokens)
             check_tokens(f"steps[{i}].output_tokens", step.output_tokens)
             if step.tracebacks_tokens > step.output_tokens:
                 raise WordedError.of(N_("steps[{i}].tracebacks_tokens must be <= its output_tokens ({most:,}), got {value}"),
-                                     i=i, most=step.output_tokens, value=repr(step.tracebacks_tokens))
+                                     i=i, most=step.output_tokens, value=shown(step.tracebacks_tokens))
 
     @property
     def target_tokens(self) -> int:

@@ -8,7 +8,7 @@ or the budget when the best match does not fit in any view (with what its smalle
 from __future__ import annotations
 
 from .bm25 import shorten
-from .i18n import N_, N_n, Worded
+from .i18n import N_, N_n, Worded, shown
 from .reasons import Reason, Skipped
 
 # What reading left out unread: text the query could have matched. Not binaries (no words), nor what
@@ -27,7 +27,7 @@ def no_match(query, files_read: int, skipped=()) -> Worded:
     Returns:
         a ``Worded`` (English as a ``str``; ``text(lang)`` for another language).
     """
-    parts = [(N_("no file matches the query {query} ("), {"query": repr(shorten(query))}),
+    parts = [(N_("no file matches the query {query} ("), {"query": shown(shorten(query))}),
              (*N_n("{n:,} file read", "{n:,} files read"), files_read, {})]
     left_out = [s for s in skipped if isinstance(s, Skipped) and s.code in UNREAD]
     if left_out:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .ceiling import is_whole_number, shown_count
-from .i18n import N_, WordedError
+from .i18n import N_, WordedError, shown
 from .reasons import Reason, Skipped
 from .scoring import clean_terms, score_file
 from .tokens import estimate_tokens
@@ -98,7 +98,7 @@ def budget_after_margin(budget_tokens: int, margin_pct: float) -> int:
     check_budget(budget_tokens)
     if isinstance(margin_pct, bool) or not isinstance(margin_pct, (int, float)) or not 0 <= margin_pct < 100:
         raise WordedError.of(N_("margin must be a percentage from 0 up to (not including) 100, got {margin}"),
-                              margin=repr(margin_pct))
+                              margin=shown(margin_pct))
     left = int(budget_tokens * (100 - Fraction(margin_pct)) // 100)  # exact: 10**23 is not rounded
     if left < 1:
         raise WordedError.of(N_("a margin of {margin}% leaves nothing of a budget of {budget:,} tokens"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from .i18n import N_, WordedError
+from .i18n import N_, WordedError, shown
 
 from .tokens import DEFAULT_ENCODING, count_tokens
 
@@ -29,10 +29,10 @@ def check_tool(tool) -> dict:
     Raises: ValueError naming the first missing key, or the value if it is not a dict.
     """
     if not isinstance(tool, dict):
-        raise WordedError.of(N_("a tool schema is a dict with name, description and parameters, got {tool}"), tool=repr(tool))
+        raise WordedError.of(N_("a tool schema is a dict with name, description and parameters, got {tool}"), tool=shown(tool))
     for key in ("name", "description", "parameters"):
         if key not in tool:
-            raise WordedError.of(N_("tool schema {name} has no {key}"), name=repr(tool.get("name", "?")), key=repr(key))
+            raise WordedError.of(N_("tool schema {name} has no {key}"), name=shown(tool.get("name", "?")), key=shown(key))
     return tool
 
 

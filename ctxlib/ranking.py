@@ -62,7 +62,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import bm25, identical, imports, recent
-from .i18n import N_, N_n, Worded, WordedError, WordedTypeError, in_lang
+from .i18n import N_, N_n, Worded, WordedError, WordedTypeError, in_lang, shown
 # The kind signal's rules live in pathkinds.py; ranking re-exports them, as Lesson 3 imports them from here.
 from .pathkinds import (EXAMPLE_PRIOR, EXAMPLE_WORDS, KIND_PRIOR, PACKAGING_FLOOR, PACKAGING_HINTS,  # noqa: F401
                         PACKAGING_WORDS, TOOLING_PRIOR, TOOLING_WORDS, declared, is_example, is_manifest,
@@ -142,7 +142,7 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
     """
     texts = isinstance(query, (list, tuple, set, frozenset)) and all(isinstance(q, str) for q in query)
     if not (isinstance(query, str) or texts):
-        raise WordedTypeError.of(N_("the query must be text or a list of texts, got {query}"), query=bm25.shorten(repr(query)))
+        raise WordedTypeError.of(N_("the query must be text or a list of texts, got {query}"), query=shown(query))
     text = query if isinstance(query, str) else " ".join(query)
     dependencies = named_dependencies(text)
     dropped: list[str] = []
@@ -167,7 +167,7 @@ def clean_query(query, files: dict[str, str] | None = None, signals=SIGNALS) -> 
         (dropped if "clean" in signals and t.isdigit() else terms).append(t)
     if not terms and not identifiers:
         bm25.query_terms(query)  # its one-line error for an empty or other-script query
-        raise WordedError.of(N_("the query has only numbers, hashes or URLs: {query}"), query=repr(bm25.shorten(text)))
+        raise WordedError.of(N_("the query has only numbers, hashes or URLs: {query}"), query=shown(bm25.shorten(text)))
     selected = bm25.select_terms(files or {}, terms) if files is not None else bm25.Selected(tuple(dict.fromkeys(terms)))
     return Query(selected.terms, tuple(identifiers.values())[:bm25.MAX_QUERY_TERMS], tuple(dict.fromkeys(dropped)),
                  selected.note(), selected.found_in, dependencies)
@@ -268,7 +268,7 @@ def rank_files(files: dict[str, str], query, signals=SIGNALS, history=()) -> lis
     """
     unknown = [s for s in signals if s not in SIGNALS]
     if unknown:
-        raise WordedError.of(N_("unknown signal {signal}: choose from {known}"), signal=repr(unknown[0]), known=", ".join(SIGNALS))
+        raise WordedError.of(N_("unknown signal {signal}: choose from {known}"), signal=shown(unknown[0]), known=", ".join(SIGNALS))
     q = query if isinstance(query, Query) else clean_query(query, files, signals)
     paths = list(files)
     first = identical.first_copies(list(files.values()))  # a copy's text is read once, as its first's

@@ -26,7 +26,7 @@ import collections
 from collections.abc import Iterable, Sequence
 
 from . import bm25
-from .i18n import N_, Worded, WordedError
+from .i18n import N_, Worded, WordedError, shown
 
 RECENT_COMMITS = 10
 RECENT_DECAY = 0.7
@@ -48,10 +48,10 @@ def _commits(commits: Iterable[Commit]) -> list[tuple[str, tuple[str, ...]]]:
         try:
             message, paths = commit
         except (TypeError, ValueError):
-            raise WordedError.of(N_("commit {i}: expected (message, paths), got {commit:.80}"), i=i, commit=repr(commit)) from None
+            raise WordedError.of(N_("commit {i}: expected (message, paths), got {commit:.80}"), i=i, commit=shown(commit)) from None
         if not isinstance(message, str) or isinstance(paths, str):
             raise WordedError.of(N_("commit {i}: expected (message: str, paths: a list of str), got {commit:.80}"), i=i,
-                                 commit=repr(commit))
+                                 commit=shown(commit))
         out.append((message, tuple(paths)))
     return out
 

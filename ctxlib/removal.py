@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .ceiling import check_tokens
-from .i18n import N_, WordedError
+from .i18n import N_, WordedError, shown
 from .tokens import estimate_tokens
 
 KINDS = ("fixed_prefix", "task", "retrieved_file", "model_message", "edit",
@@ -99,7 +99,7 @@ def make_block(kind: str, tokens: int, label: str, **identity) -> Block:
     Example: ``make_block("diagnostics", 18_000, "pytest, attempt 1", attempt=1, tracebacks_tokens=4_000)``.
     """
     if kind not in KINDS:
-        raise WordedError.of(N_("kind must be one of {known}, got {kind}"), known=str(KINDS), kind=repr(kind))
+        raise WordedError.of(N_("kind must be one of {known}, got {kind}"), known=str(KINDS), kind=shown(kind))
     check_tokens("tokens", tokens)
     identity.setdefault("pinned", kind in PINNED_KINDS)
     return Block(kind, tokens, label, original_tokens=tokens, kept=((0, tokens),) if tokens else (), **identity)
@@ -362,7 +362,7 @@ def compaction(blocks, target_tokens: int, *, window_tokens: int, threshold: flo
     check_tokens("summary_tokens", summary_tokens)
     if not 0 < low_mark < threshold <= 1:
         raise WordedError.of(N_("need 0 < low_mark < threshold <= 1, got low_mark={low_mark}, threshold={threshold}"),
-                             low_mark=repr(low_mark), threshold=repr(threshold))
+                             low_mark=shown(low_mark), threshold=shown(threshold))
     total = _total(blocks)
     if total <= threshold * window_tokens:
         return list(blocks), []
@@ -390,7 +390,7 @@ class Rule:
 
     def __init__(self, function, /, name: str | None = None, **params):
         if not callable(function):
-            raise WordedError.of(N_("a rule must be a function, got {value}"), value=repr(function))
+            raise WordedError.of(N_("a rule must be a function, got {value}"), value=shown(function))
         self.function, self.params = function, params
         shown = ", ".join(f"{k}={v:,}" if isinstance(v, int) else f"{k}={v}" for k, v in params.items()
                           if k != "window_tokens")

@@ -49,7 +49,7 @@ import pathspec
 
 from . import credentials, identical, ignore, safefile
 from .ceiling import is_whole_number, shown_count
-from .i18n import N_, WordedError
+from .i18n import N_, WordedError, shown
 from .reasons import Reason, Skipped
 
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
@@ -203,7 +203,7 @@ def decode_file(rel: str, data: bytes) -> tuple[RepoFile | None, Skipped | None]
 
 def _spec(patterns, what: str) -> pathspec.GitIgnoreSpec | None:
     if isinstance(patterns, str):
-        raise WordedError.of(N_("{what} must be a list of patterns, got the string {value}; try [{value}]"), what=what, value=repr(patterns))
+        raise WordedError.of(N_("{what} must be a list of patterns, got the string {value}; try [{value}]"), what=what, value=shown(patterns))
     patterns = list(patterns)
     try:
         spec = ignore.compile_patterns(patterns) if patterns else None

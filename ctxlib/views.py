@@ -25,7 +25,7 @@ import warnings
 
 from .bm25 import term_positions
 from .ceiling import is_whole_number
-from .i18n import N_, WordedError
+from .i18n import N_, WordedError, shown
 from .strategies import Option
 
 ELISION = "⋮"  # one line that says "lines left out here"
@@ -93,7 +93,7 @@ def symbol_view(text: str, name: str) -> str | None:
     for what, value in (("text", text), ("name", name)):
         if not isinstance(value, str):
             raise WordedError.of(N_("symbol_view: {what} must be a string, got {type} {value:.60}"), what=what,
-                                 type=type(value).__name__, value=repr(value))
+                                 type=type(value).__name__, value=shown(value))
     tree = _parse(text)
     body = tree.body if tree else []
     node = None
@@ -212,7 +212,7 @@ def line_ranges(hits: list[int], n_lines: int, context: int = 2) -> list[tuple[i
     end before it began: a view of elisions only).
     """
     if not is_whole_number(context):
-        raise WordedError.of(N_("context must be a whole number of lines >= 0, got {context}"), context=repr(context))
+        raise WordedError.of(N_("context must be a whole number of lines >= 0, got {context}"), context=shown(context))
     ranges: list[tuple[int, int]] = []
     for hit in sorted(hits):
         lo, hi = max(1, hit - context), min(n_lines, hit + context)
@@ -260,7 +260,7 @@ def ranges_view(text: str, terms, context: int = 2, max_ranges: int | None = Non
             whole number >= 1 (-1 dropped the last range, as a slice does).
     """
     if max_ranges is not None and not is_whole_number(max_ranges, 1):
-        raise WordedError.of(N_("max_ranges must be None or a whole number >= 1, got {value}"), value=repr(max_ranges))
+        raise WordedError.of(N_("max_ranges must be None or a whole number >= 1, got {value}"), value=shown(max_ranges))
     lines = _lines(text) if lines is None else lines
     ranges = line_ranges(hit_lines(text, terms) if hits is None else hits, len(lines), context)[:max_ranges]
     if not ranges:
