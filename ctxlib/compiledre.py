@@ -23,6 +23,7 @@ import array
 import atexit
 import re
 import sys
+import warnings
 
 try:
     import _sre
@@ -36,6 +37,7 @@ except (ImportError, AttributeError, KeyError):  # another Python: compile as re
 MAX_ENTRIES = 1_000  # the scanner's rules and keywords hold ~500 expressions; more is something else
 _table: dict | None = None  # {pattern: (flags, codes as bytes, groups, groupindex, indexgroup)}
 _added: dict = {}
+_path = None  # the file _table was read from: written back there, wherever the folder's setting or the cwd moved since
 
 
 def _cache_path():
@@ -45,11 +47,12 @@ def _cache_path():
 
 
 def _load() -> dict:
-    global _table
+    global _table, _path
     if _table is None:
         from .tokens import _read_cache
 
-        found = _read_cache(_cache_path()) if TAG else None
+        _path = _cache_path().absolute()
+        found = _read_cache(_path) if TAG else None
         _table = found if isinstance(found, dict) and len(found) <= MAX_ENTRIES else {}
     return _table
 
@@ -81,7 +84,7 @@ def compile_cached(pattern: str) -> re.Pattern:
         cache when the process exits.
     Raises:
         ``re.error`` (and the warnings ``re.compile`` raises under an "error" filter) for a pattern
-        ``re`` refuses, exactly as ``re.compile`` does.
+        ``re`` refuses, exactly as ``re.compile`` does; a pattern that warns is never kept, so it warns every time.
     """
     if TAG is None or not isinstance(pattern, str):
         return re.compile(pattern)
@@ -92,8 +95,13 @@ def compile_cached(pattern: str) -> re.Pattern:
             return _build(pattern, parts)
         except (TypeError, ValueError, RuntimeError, OverflowError):  # a damaged entry: compile it afresh
             del table[pattern]
-    parts = _parts(pattern)
-    if len(table) < MAX_ENTRIES:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parts = _parts(pattern)
+    for warning in caught:  # raised or shown as the caller's filter says, as re.compile's own would be
+        warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    # A pattern that warns is not kept: from the cache it would come back without its warning.
+    if len(table) < MAX_ENTRIES and not caught:
         if not _added:
             atexit.register(save)
         table[pattern] = _added[pattern] = parts
@@ -101,7 +109,9 @@ def compile_cached(pattern: str) -> re.Pattern:
 
 
 def save() -> None:
-    """Write the patterns this process compiled into the cache (with those another process wrote meanwhile).
+    """Write the patterns this process compiled into the cache (with those another process wrote meanwhile), in
+    the file it read at its first pattern: a relative ``$CTXLIB_CACHE_DIR`` and a later ``os.chdir`` (a notebook
+    moving into a learner's repository) wrote a new cache folder inside that repository when the process ended.
 
     Called when the process exits; a cache folder that cannot be written is skipped silently.
     """
@@ -109,7 +119,7 @@ def save() -> None:
         return
     from .tokens import _read_cache, _write_cache
 
-    path = _cache_path()
+    path = _path or _cache_path()
     found = _read_cache(path)
     merged = found if isinstance(found, dict) and len(found) + len(_added) <= MAX_ENTRIES else {}
     merged.update(_added)

@@ -139,3 +139,34 @@ def test_a_second_process_finds_the_same_secrets_from_the_cache(tmp_path):
                                  text=True, env=env, cwd=ROOT, check=True, timeout=300).stdout for _ in range(2))
     assert (tmp_path / f"regex-{compiledre.TAG}.marshal").stat().st_size > 10_000  # the first process saved its codes
     assert json.loads(warm) == json.loads(cold) and any(json.loads(cold))
+
+
+def test_a_pattern_that_warns_warns_again_and_is_not_kept(fresh):
+    # credentials._compiled compiles under an "error" filter and takes a FutureWarning ("Possible nested set", a Go
+    # [[:alnum:]] class) as a refusal, moving on to the next reading. Kept by a caller that let the warning pass, the
+    # pattern came back from the cache without it: a warm cache chose another reading than a cold one (round s41).
+    pattern = r"\b(pat[[:alnum:]]{14})\b"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert compiledre.compile_cached(pattern) == re.compile(pattern)
+    assert pattern not in compiledre._table and compiledre._added == {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FutureWarning):
+            compiledre.compile_cached(pattern)
+
+
+def test_the_cache_is_written_where_it_was_read(tmp_path, monkeypatch):
+    # A relative CTXLIB_CACHE_DIR, then os.chdir (a notebook moving into a learner's repository): at exit the cache
+    # was written as a new folder inside that repository (round s41).
+    (tmp_path / "home").mkdir()
+    (tmp_path / "repo").mkdir()
+    monkeypatch.chdir(tmp_path / "home")
+    monkeypatch.setenv("CTXLIB_CACHE_DIR", "cache")
+    monkeypatch.setattr(compiledre, "_table", None)
+    monkeypatch.setattr(compiledre, "_added", {})
+    compiledre.compile_cached("moved+away")
+    monkeypatch.chdir(tmp_path / "repo")
+    compiledre.save()
+    assert list((tmp_path / "repo").iterdir()) == []
+    assert (tmp_path / "home" / "cache" / f"regex-{compiledre.TAG}.marshal").is_file()
