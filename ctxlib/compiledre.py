@@ -71,6 +71,9 @@ def _parts(pattern: str):
 
 def _build(pattern: str, parts) -> re.Pattern:
     flags, codes, groups, groupindex, indexgroup = parts
+    # _sre checks the codes, not the group count: 10**9 groups made the first match ask for 16 GB (MemoryError).
+    if not 0 <= groups <= pattern.count("(") or len(indexgroup) != groups + 1:
+        raise ValueError(f"{groups!r} groups in a pattern of {pattern.count('(')} parentheses")
     return _sre.compile(pattern, flags, array.array(_CODE_TYPE, codes).tolist(), groups, groupindex, indexgroup)
 
 

@@ -170,3 +170,16 @@ def test_the_cache_is_written_where_it_was_read(tmp_path, monkeypatch):
     compiledre.save()
     assert list((tmp_path / "repo").iterdir()) == []
     assert (tmp_path / "home" / "cache" / f"regex-{compiledre.TAG}.marshal").is_file()
+
+
+def test_an_entry_with_more_groups_than_the_pattern_has_is_compiled_again(fresh):
+    # _sre.compile checks the codes but takes any group count: an entry saying 10**9 groups (valid sha256) made the
+    # first match allocate room for them, a MemoryError or the machine's memory (round s41).
+    pattern = r"(?i)api[_-]?key\s*=\s*(\w{20,})"
+    compiledre.compile_cached(pattern)
+    flags, codes, groups, groupindex, indexgroup = compiledre._table[pattern]
+    for wrong in ((10 ** 9, indexgroup), (5, indexgroup), (-1, indexgroup), (groups, indexgroup * 3), ("1", indexgroup)):
+        compiledre._table[pattern] = (flags, codes, wrong[0], groupindex, wrong[1])
+        built = compiledre.compile_cached(pattern)
+        assert built == re.compile(pattern) and built.groups == 1
+        assert built.search("api_key = " + "a" * 30).groups() == ("a" * 30,)
