@@ -112,7 +112,7 @@ def rank(files: dict[str, str], query, scorer: str = "signals", signals=ranking.
     ``"signals"`` scorer's history signal (``ranking.rank_files``); the others ignore it. Raises
     ``ValueError`` for an unknown scorer or an empty query.
     """
-    if scorer not in SCORERS:
+    if not isinstance(scorer, str) or scorer not in SCORERS:  # a list is no name, and unhashable
         raise WordedError.of(N_("unknown scorer {scorer}: choose one of {known}"), scorer=shown(scorer), known=", ".join(SCORERS))
     scores = SCORERS[scorer](files, query, signals, history)
     return scores if isinstance(scores, list) else sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -366,7 +366,7 @@ def check_options(budget_tokens: int, view: str = "auto", strategy: str = DEFAUL
     check_budget(budget_tokens)
     for name, value, known in (("view", view, VIEW_LADDERS), ("strategy", strategy, STRATEGIES),
                                ("format", fmt, render.RENDERERS)):
-        if value not in known:
+        if not isinstance(value, str) or value not in known:
             raise WordedError.of(N_("unknown {name} {value}: choose one of {known}"), name=name, value=shown(value),
                                  known=", ".join(known))
 

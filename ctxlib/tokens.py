@@ -109,7 +109,7 @@ def estimate_tokens(text: str) -> int:
 
 
 def _check_name(name: str) -> None:
-    if name not in ENCODINGS:
+    if not isinstance(name, str) or name not in ENCODINGS:  # a list is no name, and unhashable
         known = ", ".join(sorted(ENCODINGS))
         raise WordedError.of(N_("unknown encoding {name}: ctxlib ships {known}"), name=shown(name), known=known)
 
@@ -378,6 +378,7 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
     """
     if not isinstance(text, str):
         raise WordedTypeError.of(N_("text must be a string, got {type}"), type=type(text).__name__)
+    _check_name(encoding)  # before get_encoding's cache, which cannot hash a list
     encoder = get_encoding(encoding)
     try:
         return len(encoder.encode(text, disallowed_special=()))
