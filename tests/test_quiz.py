@@ -420,6 +420,8 @@ def test_numeric_answers_are_read_carefully(typed, number):
     ("12 पंक्तियाँ", "lines", 12.0), ("turn 3", "turn", 3.0), ("टर्न 3", "turn", 3.0), ("3 turns", "turn", 3.0),
     ("2.2 times", "x the budget", 2.2), ("2.2 गुना", "गुना बजट", 2.2),
     ("tokens", "tokens", None), ("turn", "turn", None), ("104 टोकन", "lines", None), ("turn 3 4", "turn", None),
+    ("2.2 times the budget", "x the budget", 2.2), ("2.2x the budget", "x the budget", 2.2), ("3rd turn", "turn", 3.0),
+    ("3वाँ turn", "turn", 3.0), ("turn 21st", "turn", 21.0), ("3rd", "tokens", None), ("th", "turn", None),
 ])
 def test_a_number_with_its_unit_in_either_language_is_read(typed, unit, number):
     from ctxlib.course.answers import _as_number

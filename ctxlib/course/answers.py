@@ -131,7 +131,8 @@ def _as_number(answer, unit: str | None = None) -> float | None:
     if unit and (unit.lower() in _PERCENT_UNITS):
         words += list(_PERCENT_UNITS)
     if unit and unit.lower().split()[0] in _TIMES_UNITS:
-        words += [unit.split()[0], "x", "×", "गुना", "times"]
+        rest = unit.split(maxsplit=1)[1:]  # "x the budget": "2.2 times the budget" says the same
+        words += [unit.split()[0], "x", "×", "गुना", "times"] + [f"{w} {rest[0]}" for w in ("times", "x", "×") if rest]
     words += list(_UNIT_WORDS.get((unit or "").lower(), ()))
     for word in sorted(words, key=len, reverse=True):  # "160000 tokens", "3.2 %", "2.2x", "turn 3"
         if word and text.lower().endswith(word.lower()) and len(text) > len(word):
@@ -140,6 +141,8 @@ def _as_number(answer, unit: str | None = None) -> float | None:
         if word and text.lower().startswith(word.lower() + " "):
             text = text[len(word):].lstrip()
             break
+    if (unit or "").lower() == "turn":  # "3rd turn", "तीसरा" is not read: an ordinal's digits only
+        text = re.sub(r"(?<=\d)(?:st|nd|rd|th|वाँ|वां|वें)$", "", text, flags=re.IGNORECASE)
     if not (unit and unit.lower() in _PERCENT_UNITS) and text.endswith("%") and len(text) > 1:
         text, fraction = text[:-1].rstrip(), True  # a percentage where a fraction is asked: the same number
     else:
