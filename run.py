@@ -69,28 +69,31 @@ COURSE = f"{ROOT}[course,mcp,test,present]"
 BUILD_BACKEND = ["hatchling>=1.24", "editables~=0.3"]
 
 
-# The lines a learner reads from setup, lab and offline-install, in Hindi. run.py uses only the standard library, so
-# these few cannot come from ctxlib's catalog; tests/test_run.py holds every one to a line run.py says.
-HINDI = {
-    "creating a virtual environment in {path}": "{path} में virtual environment बनाया जा रहा है",
-    "installing ctxlib and its dependencies (about a minute the first time)":
-        "ctxlib और उसकी dependencies install हो रही हैं (पहली बार लगभग एक मिनट)",
-    "installing ctxlib and its dependencies from {folder}, without the internet":
-        "ctxlib और उसकी dependencies {folder} से install हो रही हैं, internet के बिना",
-    "ready: python3 run.py lab": "तैयार: python3 run.py lab",
-    "running as root (a container or a workshop VM?), so JupyterLab gets --allow-root":
-        "root के रूप में चल रहा है (कोई container या workshop VM?), इसलिए JupyterLab को --allow-root दिया गया",
-    "opening JupyterLab at Lesson 1 in {language} (--lang en or --lang hi to choose; Ctrl+C here to stop)":
-        "JupyterLab में पाठ 1 {language} में खुल रहा है (चुनने के लिए --lang en या --lang hi; रोकने के लिए यहाँ Ctrl+C)",
-    "English": "अंग्रेज़ी", "Hindi": "हिंदी",
-    "ctxlib needs Python 3.11 or newer, this is {version}": "ctxlib को Python 3.11 या नया चाहिए, यह {version} है",
-    "--lang must be en or hi, got {lang!r}": "--lang en या hi होना चाहिए, दिया गया {lang!r}",
-}
+# The lines run.py prints, in Hindi, for learners (setup, lab, offline-install) and instructors (the room, the
+# browser build, the site). run.py uses only the standard library, so these cannot come from ctxlib's catalog:
+# they are in tools/run_hi.json, {English: Hindi}; tests/test_run.py holds every line run.py says to that table.
+HINDI_FILE = ROOT / "tools" / "run_hi.json"
+
+
+def hindi() -> dict[str, str]:
+    """``HINDI_FILE``'s lines, read once; ``{}`` (so English) if it is missing or not a JSON object of strings."""
+    global _HINDI
+    if _HINDI is None:
+        try:
+            table = json.loads(HINDI_FILE.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            table = {}
+        ok = isinstance(table, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in table.items())
+        _HINDI = table if ok else {}
+    return _HINDI
+
+
+_HINDI: dict[str, str] | None = None
 
 
 def worded(message: str, lang: str = "en", /, **params) -> str:
-    """``message`` in ``lang`` (``HINDI`` for "hi"; English otherwise), its ``{fields}`` filled from ``params``."""
-    return (HINDI.get(message, message) if lang == "hi" else message).format(**params)
+    """``message`` in ``lang`` (``hindi()`` for "hi"; English otherwise), its ``{fields}`` filled from ``params``."""
+    return (hindi().get(message, message) if lang == "hi" else message).format(**params)
 
 
 def say(message: str, lang: str = "en", /, **params) -> None:
@@ -324,17 +327,18 @@ def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
 
 
 def present(extra: list[str]) -> int:
+    lang, extra = learner_lang(extra)
     if not extra or not extra[0].endswith(".ipynb") or not Path(extra[0]).is_file():
-        sys.exit("usage: python3 run.py present lessons/en/01_window_as_budget.ipynb [voila options]")
-    setup()
+        sys.exit(worded("usage: python3 run.py present lessons/en/01_window_as_budget.ipynb [voila options]", lang))
+    setup(lang=lang)
     notebook = Path(extra[0]).resolve()
     command = voila_command(notebook, extra[1:])
     # The course's own lesson, with its saved outputs: signed, so Voila does not warn it is untrusted.
     subprocess.run(trust_command(notebook), cwd=ROOT, capture_output=True)
     if "--no-browser" in extra[1:]:
-        say("presenting with Voila: open the link it prints below in a browser (Ctrl+C here to stop)")
+        say("presenting with Voila: open the link it prints below in a browser (Ctrl+C here to stop)", lang)
     else:
-        say("presenting with Voila: it opens in your browser (Ctrl+C here to stop)")
+        say("presenting with Voila: it opens in your browser (Ctrl+C here to stop)", lang)
     env, runtime = dict(os.environ), None
     if os.name == "posix" and "JUPYTER_RUNTIME_DIR" not in env:
         # The kernel over a Unix socket (no "running over TCP without encryption"), whose path must be short.
@@ -354,21 +358,23 @@ def wheelhouse(extra: list[str]) -> int:
     The wheels fit this machine's operating system and Python version; build the folder on a
     machine like the ones in the room.
     """
+    lang, extra = learner_lang(extra)
     folder = Path(extra[0]).resolve() if extra else ROOT / "wheelhouse"
-    make_venv()
-    say(f"saving wheels into {folder} (a few minutes the first time)")
+    make_venv(lang)
+    say("saving wheels into {folder} (a few minutes the first time)", lang, folder=folder)
     subprocess.run([str(PY), "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(folder),
                     COURSE, *BUILD_BACKEND], check=True)
-    say(f"done: {len(list(folder.glob('*.whl')))} wheels. Copy {folder} and the course folder to the room; "
-        f"there, in the course folder: python3 run.py offline-install PATH/TO/{folder.name}")
+    say("done: {count} wheels. Copy {folder} and the course folder to the room; "
+        "there, in the course folder: python3 run.py offline-install PATH/TO/{name}", lang,
+        count=len(list(folder.glob("*.whl"))), folder=folder, name=folder.name)
     return 0
 
 
 def offline_install(extra: list[str]) -> int:
     """Set up ``.venv`` from the wheels in DIR alone: pip is told not to use any package index."""
+    lang, extra = learner_lang(extra)
     if len(extra) != 1 or not Path(extra[0]).is_dir():
-        sys.exit("usage: python3 run.py offline-install DIR   (DIR made by: python3 run.py wheelhouse DIR)")
-    lang = environment_lang()
+        sys.exit(worded("usage: python3 run.py offline-install DIR   (DIR made by: python3 run.py wheelhouse DIR)", lang))
     make_venv(lang)
     folder = Path(extra[0]).resolve()
     say("installing ctxlib and its dependencies from {folder}, without the internet", lang, folder=folder)
@@ -398,18 +404,19 @@ def hub_installed() -> bool:
     return (BIN / "jupyterhub").exists() and (BIN / "jupyterhub-singleuser").exists() and HUB_PROXY.exists()
 
 
-def install_hub() -> None:
-    """Install JupyterHub (the ``hub`` extra of pyproject.toml) into ``.venv`` and its proxy with npm; needs the internet."""
-    setup()
+def install_hub(lang: str = "en") -> None:
+    """Install JupyterHub (the ``hub`` extra of pyproject.toml) into ``.venv`` and its proxy with npm; needs the internet.
+    ``lang``: the language of its lines. Raises ``SystemExit`` (one line) if npm is missing."""
+    setup(lang=lang)
     if hub_installed():
         return
-    say("installing JupyterHub into .venv (a minute)")
+    say("installing JupyterHub into .venv (a minute)", lang)
     subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[course,mcp,test,present,hub]"], check=True)
     npm = shutil.which("npm")
     if npm is None:
-        sys.exit("run.py: the hub's proxy comes from npm, which is not installed "
-                 "(install Node.js 20 or newer; Debian: apt-get install npm)")
-    say(f"installing the hub's proxy, {HUB_PROXY_PACKAGE}, into {HUB_PROXY_DIR} (npm)")
+        sys.exit("run.py: " + worded("the hub's proxy comes from npm, which is not installed "
+                                     "(install Node.js 20 or newer; Debian: apt-get install npm)", lang))
+    say("installing the hub's proxy, {package}, into {folder} (npm)", lang, package=HUB_PROXY_PACKAGE, folder=HUB_PROXY_DIR)
     HUB_PROXY_DIR.mkdir(parents=True, exist_ok=True)
     subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(HUB_PROXY_DIR),
                     HUB_PROXY_PACKAGE], check=True)
@@ -442,15 +449,16 @@ def room_private(room: Path) -> Path:
     return private
 
 
-def room_password(room: Path, given: str | None) -> str:
+def room_password(room: Path, given: str | None, lang: str = "en") -> str:
     """The room's shared password: ``given`` (saved for next time), else the saved one, else a new one.
 
     Saved in ``<room>/private/password``, readable by this user only. Raises ``SystemExit`` with one
-    line if ``given`` is shorter than 8 characters (JupyterHub's minimum).
+    line, in ``lang``, if ``given`` is shorter than 8 characters (JupyterHub's minimum).
     """
     saved = room_private(room) / "password"
     if given is not None and len(given) < HUB_PASSWORD_MIN:
-        sys.exit(f"run.py: the room's password must have at least {HUB_PASSWORD_MIN} characters, got {len(given)}")
+        sys.exit("run.py: " + worded("the room's password must have at least {least} characters, got {count}", lang,
+                                     least=HUB_PASSWORD_MIN, count=len(given)))
     password = given or (saved.read_text(encoding="utf-8").strip() if saved.exists() else secrets.token_hex(4))
     if not saved.exists() or saved.read_text(encoding="utf-8").strip() != password:
         saved.touch(mode=0o600)
@@ -466,19 +474,20 @@ def closed_to_learners(path: Path) -> Path | None:
     return None
 
 
-def isolation_report(shared_account: bool) -> list[str]:
-    """What ``run.py hub`` can keep apart on this machine, in plain lines for the instructor."""
+def isolation_report(shared_account: bool, lang: str = "en") -> list[str]:
+    """What ``run.py hub`` can keep apart on this machine, in plain lines for the instructor, in ``lang``."""
     if running_as_root():
-        return ["each learner's server and kernels run as a system user of their own (ctx-NAME, made on first "
-                "sign-in), in a private home (mode 0700); the hub's database, cookie secret, password and the "
-                "grades are in ROOM/private (mode 0700, root's); nothing a learner runs is root"]
+        return [worded("each learner's server and kernels run as a system user of their own (ctx-NAME, made on first "
+                       "sign-in), in a private home (mode 0700); the hub's database, cookie secret, password and the "
+                       "grades are in ROOM/private (mode 0700, root's); nothing a learner runs is root", lang)]
     import getpass
-    lines = [f"not running as root: every learner's server runs as you ({getpass.getuser()}); a learner can read "
-             "every other learner's home, the room's password, the grades and all your files"]
-    lines.append("--shared-account: any number of learners may sign in, all under this one account (a trusted room)"
-                 if shared_account else
-                 "so this hub serves one learner only (the first name that signs in); start it as root (sudo) to give "
-                 "each learner a user of their own, or pass --shared-account for a trusted room")
+    lines = [worded("not running as root: every learner's server runs as you ({user}); a learner can read "
+                    "every other learner's home, the room's password, the grades and all your files", lang,
+                    user=getpass.getuser())]
+    lines.append(worded("--shared-account: any number of learners may sign in, all under this one account (a trusted room)"
+                        if shared_account else
+                        "so this hub serves one learner only (the first name that signs in); start it as root (sudo) to "
+                        "give each learner a user of their own, or pass --shared-account for a trusted room", lang))
     return lines
 
 
@@ -523,24 +532,28 @@ def hub(extra: list[str]) -> int:
     parser.add_argument("--install-only", action="store_true", help="install JupyterHub and its proxy, then stop")
     parser.add_argument("--shared-account", action="store_true",
                         help="not as root: let more than one learner sign in although all run as you (no isolation)")
+    parser.add_argument("--lang", choices=("en", "hi"), default=None,
+                        help="the language of these lines (default: $CTXLIB_LANG, else the locale)")
     args = parser.parse_args(extra)
-    install_hub()
+    lang = args.lang or environment_lang()
+    install_hub(lang)
     if args.install_only:
-        say(f"the hub is installed: {BIN / 'jupyterhub'} and {HUB_PROXY}")
+        say("the hub is installed: {hub} and {proxy}", lang, hub=BIN / "jupyterhub", proxy=HUB_PROXY)
         return 0
     room = args.room.resolve()
-    password = room_password(room, args.password)
-    for line in isolation_report(args.shared_account):
+    password = room_password(room, args.password, lang)
+    for line in isolation_report(args.shared_account, lang):
         say(line)
     closed = running_as_root() and (closed_to_learners(room) or closed_to_learners(ROOT))
     if closed:
-        sys.exit(f"run.py: learners' users cannot pass through {closed} (mode {closed.stat().st_mode & 0o777:o}) to "
-                 f"reach the course or their homes; chmod o+x {closed}, or use a --room elsewhere")
-    say(f"the room's folder: {room} (each learner's home is in homes/, the hub's secrets in private/)")
-    say("learners open " + " or ".join(room_addresses(args.ip, args.port))
-        + f", sign in with any name and the password {password}")
-    say("grade the room any time: python3 run.py hub-grade" + (f" --room {room}" if room != ROOM else "")
-        + "   (Ctrl+C here stops the hub)")
+        sys.exit("run.py: " + worded("learners' users cannot pass through {folder} (mode {mode}) to reach the course "
+                                     "or their homes; chmod o+x {folder}, or use a --room elsewhere", lang,
+                                     folder=closed, mode=f"{closed.stat().st_mode & 0o777:o}"))
+    say("the room's folder: {room} (each learner's home is in homes/, the hub's secrets in private/)", lang, room=room)
+    say("learners open {addresses}, sign in with any name and the password {password}", lang,
+        addresses=worded(" or ", lang).join(room_addresses(args.ip, args.port)), password=password)
+    say("grade the room any time: python3 run.py hub-grade{room}   (Ctrl+C here stops the hub)", lang,
+        room=f" --room {room}" if room != ROOM else "")
     process = subprocess.Popen(hub_command(), cwd=room,
                                env=hub_environment(room, args.ip, args.port, password, args.shared_account))
     try:
@@ -559,7 +572,7 @@ def hub_grade(extra: list[str]) -> int:
                              "the HTML report goes beside it")
     parser.add_argument("--lang", choices=("en", "hi"), default=None, help="the report's language")
     args = parser.parse_args(extra)
-    setup()
+    setup(lang=args.lang)
     return grade_room(args.room, args.csv or args.room / "private" / "grades.csv", args.lang)
 
 
@@ -573,10 +586,10 @@ def _is_folder(path: Path) -> bool:
         return False
 
 
-def _read_hand_in(home: Path, parts: tuple[str, ...]) -> bytes:
+def _read_hand_in(home: Path, parts: tuple[str, ...], lang: str = "en") -> bytes:
     """The bytes of ``home/<parts>``, each folder and the file opened without following a link,
     the file read only if it is regular and at most ``MAX_HAND_IN_BYTES`` (``fstat``, before any
-    byte is read: a 3 GB sparse file is refused, not copied). Raises ``OSError`` saying why not."""
+    byte is read: a 3 GB sparse file is refused, not copied). Raises ``OSError`` saying why not, in ``lang``."""
     nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(home, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | nofollow)
     try:
@@ -589,12 +602,13 @@ def _read_hand_in(home: Path, parts: tuple[str, ...]) -> bytes:
         fd = inner
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise OSError(0, "not a regular file")
+            raise OSError(0, worded("not a regular file", lang))
         if info.st_size > MAX_HAND_IN_BYTES:
-            raise OSError(0, f"larger than the size cap ({info.st_size:,} bytes > {MAX_HAND_IN_BYTES:,})")
+            raise OSError(0, worded("larger than the size cap ({size} bytes > {cap})", lang,
+                                    size=f"{info.st_size:,}", cap=f"{MAX_HAND_IN_BYTES:,}"))
         data = os.read(fd, MAX_HAND_IN_BYTES + 1)
         if len(data) > MAX_HAND_IN_BYTES:
-            raise OSError(0, "larger than the size cap")
+            raise OSError(0, worded("larger than the size cap", lang))
         return data
     finally:
         os.close(fd)
@@ -608,29 +622,34 @@ def grade_room(room: Path, csv: Path, lang: str | None = None) -> int:
     progress file are named on one line, and so is every file that cannot be graded (unreadable, a
     link, not a regular file, over 16 MiB) with its reason; the others are graded. Writes ``csv`` and,
     beside it, the report page ``<csv stem>.html``; prints the report per question. Raises
-    ``SystemExit`` (one line) if ``room`` has no ``homes`` folder or no home has a progress file.
+    ``SystemExit`` (one line) if ``room`` has no ``homes`` folder or no home has a progress file. Its lines are
+    in ``lang`` (default: ``environment_lang()``).
     """
+    said = lang or environment_lang()
     homes = Path(room).resolve() / "homes"
     if not homes.is_dir():
-        sys.exit(f"run.py: {homes}: no such folder; is {room} the folder run.py hub used (--room)?")
+        sys.exit("run.py: " + worded("{homes}: no such folder; is {room} the folder run.py hub used (--room)?", said,
+                                     homes=homes, room=room))
     try:
         names = sorted(home.name for home in homes.iterdir() if _is_folder(home))
     except OSError as exc:
-        sys.exit(f"run.py: {homes}: cannot be read ({exc.strerror or exc})")
+        sys.exit("run.py: " + worded("{homes}: cannot be read ({why})", said, homes=homes, why=exc.strerror or exc))
     copies, problems = {}, {}
     for name in names:
         try:
-            copies[name] = _read_hand_in(homes / name, (".ctxlib", "progress.json"))
+            copies[name] = _read_hand_in(homes / name, (".ctxlib", "progress.json"), said)
         except FileNotFoundError:
             continue
         except OSError as exc:  # unreadable, a link, a FIFO, too large: named, and the others graded
             problems[name] = exc.strerror or str(exc)
     if problems:
-        say("skipped: " + ", ".join(f"{name} ({why})" for name, why in problems.items()))
+        say("skipped: {learners}", said, learners=", ".join(f"{name} ({why})" for name, why in problems.items()))
     if not copies:
-        sys.exit(f"run.py: none of the {len(names)} learners in {homes} has answered a quick check yet")
+        sys.exit("run.py: " + worded("none of the {count} learners in {homes} has answered a quick check yet", said,
+                                     count=len(names), homes=homes))
     if len(copies) + len(problems) < len(names):
-        say("no progress yet: " + ", ".join(name for name in names if name not in copies and name not in problems))
+        say("no progress yet: {learners}", said,
+            learners=", ".join(name for name in names if name not in copies and name not in problems))
     csv = Path(csv).resolve()
     if csv.parent == homes.parent / "private":
         room_private(homes.parent)
@@ -646,12 +665,13 @@ def grade_room(room: Path, csv: Path, lang: str | None = None) -> int:
 
 def lite(extra: list[str]) -> int:
     """Build the whole course as a static JupyterLite site in DIR (needs npm and the package index once)."""
+    lang, extra = learner_lang(extra)
     if len(extra) != 1:
-        sys.exit("usage: python3 run.py lite DIR   (DIR is replaced by the built site)")
-    setup()
+        sys.exit(worded("usage: python3 run.py lite DIR   (DIR is replaced by the built site)", lang))
+    setup(lang=lang)
     if subprocess.call([str(PY), "-c", "import jupyterlite_core, jupyterlite_pyodide_kernel"],
                        stderr=subprocess.DEVNULL) != 0:
-        say("installing the JupyterLite build tools into .venv")
+        say("installing the JupyterLite build tools into .venv", lang)
         subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[course,mcp,test,present,lite]"], check=True)
     return subprocess.call([str(PY), str(ROOT / "tools" / "build_lite.py"), *extra], cwd=ROOT)
 
@@ -687,10 +707,10 @@ def lite_server(directory: Path, bind: str = "127.0.0.1", port: int = 8000, cert
 LITE_CERT_DIR = ROOT / "build" / "lite-https"
 
 
-def make_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path, str]:
+def make_certificate(folder: Path, hosts: list[str], lang: str = "en") -> tuple[Path, Path, str]:
     """A self-signed certificate for ``hosts`` (names and IP addresses) in ``folder``, made once with
     ``openssl``, valid 90 days; returns (cert.pem, key.pem, its SHA-256 fingerprint). The key is mode 0600.
-    Raises ``SystemExit`` (one line) if ``openssl`` is missing or fails."""
+    Raises ``SystemExit`` (one line, in ``lang``) if ``openssl`` is missing or fails."""
     import hashlib
     import ipaddress
     import ssl
@@ -698,7 +718,8 @@ def make_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path, str]:
     if not (cert.is_file() and key.is_file()):
         openssl = shutil.which("openssl")
         if openssl is None:
-            sys.exit("run.py: --https makes its certificate with openssl, which is not installed (Debian: apt-get install openssl)")
+            sys.exit("run.py: " + worded("--https makes its certificate with openssl, which is not installed "
+                                         "(Debian: apt-get install openssl)", lang))
         folder.mkdir(parents=True, exist_ok=True)
         names = []
         for host in dict.fromkeys(["localhost", "127.0.0.1", *hosts]):
@@ -710,7 +731,8 @@ def make_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path, str]:
                                "-keyout", str(key), "-out", str(cert), "-subj", "/CN=ctxlib course site",
                                "-addext", "subjectAltName=" + ",".join(names)], capture_output=True, text=True)
         if done.returncode != 0:
-            sys.exit(f"run.py: openssl could not make the certificate: {done.stderr.strip()[-300:]}")
+            sys.exit("run.py: " + worded("openssl could not make the certificate: {error}", lang,
+                                         error=done.stderr.strip()[-300:]))
         os.chmod(key, 0o600)
     der = ssl.PEM_cert_to_DER_cert(cert.read_text(encoding="ascii"))
     digest = hashlib.sha256(der).hexdigest().upper()
@@ -726,25 +748,31 @@ def lite_serve(extra: list[str]) -> int:
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
     parser.add_argument("--https", action="store_true",
                         help=f"serve HTTPS with a self-signed certificate (made once in {LITE_CERT_DIR})")
+    parser.add_argument("--lang", choices=("en", "hi"), default=None,
+                        help="the language of these lines (default: $CTXLIB_LANG, else the locale)")
     args = parser.parse_args(extra)
+    lang = args.lang or environment_lang()
     if not (args.dir / "jupyter-lite.json").is_file():
-        sys.exit(f"run.py: {args.dir} is not a built site (no jupyter-lite.json); build it: python3 run.py lite {args.dir}")
+        sys.exit("run.py: " + worded("{folder} is not a built site (no jupyter-lite.json); build it: "
+                                     "python3 run.py lite {folder}", lang, folder=args.dir))
     addresses = [a.split("//")[1].split(":")[0] for a in room_addresses(args.bind, args.port)]
     certificate, scheme = None, "http"
     if args.https:
-        cert, key, fingerprint = make_certificate(LITE_CERT_DIR, addresses)
+        cert, key, fingerprint = make_certificate(LITE_CERT_DIR, addresses, lang)
         certificate, scheme = (cert, key), "https"
     with lite_server(args.dir, args.bind, args.port, certificate) as server:
-        say(f"serving {args.dir}: open {scheme}://localhost:{args.port}/ on this machine; from the room: "
-            + " or ".join(f"{scheme}://{host}:{args.port}/" for host in addresses) + " (Ctrl+C to stop)")
+        say("serving {folder}: open {scheme}://localhost:{port}/ on this machine; from the room: {addresses} "
+            "(Ctrl+C to stop)", lang, folder=args.dir, scheme=scheme, port=args.port,
+            addresses=worded(" or ", lang).join(f"{scheme}://{host}:{args.port}/" for host in addresses))
         if args.https:
-            say(f"the certificate is self-signed ({cert}); its SHA-256 fingerprint: {fingerprint}")
+            say("the certificate is self-signed ({cert}); its SHA-256 fingerprint: {fingerprint}", lang,
+                cert=cert, fingerprint=fingerprint)
             say("until a learner's browser trusts it, the browser warns (Chrome: \"Your connection is not private\", "
                 "Firefox: \"Warning: Potential Security Risk Ahead\") and, even past the warning, keeps no progress; "
-                f"install {cert} as a trusted certificate on the room's machines (docs/browser-build.md)")
+                "install {cert} as a trusted certificate on the room's machines (docs/browser-build.md)", lang, cert=cert)
         else:
             say("over http:// from another machine, browsers keep no progress (it is gone when the tab closes); "
-                "use --https for a room")
+                "use --https for a room", lang)
         try:
             server.serve_forever()
         except KeyboardInterrupt:
@@ -752,12 +780,14 @@ def lite_serve(extra: list[str]) -> int:
     return 0
 
 
-def site(extra: list[str]) -> int:
-    """Build the course as a static site to read in DIR, from the saved notebooks, with no network (tools/build_site.py)."""
+def site(extra: list[str], lang: str | None = None) -> int:
+    """Build the course as a static site to read in DIR, from the saved notebooks, with no network (tools/build_site.py);
+    ``lang``: the language of run.py's own lines (default: ``environment_lang()``)."""
+    lang = lang or environment_lang()
     if not extra or extra[0].startswith("-"):
-        sys.exit("usage: python3 run.py site DIR [--lite URL]   (DIR: a new or empty folder, or an earlier site; "
-                 "it is replaced)")
-    setup()
+        sys.exit(worded("usage: python3 run.py site DIR [--lite URL]   (DIR: a new or empty folder, or an earlier site; "
+                        "it is replaced)", lang))
+    setup(lang=lang)
     return subprocess.call([str(PY), str(ROOT / "tools" / "build_site.py"), *extra], cwd=ROOT)
 
 
@@ -773,18 +803,21 @@ def publish(extra: list[str]) -> int:
     parser.add_argument("--serve", action="store_true", help="serve DIR once it is built (Ctrl+C to stop)")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    parser.add_argument("--lang", choices=("en", "hi"), default=None,
+                        help="the language of these lines (default: $CTXLIB_LANG, else the locale)")
     args = parser.parse_args(extra)
+    lang = args.lang or environment_lang()
     target = args.dir.resolve()
-    if site([str(target)]) != 0:
-        sys.exit("run.py publish: the site did not build")
-    if lite([str(target / "lite")]) != 0:
-        sys.exit("run.py publish: the browser build did not build")
-    say(f"published in {target}: open index.html from any static host (docs/publishing.md)")
+    if site([str(target)], lang) != 0:
+        sys.exit("run.py publish: " + worded("the site did not build", lang))
+    if lite([str(target / "lite"), "--lang", lang]) != 0:
+        sys.exit("run.py publish: " + worded("the browser build did not build", lang))
+    say("published in {folder}: open index.html from any static host (docs/publishing.md)", lang, folder=target)
     if not args.serve:
         return 0
     with lite_server(target, args.bind, args.port) as server:
-        say(f"serving {target} on port {args.port}: http://localhost:{args.port}/ here, "
-            f"http://THIS-MACHINE'S-ADDRESS:{args.port}/ from the room (Ctrl+C to stop)")
+        say("serving {folder} on port {port}: http://localhost:{port}/ here, "
+            "http://THIS-MACHINE'S-ADDRESS:{port}/ from the room (Ctrl+C to stop)", lang, folder=target, port=args.port)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

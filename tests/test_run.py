@@ -1,6 +1,7 @@
 """``run.py``, the learner's two commands: what ``lab`` and ``test`` run, and the settings it writes."""
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -135,10 +136,76 @@ def test_a_learners_lines_from_run_py_are_in_hindi(run, monkeypatch, capsys):
         "[run.py] JupyterLab में पाठ 1 हिंदी में खुल रहा है (चुनने के लिए --lang en या --lang hi; रोकने के लिए यहाँ Ctrl+C)"]
     with pytest.raises(SystemExit, match="--lang en या hi होना चाहिए, दिया गया 'fr'"):
         run.learner_lang(["--lang", "fr"], {"LANG": "hi_IN.UTF-8"})
+
+
+def said_by_run_py() -> tuple[set[str], list[str]]:
+    """The messages run.py gives ``say`` and ``worded`` (string literals, implicit concatenation joined), and the
+    lines where a message is not a literal, or ``sys.exit`` gets a text that is not worded."""
     source = (ROOT / "run.py").read_text(encoding="utf-8")
-    unused = [msgid for msgid in run.HINDI if f'"{msgid}"' not in source.split("HINDI = {")[1].split("\n}\n", 1)[1]]
-    assert unused == []  # every line in the table is one run.py says
-    assert all(set(re.findall(r"{\w+", run.HINDI[m])) == set(re.findall(r"{\w+", m)) for m in run.HINDI)
+    said, unworded = set(), []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        first, name = node.args[0], ast.get_source_segment(source, node.func)
+        if name in ("say", "worded"):
+            options = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
+            said |= {o.value for o in options if isinstance(o, ast.Constant) and isinstance(o.value, str)}
+            if not all(isinstance(o, ast.Constant) for o in options):
+                unworded.append(f"{node.lineno}: {ast.get_source_segment(source, first)}")
+        elif name == "sys.exit" and isinstance(first, (ast.JoinedStr, ast.Constant)) and isinstance(
+                getattr(first, "value", ""), str):
+            unworded.append(f"{node.lineno}: {ast.get_source_segment(source, first)}")
+    return said, unworded
+
+
+def test_every_line_run_py_says_is_in_its_hindi_table(run):
+    said, unworded = said_by_run_py()
+    table = run.hindi()
+    assert len(said) > 40 and said == set(table)  # every line said is in the table, and the table holds no other
+    # the two places that pass a text already worded: say(message) inside say itself and the isolation report's lines
+    assert sorted(int(line.split(":")[0]) for line in unworded) == sorted(
+        node.lineno for node in ast.walk(ast.parse((ROOT / "run.py").read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("say", "worded")
+        and node.args and isinstance(node.args[0], ast.Name))
+    assert all(set(re.findall(r"{\w+", table[m])) == set(re.findall(r"{\w+", m)) for m in table)
+    assert all(re.search("[\u0900-\u097f]", hindi) for hindi in table.values())  # written in Devanagari
+    assert all(line == line.strip() or line == " or " for line in table)
+
+
+def test_an_unreadable_hindi_table_leaves_run_py_in_english(run, tmp_path, monkeypatch):
+    for broken in ("[1, 2]", '{"x": 3}', "{not json", None):
+        path = tmp_path / "run_hi.json"
+        path.unlink(missing_ok=True)
+        if broken is not None:
+            path.write_text(broken, encoding="utf-8")
+        monkeypatch.setattr(run, "HINDI_FILE", path)
+        monkeypatch.setattr(run, "_HINDI", None)
+        assert run.worded("ready: python3 run.py lab", "hi") == "ready: python3 run.py lab"
+
+
+def test_an_instructors_lines_are_in_hindi_too(run, tmp_path, monkeypatch, capsys):
+    with pytest.raises(SystemExit, match="room का password कम से कम 8 अक्षरों का होना चाहिए, दिया गया password 5 अक्षरों का है"):
+        run.room_password(tmp_path, "short", "hi")
+    monkeypatch.setattr(run, "running_as_root", lambda: False)
+    lines = run.isolation_report(shared_account=False, lang="hi")
+    assert lines[0].startswith("root के रूप में नहीं चल रहा: हर शिक्षार्थी का server आपके user (")
+    assert "--shared-account दें" in lines[1]
+    room = tmp_path / "room"
+    with pytest.raises(SystemExit, match="ऐसा कोई folder नहीं है"):
+        run.grade_room(room, tmp_path / "grades.csv", "hi")
+    monkeypatch.setenv("CTXLIB_LANG", "hi")  # no --lang: the environment's language
+    (room / "homes" / "asha").mkdir(parents=True)
+    with pytest.raises(SystemExit, match="के 1 शिक्षार्थियों में से किसी ने अभी तक"):
+        run.grade_room(room, tmp_path / "grades.csv")
+    with pytest.raises(SystemExit, match="उपयोग: python3 run.py lite DIR"):
+        run.lite([])
+    monkeypatch.setenv("CTXLIB_LANG", "en")
+    with pytest.raises(SystemExit, match="^usage: python3 run.py lite DIR"):
+        run.lite([])
+    with pytest.raises(SystemExit, match="उपयोग: python3 run.py offline-install DIR"):
+        run.offline_install(["--lang", "hi"])
+    with pytest.raises(SystemExit, match="बनी हुई site नहीं है"):
+        run.lite_serve([str(tmp_path), "--lang", "hi"])
 
 
 def test_lab_settings_turn_off_news_and_keep_other_settings(run):
@@ -240,7 +307,7 @@ def test_a_skipped_notebook_cell_says_why_from_its_own_comment():
 
 def test_present_signs_the_lesson_and_says_the_truth_about_no_browser(run, monkeypatch, capsys, tmp_path):
     calls = []
-    monkeypatch.setattr(run, "setup", lambda *a: 0)
+    monkeypatch.setattr(run, "setup", lambda *a, **k: 0)
     monkeypatch.setattr(run, "NOTARY_DIR", tmp_path / "notary")
     monkeypatch.setattr(run.subprocess, "run", lambda command, **kw: calls.append(command))
     monkeypatch.setattr(run.subprocess, "call", lambda command, **kw: calls.append(command) or 0)
