@@ -117,13 +117,17 @@ def svg_turn_chart(rows: list[dict], kinds: tuple, colors: dict, labels: dict, w
     entries = [(labels[k], f'<rect width="12" height="12" fill="{colors[k]}"/>') for k in kinds]
     entries.append((labels["window"](window),
                     '<line x1="0" x2="14" y1="6" y2="6" stroke="black" stroke-dasharray="4 3"/>'))
-    per_row = max(1, (width - LEFT) // LEGEND_W)  # as many legend entries per row as fit
-    for i, (text, swatch) in enumerate(entries):
-        x, y = LEFT + (i % per_row) * LEGEND_W, legend_y + (i // per_row) * 18
-        parts.append(f'<g transform="translate({x} {y})">{swatch}'
-                     f'<text x="18" y="10" font-size="11">{html.escape(text)}</text></g>')
+    parts += _legend(entries, width, legend_y)
     parts.append("</svg>")
     return SvgChart("\n".join(parts), labels["title"], alt, lang)
+
+
+def _legend(entries: list[tuple[str, str]], width: int, legend_y: int) -> list[str]:
+    """The legend's SVG elements: ``entries`` are ``(label, swatch SVG)``, laid out from ``legend_y`` (pixels) in
+    as many entries per row as fit in ``width`` pixels, 18 pixels a row."""
+    per_row = max(1, (width - LEFT) // LEGEND_W)
+    return [f'<g transform="translate({LEFT + (i % per_row) * LEGEND_W} {legend_y + (i // per_row) * 18})">{swatch}'
+            f'<text x="18" y="10" font-size="11">{html.escape(text)}</text></g>' for i, (text, swatch) in enumerate(entries)]
 
 
 def svg_panels_chart(panels: list[tuple[str, list[dict]]], kinds: tuple, colors: dict, kind_labels: dict,
@@ -167,11 +171,7 @@ def svg_panels_chart(panels: list[tuple[str, list[dict]]], kinds: tuple, colors:
                          f'transform="rotate(-90 16 {cy})">{html.escape(texts["ylabel"])}</text>')
     entries = [(kind_labels[k], f'<rect width="12" height="12" fill="{colors[k]}"/>') for k in present]
     entries.append((texts["window"], '<line x1="0" x2="14" y1="6" y2="6" stroke="black" stroke-dasharray="4 3"/>'))
-    per_row = max(1, (width - LEFT) // LEGEND_W)  # as many legend entries per row as fit
-    for i, (text, swatch) in enumerate(entries):
-        x, y = LEFT + (i % per_row) * LEGEND_W, legend_y + (i // per_row) * 18
-        parts.append(f'<g transform="translate({x} {y})">{swatch}'
-                     f'<text x="18" y="10" font-size="11">{html.escape(text)}</text></g>')
+    parts += _legend(entries, width, legend_y)
     parts.append("</svg>")
     return SvgChart("\n".join(parts), texts["title"], alt, lang)
 
