@@ -266,7 +266,7 @@ def test_the_ceiling_exercise_four_outcomes():
         "diagnostics 18,000, 4 attempts, forgets_the_patch returned 118000: too high.")
     assert hi.run(forgets_the_patch).message == (
         "अभी नहीं: सफल जाँचें 12 में से 1। Window 200,000, fixed prefix 9,000, task 1,000, patch 6,000, "
-        "diagnostics 18,000, 4 attempts के लिए, forgets_the_patch ने 118000 लौटाया: बहुत ज़्यादा।")
+        "diagnostics 18,000, 4 कोशिशों के लिए, forgets_the_patch ने 118000 लौटाया: बहुत ज़्यादा।")
     assert en.run(starter_of(en)).outcome == "not attempted"
 
     def clamps_at_zero(window, fixed_prefix, task, patch, diagnostics, attempts):

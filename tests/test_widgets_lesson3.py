@@ -109,7 +109,7 @@ def test_hand_checked_moves(files):
     # A partial ranges view says how many of the file's ranges it kept.
     ranges = repack_repository(files, budget=600, view="ranges")
     assert "  shop/invoice.py             ranges (2 of 5 ranges)    107 tokens  score 5.885" in ranges
-    assert "shop/invoice.py             ranges (5 में से 2 ranges)" in repack_repository(
+    assert "shop/invoice.py             ranges (ranges: 5 में से 2)" in repack_repository(
         files, budget=600, view="ranges", lang="hi")
 
 
