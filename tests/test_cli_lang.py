@@ -158,7 +158,7 @@ def test_eval_report_and_errors_in_hindi(tmp_path, capsys):
     status, out, err = run(capsys, "eval", str(repo), "--budget", "500", "--misses", "1", "--lang", "hi")
     assert status == 0, err
     lines = out.splitlines()
-    assert lines[0] == f"ctxlib eval: {repo} के history से 7 tasks"
+    assert lines[0] == f"ctxlib eval: {repo} की history से 7 tasks"
     assert lines[1] == ("commit task तब गिना जाता है जब: उसका एक ही parent हो (merge नहीं, root commit नहीं); subject "
                         "अपने-आप बना या हिसाब-किताब वाला न हो (merge, bump, release, revert, pre-commit, कोई version "
                         "number); वह 1 से 4 code files बदले (source या packaging; tests, docs या changelogs नहीं) और "
@@ -176,7 +176,7 @@ def test_eval_errors_a_learner_meets_first_in_hindi(tmp_path, capsys):
     import subprocess
 
     status, _, err = run(capsys, "eval", str(tmp_path), "--lang", "hi")
-    assert (status, err) == (2, f"ctxlib: {tmp_path}: git repository नहीं है (ctxlib eval repository का history "
+    assert (status, err) == (2, f"ctxlib: {tmp_path}: git repository नहीं है (ctxlib eval repository की history "
                                 "पढ़ता है)\n")
     status, _, err = run(capsys, "eval", str(tmp_path / "nope"), "--lang", "hi")
     assert (status, err) == (2, f"ctxlib: {tmp_path / 'nope'}: ऐसा कोई folder नहीं है\n")
