@@ -184,7 +184,7 @@ def test_an_unreadable_hindi_table_leaves_run_py_in_english(run, tmp_path, monke
 
 
 def test_an_instructors_lines_are_in_hindi_too(run, tmp_path, monkeypatch, capsys):
-    with pytest.raises(SystemExit, match="room का password कम से कम 8 अक्षरों का होना चाहिए, दिया गया password 5 अक्षरों का है"):
+    with pytest.raises(SystemExit, match="कमरे का password कम से कम 8 अक्षरों का होना चाहिए, दिया गया password 5 अक्षरों का है"):
         run.room_password(tmp_path, "short", "hi")
     monkeypatch.setattr(run, "running_as_root", lambda: False)
     lines = run.isolation_report(shared_account=False, lang="hi")
