@@ -163,7 +163,9 @@ class IsolatedGit(GitCommand):
     timeout, max_output, max_data = TIMEOUT_SECONDS, MAX_OUTPUT_BYTES, MAX_DATA_BYTES
 
     def __init__(self, git: Path, scratch: Path, shown: Path | None = None):
-        # check_git_folder has refused links, so the links made here lead only into ``git`` (``shown``: its name)
+        # check_git_folder has refused links, so the links made here lead only into ``git`` (``shown``: its name).
+        # Absolute: a relative ``git`` (``ctxlib pack . --history``) would make them lead from the stand-in's folder.
+        git = git.absolute()
         self.git_dir = self.common_dir = git
         self.source = shown or git
         head = git / "HEAD"

@@ -133,6 +133,15 @@ def test_recent_commits_read_only_the_folders_own_git_directory(small_history, t
 
 
 @needs_git
+@pytest.mark.parametrize("where", [".", "pkg"])
+def test_recent_commits_of_a_working_copy_named_by_a_relative_path(small_history, monkeypatch, where):
+    # "ctxlib pack . --history", as docs/library.md writes it: the stand-in's links must not lead from its own folder
+    monkeypatch.chdir(small_history / where)
+    root = "." if where == "." else ".."
+    assert safegit.recent_commits(root, 3) == [(f"Change the parser for case {day}", ["pkg/a.py"]) for day in (3, 2, 1)]
+
+
+@needs_git
 def test_rank_and_pack_with_history(small_history, capsys):
     (small_history / "pkg" / "c.py").write_text("def parser(case):\n    return case\n")
     status, out, err = run(capsys, "rank", str(small_history), "--query", "parser case", "--explain", "--history")
