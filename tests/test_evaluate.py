@@ -149,6 +149,17 @@ def test_cli_rank_text_json_and_explain(tiny, capsys):
     assert data["files"][0]["path"] == "app/parse.py" and data["files"][0]["kind"] == "source"
 
 
+def test_cli_rank_reads_the_files_pack_reads_with_include_and_exclude(tiny, capsys):
+    # the ranking 'ctxlib pack --exclude tests/' walks: rank takes the same patterns
+    def ranked(*options):
+        status, out, err = run_cli(capsys, "rank", str(tiny), "--query", "parse", "--format", "json", *options)
+        assert status == 0, err
+        return [f["path"] for f in json.loads(out)["files"]]
+    assert ranked() == ["app/parse.py", "tests/test_parse.py"]
+    assert ranked("--exclude", "tests/") == ["app/parse.py"]
+    assert ranked("--include", "tests/") == ["tests/test_parse.py"]
+
+
 def test_the_eval_help_names_the_default_budgets():
     from ctxlib import cli
     assert cli.EVAL_BUDGETS_HELP == ", ".join(map(str, evaluate.BUDGETS))

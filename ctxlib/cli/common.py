@@ -1,5 +1,5 @@
 """What every ``ctxlib`` subcommand shares: the error a user's mistake raises, file names as
-printable text, the ``--include``/``--exclude`` options of ``count`` and ``pack``, and ``--lang``."""
+printable text, the ``--include``/``--exclude`` options of ``count``, ``pack`` and ``rank``, and ``--lang``."""
 from __future__ import annotations
 
 import os

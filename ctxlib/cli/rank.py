@@ -6,7 +6,7 @@ import unicodedata
 from pathlib import Path
 
 from ..i18n import N_, Worded, in_lang, message
-from .common import UsageError, add_history_option, add_lang_option, history_of, lang_of
+from .common import UsageError, add_glob_options, add_history_option, add_lang_option, history_of, lang_of
 
 
 def format_rank_report(ranked, query: str, top: int = 20, explain: bool = False, lang: str = "en") -> str:
@@ -52,7 +52,7 @@ def cmd_rank(args) -> int:
     if args.top < 1:
         raise UsageError(Worded((N_("--top must be a positive whole number, got {top}"), {"top": args.top})))
     commits = history_of(args)
-    files = {f.path: f.text for f in repo.read_repo(path).files}
+    files = {f.path: f.text for f in repo.read_repo(path, include=args.include, exclude=args.exclude).files}
     query = ranking.clean_query(args.query, files)
     ranked = ranking.rank_files(files, query, history=commits)
     if args.format == "json":
@@ -84,6 +84,7 @@ def add_rank_parser(sub) -> None:
     p.add_argument("--top", type=int, default=20, metavar="N", help=N_("show the N best files (default: %(default)s)"))
     p.add_argument("--explain", action="store_true", help=N_("show why each file ranked where it did"))
     p.add_argument("--format", default="text", choices=["text", "json"], help=N_("output format (default: %(default)s)"))
+    add_glob_options(p)
     add_history_option(p)
     add_lang_option(p)
     p.set_defaults(func=cmd_rank)
