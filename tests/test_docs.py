@@ -84,3 +84,17 @@ def test_a_broken_link_and_a_missing_anchor_are_reported(tmp_path):
 def test_github_anchor_rule():
     page = ROOT / "docs" / "library.md"
     assert {"the-ctxlib-command", "offline-token-counts", "the-library-in-reading-order"} <= anchors(page)
+
+
+def test_the_python_examples_in_the_library_page_run_as_written(monkeypatch):
+    # each ```python block of docs/library.md is a doctest; the page says to run it from a clone of the course
+    import doctest
+
+    monkeypatch.chdir(ROOT)
+    page = (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", page, flags=re.S | re.M)
+    assert len(blocks) >= 2
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner()
+    for n, block in enumerate(blocks):  # each block on its own, as a reader copies one
+        runner.run(parser.get_doctest(block, {}, f"docs/library.md, python block {n + 1}", "library.md", 0))
+    assert runner.summarize(verbose=False).failed == 0
