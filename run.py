@@ -33,9 +33,11 @@ with no file or folder named it runs ``tests`` and ``lessons``), options after t
 
 and for maintainers:
 
-    python3 run.py setup      only set up (lab, test and present do it first)
-    python3 run.py notebooks  re-execute every lesson notebook in a fresh kernel and save it
-    python3 run.py catalogs   extract, update and compile the message catalogs (Babel)
+    python3 run.py setup         only set up (lab, test and present do it first)
+    python3 run.py notebooks     re-execute every lesson notebook in a fresh kernel and save it
+    python3 run.py catalogs      extract, update and compile the message catalogs (Babel)
+    python3 run.py refresh       after changing printed text: catalogs, the changed notebooks, the figures
+    python3 run.py bench-tables  write the READMEs' benchmark tables from benchmarks/results/
 
 Setting up means: a virtual environment in ``.venv/`` beside this file, with ctxlib and
 its test and presenting tools installed into it (editable), and the course's Jupyter settings

@@ -321,3 +321,8 @@ def test_present_signs_the_lesson_and_says_the_truth_about_no_browser(run, monke
     assert "open the link it prints" in out and "opens in your browser" not in out
     run.present([lesson])
     assert "it opens in your browser" in capsys.readouterr().out
+
+
+def test_the_usage_names_every_command(run):
+    # "python3 run.py" with no command prints its docstring: the one list of what it can do
+    assert [name for name in run.COMMANDS if f"python3 run.py {name} " not in run.__doc__] == []
