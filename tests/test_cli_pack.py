@@ -71,7 +71,7 @@ def one_line(err):
 
 @pytest.mark.parametrize("args, message", [
     (["--budget", "abc"], "ctxlib: pack: argument --budget: invalid int value: 'abc' (see 'ctxlib pack --help')"),
-    (["--budget", "100", "--bogus"], "ctxlib: unrecognized arguments: --bogus (see 'ctxlib --help')"),
+    (["--budget", "100", "--bogus"], "ctxlib: pack: unrecognized arguments: --bogus (see 'ctxlib pack --help')"),
     (["--budget", "100", "--format", "xml"], "ctxlib: pack: argument --format: invalid choice: 'xml' "
                                              "(choose from 'text', 'markdown', 'json') (see 'ctxlib pack --help')"),
     (["--budget", "-5"], "ctxlib: budget must be a positive whole number of tokens, got -5"),

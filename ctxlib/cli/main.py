@@ -43,7 +43,7 @@ def build_parser(extensions=(), lang: str = "en") -> argparse.ArgumentParser:
         description=N_("Token counting and context packing from the course "
                        "'The context window as a budget'. Works offline."),
     )
-    # One line, "ctxlib: ...", for arguments no subcommand claims (e.g. "ctxlib pack . --bogus").
+    # One line, "ctxlib: ...", for an error before any subcommand (e.g. "ctxlib --bogus").
     parser.error = _one_line_error(parser, "", lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add_command in (count.add_count_parser, pack.add_pack_parser, rank.add_rank_parser,
@@ -86,7 +86,10 @@ def main(argv=None, extensions=None) -> int:
     lang = lang_in(sys.argv[1:] if argv is None else argv)
     with in_language(lang):  # argparse's own words ("usage:", "invalid choice") in the command's language
         parser = build_parser(extensions, lang)
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:  # told by the command that was given, so the help it points to lists that command's options
+            commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+            commands.get(args.command, parser).error(argparse._("unrecognized arguments: %s") % " ".join(unknown))
         if not getattr(args, "func", None):
             parser.print_help()
             return 0
