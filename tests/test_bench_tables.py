@@ -48,7 +48,12 @@ def test_pack_summary_states_the_goals_from_the_cells():
     r = {"cells": [{"copies": 1, "job": "ctxlib", "seconds": 1.1, "peak_mb": 150.0},
                    {"copies": 1, "job": "floor", "seconds": 1.0, "peak_mb": 140.0},
                    {"copies": 1, "job": "naive", "seconds": 5.5, "peak_mb": 150.0}]}
-    assert tables.pack_summary(r).endswith("1x: 1.10x the floor, 5.0x faster than naive, 150 MB.")
+    assert tables.pack_summary(r).endswith("1x: 1.10x the floor, 5.0x faster than naive, 150 MB. "
+                                           "Goals met: 1.1x the floor at 1x, 5x faster than naive at 1x.")
+    r["cells"] += [{"copies": 4, "job": "ctxlib", "seconds": 3.0, "peak_mb": 310.0},
+                   {"copies": 4, "job": "floor", "seconds": 2.0, "peak_mb": 280.0}]
+    assert tables.pack_summary(r).endswith(" Goals met: 1.1x the floor at 1x, 5x faster than naive at 1x. "
+                                           "Goals missed: 1.1x the floor at 4x, 300 MB at 4x.")
 
 
 def test_the_ablation_table_has_a_column_per_signal_left_out_or_says_it_was_not_run():
