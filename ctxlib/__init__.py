@@ -29,7 +29,8 @@ import importlib
 # Loaded on first use (PEP 562), so that "ctxlib count" does not pay for the simulator's imports.
 _EXPORTS = {"first_turn_ceiling": "ceiling", "Packed": "packing", "pack_context": "packing",
             "score_file": "scoring", "count_tokens": "tokens", "estimate_tokens": "tokens",
-            "get_encoding": "tokens", "token_counter": "tokens", "Loop": "transcript", "simulate": "transcript"}
+            "get_encoding": "tokens", "token_counter": "tokens", "Loop": "transcript", "simulate": "transcript",
+            "pack_repository": "fit"}
 
 
 def __getattr__(name):
@@ -49,6 +50,7 @@ __all__ = [
     "first_turn_ceiling",
     "get_encoding",
     "pack_context",
+    "pack_repository",
     "score_file",
     "simulate",
     "token_counter",

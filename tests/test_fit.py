@@ -2,6 +2,9 @@
 renderers (ctxlib/render.py), and pack_files' exact-budget guarantee (ctxlib/fit.py),
 including a property test that re-counts the rendered text in exact tokens."""
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -291,3 +294,10 @@ def test_nothing_fits_parses_and_counts_each_view_once(monkeypatch, strategy):
         pack_files(files, "vat", 20, strategy=strategy)
     assert len(parsed) == 1
     assert len(counted) == len(set(counted))  # no text counted twice
+
+
+def test_pack_repository_is_a_top_level_name_loaded_on_first_use():
+    # what a harness calls to pack a folder, beside pack_context and count_tokens (docs/library.md's example)
+    code = ("import sys, ctxlib; assert 'ctxlib.fit' not in sys.modules; from ctxlib import pack_repository; "
+            "from ctxlib.fit import pack_repository as p; assert pack_repository is p and 'pack_repository' in ctxlib.__all__")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parent.parent)
