@@ -401,8 +401,8 @@ def _add_identifiers(files, matched, scores, q: Query, score, effects, kinds, co
         score[path] += bonus
         effects[path].append(("identifiers", Worded((N_("defines {names}: +{bonus:.2f}"),
                                                      {"names": ", ".join(sorted(names)), "bonus": bonus}))))
-    for ident in q.identifiers:  # the identifier itself, whole, as one more BM25 term
-        whole = ident.rsplit(".", 1)[-1]
+    # The identifier itself, whole, as one more BM25 term: once a name (a.b_c and b_c are one term, b_c).
+    for whole in dict.fromkeys(ident.rsplit(".", 1)[-1] for ident in q.identifiers):
         if "_" in whole.strip("_"):  # snake_case loses its identity when split; a.b's parts are terms
             forms = {whole, whole.lower(), whole.upper()}
             hits = {p: sum(files[p].count(f) for f in forms) for p in matched if any(f in files[p] for f in forms)}

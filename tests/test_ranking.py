@@ -275,6 +275,19 @@ def test_a_name_in_backticks_is_an_identifier():
     assert best.path == "routing.py" and dict(best.effects)["identifiers"].startswith("defines router: +")
 
 
+
+def test_a_dotted_name_counts_its_last_part_once():
+    # "safefile.write_atomically" is kept as written and as "write_atomically": one name, one bonus.
+    files = {"safefile.py": "def write_atomically(path, data):\n    pass\n",
+             "progress.py": "from safefile import write_atomically\n\nwrite_atomically('p', b'')\n",
+             "other.py": "def lock(path):\n    pass\n"}
+    q = clean_query("make safefile.write_atomically lock the file")
+    assert q.identifiers == ("safefile.write_atomically", "write_atomically")
+    ranked = {r.path: r for r in rank_files(files, q)}
+    says = [str(e) for s, e in ranked["progress.py"].effects if s == "identifiers" and "whole" in str(e)]
+    tf, idf = 2, bm25.inverse_document_frequency(3, 2)  # 2 of 3 files say it; progress.py twice
+    assert says == [f"says write_atomically whole 2 times: +{idf * tf * (bm25.K1 + 1) / (tf + bm25.K1):.2f}"]
+
 def test_maintainers_scripts_keep_half_unless_the_task_speaks_of_them():
     files = {"scripts/release.py": "def release(version):\n    print('release version', version)\n",
              "shop/version.py": "VERSION = '1.0'  # the version, see release notes\n"}
