@@ -146,13 +146,12 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
         history: rank by the folder's last commits too (the server's ``--history``; ``_recent``).
     Returns:
         the text ``ctxlib pack`` would print (``tokens.count_tokens(text, encoding) <= budget``) and a
-        report ``{"path", "query", "budget_tokens", "used_tokens", "encoding", "files_read",
-        "packed": [{"path", "view", "tokens", "score"}], "skipped": [{"path", "reason"}]}``, with
-        ``"history"`` when ``history`` is on.
+        report ``{"root", "path"}`` and ``render.pack_report``'s (``"query"``, the tokens, ``"packed"``,
+        ``"skipped"`` with each reason's ``"code"``...), with ``"history"`` when ``history`` is on.
     Raises:
         ToolInputError: for any argument that cannot be used, or when nothing fits (one sentence).
     """
-    from . import fit
+    from . import fit, render
 
     query = _check_text("query", query)
     budget = check_budget_arg(budget)
@@ -177,13 +176,7 @@ def pack_tool(roots: list[Path], query, budget, path=None, include=None, exclude
     finally:
         os.close(fd)
     shown = str(target.relative_to(root)) if target != root else "."
-    report = {
-        "root": str(root), "path": shown, "query": query, "budget_tokens": budget,
-        "used_tokens": pack.used_tokens, "encoding": pack.encoding, "files_read": pack.files_read,
-        "packed": [{"path": c.path, "view": c.view, "tokens": c.tokens, "score": round(c.score, 4)}
-                   for c in pack.chosen],
-        "skipped": [_reason(s) for s in pack.skipped],
-    }
+    report = {"root": str(root), "path": shown, **render.pack_report(pack, query)}
     if used is not None:
         report["history"] = used
     return pack.text, report

@@ -86,3 +86,31 @@ def render_json(blocks) -> str:
 
 
 RENDERERS = {"text": render_text, "markdown": render_markdown, "json": render_json}
+
+
+def pack_report(pack, query: str, lang: str = "en") -> dict:
+    """A pack's report as data (``ctxlib pack --report json``, the MCP server's ``pack``): what a harness reads.
+
+    Args:
+        pack: a ``fit.Pack``.
+        query: the task text the pack was made for.
+        lang: the language of each skipped file's ``reason`` (``"en"`` or ``"hi"``); ``code`` never changes.
+    Returns:
+        ``{"query", "budget_tokens", "used_tokens", "encoding", "files_read", "files_tokenized",
+        "packed": [{"path", "view", "tokens", "score"}, + "ranges": [kept, of], + "copies": [paths]],
+        "skipped": [{"path", "code", "reason"}], "notes": [{"path", "code", "reason"}]}``; tokens are exact
+        counts in ``encoding``, each packed file's as its rendered block; ``used_tokens`` is the whole text's.
+    Raises:
+        ValueError: an unknown ``lang``.
+    """
+    def reason(skipped) -> dict:
+        code = getattr(skipped, "code", None)
+        return {"path": skipped.path, **({"code": getattr(code, "value", code)} if code is not None else {}),
+                "reason": skipped.text(lang)}
+
+    return {"query": query, "budget_tokens": pack.budget_tokens, "used_tokens": pack.used_tokens,
+            "encoding": pack.encoding, "files_read": pack.files_read, "files_tokenized": pack.files_tokenized,
+            "packed": [{"path": c.path, "view": c.view, "tokens": c.tokens, "score": round(c.score, 4),
+                        **({"ranges": list(c.ranges)} if c.ranges else {}),
+                        **({"copies": list(c.copies)} if c.copies else {})} for c in pack.chosen],
+            "skipped": [reason(s) for s in pack.skipped], "notes": [reason(n) for n in pack.notes]}

@@ -56,6 +56,24 @@ def test_pack_json_and_markdown(shop, capsys):
     assert status == 0 and out.startswith("## shop/vat.py (signatures)\n\n```python\n\"\"\"Value added tax")
 
 
+
+def test_pack_report_as_json_for_a_program(shop, capsys):
+    status, out, err = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "2000", "--report", "json")
+    assert status == 0 and out.startswith("==> shop/invoice.py (whole) <==\n")
+    report = json.loads(err)  # the whole of stderr is one object
+    assert report["used_tokens"] == count_tokens(out) and report["budget_tokens"] == 2000
+    assert (report["files_read"], report["files_tokenized"], report["encoding"]) == (23, 8, "o200k_base")
+    assert report["packed"][0] == {"path": "shop/invoice.py", "view": "whole", "tokens": 833, "score": 7.8048}
+    skipped = {s["path"]: s for s in report["skipped"]}
+    assert skipped[".env"] == {"path": ".env", "code": "credential-file", "reason": "looks like a credential file (.env)"}
+    assert skipped["deploy/invoice_archive.ini"]["reason"] == "holds a secret (gitleaks: generic-api-key)"
+    _, _, hindi = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "2000", "--report", "json",
+                      "--lang", "hi", "--margin", "10")
+    report = json.loads(hindi)
+    assert report["margin"] == {"percent": 10.0, "budget_tokens_given": 2000} and report["budget_tokens"] == 1800
+    assert {s["path"]: s["code"] for s in report["skipped"]}[".env"] == "credential-file"  # codes stay
+    assert {s["path"]: s["reason"] for s in report["skipped"]}[".env"] == "credential file लगती है (.env)"  # words: Hindi
+
 def test_pack_knapsack_and_baseline_scorer(shop, capsys):
     status, _, err = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "2000",
                          "--strategy", "knapsack", "--scorer", "terms")

@@ -1,7 +1,8 @@
 """``ctxlib pack``: the files most relevant to a query in exactly N tokens or fewer.
 
 The packed context goes to stdout (``fit.pack_repository``); the report to stderr: the packed
-files, the skipped ones grouped by reason code, the other shipped encoding's count, the total.
+files, the skipped ones grouped by reason code, the other shipped encoding's count, the total
+(``--report json``: one JSON object, ``render.pack_report``).
 """
 from __future__ import annotations
 
@@ -81,6 +82,18 @@ def cmd_pack(args) -> int:
                                progress=bar.update if bar is not None else None)
     sys.stdout.write(pack.text)
     sys.stdout.flush()
+    if args.report == "json":
+        import json
+
+        from ..render import pack_report
+
+        report = pack_report(pack, args.query, lang)
+        if budget < args.budget:
+            report["margin"] = {"percent": args.margin, "budget_tokens_given": args.budget}
+        if args.include_secrets:
+            report["secret_warnings"] = secret_warnings(pack, lang)
+        print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
+        return 0
     report = format_pack_report(pack, args.query, lang=lang).split("\n")
     extra = [tokenizer_note(pack, count_other=args.compare_encodings, lang=lang)]
     if budget < args.budget:
@@ -172,6 +185,10 @@ def add_pack_parser(sub) -> None:
                            "exact best, small inputs only (default: %(default)s)"))
     p.add_argument("--format", default="text", choices=list(render.RENDERERS),
                    help=N_("output format (default: %(default)s)"))
+    p.add_argument("--report", default="text", choices=("text", "json"),
+                   help=N_("the report on stderr: text, for a person; json, one object for a program (the packed "
+                           "files with their exact tokens and scores, the skipped ones with a reason code) "
+                           "(default: %(default)s)"))
     p.add_argument("--max-file-bytes", type=int, default=repo.MAX_FILE_BYTES, metavar="N",
                    help=N_("skip files larger than this many bytes (default: %(default)s)"))
     p.add_argument("--max-tree-bytes", type=int, default=repo.MAX_TREE_BYTES, metavar="N",
