@@ -73,3 +73,18 @@ def test_bad_arguments_are_one_line(capsys):
     except SystemExit as exc:
         assert exc.code == 2
     assert capsys.readouterr().err == "ctxlib: grade: the following arguments are required: DIR (see 'ctxlib grade --help')\n"
+
+
+def test_version_is_the_installed_distributions(capsys):
+    import importlib.metadata
+    import tomllib
+    from pathlib import Path
+
+    import pytest
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    declared = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"ctxlib {declared['project']['version']}\n"
+    assert importlib.metadata.version("ctxlib") == declared["project"]["version"]

@@ -43,6 +43,10 @@ def build_parser(extensions=(), lang: str = "en") -> argparse.ArgumentParser:
         description=N_("Token counting and context packing from the course "
                        "'The context window as a budget'. Works offline."),
     )
+    from .. import __version__
+
+    parser.add_argument("--version", action="version", version=f"ctxlib {__version__}",
+                        help=N_("print ctxlib's version and exit"))
     # One line, "ctxlib: ...", for an error before any subcommand (e.g. "ctxlib --bogus").
     parser.error = _one_line_error(parser, "", lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
