@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from ctxlib.i18n import N_, WordedError, message
 
+from .numberwords import fold_word, ordinal_number, words_number
+
 # ``Question`` in the annotations is ``ctxlib.course.quiz.Question``; not imported, since quiz imports this module.
 
 CHOICE_TYPES = ("single_choice", "multiple_choice")
@@ -28,6 +30,7 @@ ANSWER_MESSAGES = {
                "q.hint() and q.solution() help."),
     "choose": N_("Choose an option first."), "missing": N_("Some right options are not chosen yet."),
     "not_a_number": N_("Enter a number."), "right_number": N_("{answer} is right."),
+    "one_number": N_("Enter one number, not several."), "unit": N_("Enter the number in {unit}."),
     "wrong_number": N_("{answer} is not right."),
 }
 
@@ -65,22 +68,37 @@ def correct_option_ids(question: Question) -> frozenset | None:
     return None
 
 
+# A choice typed rather than clicked: "B", "B)", "(b)", "option b", "विकल्प b", "जवाब: B"; several as "b, d" or "B and D".
+_OPTION_WORDS = {"option", "options", "विकल्प", "answer", "जवाब", "answers", "choice"}
+_OPTION_SEPARATORS = re.compile(r"\s*(?:[,;&+/]|\band\b|\bor\b|और|या)\s*|\s+")
+_HEDGE = re.compile(r"\bor\b|(?<!\S)या(?!\S)")  # "b or c", "b या c": one of them, the learner does not say which
+
+
+def _typed_ids(text: str) -> set[str]:
+    """The option ids a typed answer names, as the widget letters them (a question's ids are its letters, a, b, c...).
+
+    ``"B)"`` -> ``{"b"}``, ``"option b"`` -> ``{"b"}``, ``"b, d"`` -> ``{"b", "d"}``. A part that is no letter is kept
+    as typed, so the caller names it as an option the question does not have.
+    """
+    parts = (part.strip("()[]{}.।:-\"'") for part in _OPTION_SEPARATORS.split(fold_word(text.strip())))
+    return {part for part in parts if part and part not in _OPTION_WORDS} or ({text} if text.strip() else set())
+
+
 def _chosen_ids(question: Question, answer) -> set[str]:
     if answer is None:
         chosen = set()
     elif isinstance(answer, str):
-        chosen = {answer}
+        chosen = _typed_ids(answer) if answer not in {o.id for o in question.options} else {answer}
     elif isinstance(answer, (list, tuple, set, frozenset)) and all(isinstance(a, str) for a in answer):
-        chosen = set(answer)
+        chosen = set().union(*(_typed_ids(a) for a in answer)) if answer else set()
     else:
         raise WordedError.of(N_("question {id} takes option ids such as 'a' or ['a', 'c'], got {answer}"), id=repr(question.id),
                              answer=repr(answer))
     unknown = chosen - {o.id for o in question.options}
+    unknown = {answer} if unknown and isinstance(answer, str) else unknown  # named as typed: 'all of them'
     if unknown:
         raise WordedError.of(N_("question {id} has no option {unknown}; options: {options}"), id=repr(question.id),
                              unknown=str(sorted(unknown)), options=str([o.id for o in question.options]))
-    if question.type == "single_choice" and len(chosen) > 1:
-        raise WordedError.of(N_("question {id} takes one option, got {chosen}"), id=repr(question.id), chosen=str(sorted(chosen)))
     return chosen
 
 
@@ -101,11 +119,39 @@ def numeric_matches(key: dict, value: float) -> bool:
 _GROUPED = re.compile(r"[+-]?(?:(?![0\u0966])\d{1,3}(?:([, \u00a0\u202f])\d{3})+|(?![0\u0966])\d{1,2}(?:,\d{2})+,\d{3})"
                       r"(?:\.\d*)?")
 _SCALE = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6}  # "39k tokens", "1.2M"
-_PERCENT_UNITS = ("%", "percent", "प्रतिशत")
-_TIMES_UNITS = ("x", "गुना")
+_PERCENT_UNITS = ("%", "percent", "per cent", "प्रतिशत", "फ़ीसदी")
+_TIMES_UNITS = ("x", "×", "times", "गुना")
+_BUDGET_WORDS = ("the budget", "budget", "of the budget", "बजट", "बजट का")  # "2.2 times the budget", "2.2 गुना बजट"
 # What else a learner writes for a question's unit, in either language: "104 टोकन", "1 token", "turn 3".
-_UNIT_WORDS = {"tokens": ("tokens", "token", "टोकन"), "lines": ("lines", "line", "पंक्तियाँ", "पंक्तियां", "पंक्ति"),
+_UNIT_WORDS = {"tokens": ("tokens", "token", "टोकन", "टोकनों"),
+               "lines": ("lines", "line", "पंक्तियाँ", "पंक्तियों", "पंक्ति", "लाइनें", "लाइनों", "लाइन"),
                "turn": ("turns", "turn", "टर्न")}
+# Before the number, a learner may say it is rough ("~104", "about 104", "लगभग 104"); after it, end the sentence.
+_ROUGHLY = re.compile(r"^(?:~|≈|about\s|around\s|approx\.?\s|approximately\s|roughly\s|लगभग\s|करीब\s|तकरीबन\s)\s*")
+_FULL_STOP = re.compile(r"(?<=\S)\s*[.।!]+$")
+
+
+def _unit_words(unit: str) -> list[str]:
+    """Every way to write ``unit`` after (or, for a turn, before) the number, folded, longest first."""
+    words = [unit] if unit else []
+    first = unit.split()[0] if unit else ""
+    if fold_word(unit) in map(fold_word, _PERCENT_UNITS):
+        words += list(_PERCENT_UNITS)
+    if fold_word(first) in map(fold_word, _TIMES_UNITS):  # "x the budget" and "गुना बजट": the same words in either language
+        words += [f"{w} {b}" for w in _TIMES_UNITS for b in _BUDGET_WORDS] + list(_TIMES_UNITS)
+    words += list(_UNIT_WORDS.get(fold_word(unit), ()))
+    return sorted({fold_word(w) for w in words if w}, key=len, reverse=True)
+
+
+def _without_unit(text: str, unit: str) -> str:
+    """``text`` without the question's unit after it (``"160000 tokens"``) or before it (``"turn 3"``, ``"x2.2"``)."""
+    for word in _unit_words(unit):
+        if text.endswith(word) and len(text) > len(word):
+            return text[:-len(word)].rstrip()
+        if text.startswith(word + " ") or (word in _TIMES_UNITS[:2] and text.startswith(word)
+                                           and text[len(word):][:1].isdigit()):  # "x2.2"
+            return text[len(word):].lstrip()
+    return text
 
 
 def _as_number(answer, unit: str | None = None) -> float | None:
@@ -116,7 +162,11 @@ def _as_number(answer, unit: str | None = None) -> float | None:
     sign (``"−14000"``), and with the question's ``unit`` after it, in either language (``"160000 tokens"``,
     the Hindi word of ``_UNIT_WORDS``, ``"3.2%"`` for a percentage, ``"2.2x"`` or ``"2.2 times"`` for times the
     budget) or a turn's before it (``"turn 3"``); ``"89.3%"`` where the question asks for no percentage is 0.893.
-    ``"1,2,3"`` is no number, nor ``"0,893"`` (a decimal comma); nor is a bool, ``nan`` or an infinity.
+    As people write them too: in words, English or Hindi (``"one hundred and four"``, ``"बारह हज़ार"``, ``"39 thousand"``,
+    ``"1.6 लाख"``; a turn as an ordinal, ``"third"``, ``"तीसरा"``: ``ctxlib.course.numberwords``), said to be rough
+    (``"~104"``, ``"लगभग 104"``), and ending a sentence (``"104."``, ``"104।"``).
+    ``"1,2,3"`` is no number, nor ``"0,893"`` (a decimal comma), nor a hedge (``"104 or 108"``), nor arithmetic
+    (``"77+27"``: the question asks for its result); nor is a bool, ``nan`` or an infinity.
     """
     if isinstance(answer, bool):
         return None
@@ -126,24 +176,13 @@ def _as_number(answer, unit: str | None = None) -> float | None:
         except (TypeError, ValueError, OverflowError):
             return None
         return value if math.isfinite(value) else None
-    text = answer.strip().replace("\u2212", "-")
-    words = [unit] if unit else []
-    if unit and (unit.lower() in _PERCENT_UNITS):
-        words += list(_PERCENT_UNITS)
-    if unit and unit.lower().split()[0] in _TIMES_UNITS:
-        rest = unit.split(maxsplit=1)[1:]  # "x the budget": "2.2 times the budget" says the same
-        words += [unit.split()[0], "x", "×", "गुना", "times"] + [f"{w} {rest[0]}" for w in ("times", "x", "×") if rest]
-    words += list(_UNIT_WORDS.get((unit or "").lower(), ()))
-    for word in sorted(words, key=len, reverse=True):  # "160000 tokens", "3.2 %", "2.2x", "turn 3"
-        if word and text.lower().endswith(word.lower()) and len(text) > len(word):
-            text = text[:-len(word)].rstrip()
-            break
-        if word and text.lower().startswith(word.lower() + " "):
-            text = text[len(word):].lstrip()
-            break
-    if (unit or "").lower() == "turn":  # "3rd turn", "तीसरा" is not read: an ordinal's digits only
-        text = re.sub(r"(?<=\d)(?:st|nd|rd|th|वाँ|वां|वें)$", "", text, flags=re.IGNORECASE)
-    if not (unit and unit.lower() in _PERCENT_UNITS) and text.endswith("%") and len(text) > 1:
+    text = _ROUGHLY.sub("", _FULL_STOP.sub("", fold_word(answer.strip()).replace("\u2212", "-")))
+    text = _without_unit(text, unit or "")
+    if (unit or "").lower() == "turn":  # "3rd turn", "the third turn", "तीसरा"
+        text = re.sub(r"(?<=\d)(?:st|nd|rd|th|वां|वें)$", "", re.sub(r"^the\s+", "", text))
+        if ordinal_number(text) is not None:
+            return float(ordinal_number(text))
+    if not (unit and fold_word(unit) in map(fold_word, _PERCENT_UNITS)) and text.endswith("%") and len(text) > 1:
         text, fraction = text[:-1].rstrip(), True  # a percentage where a fraction is asked: the same number
     else:
         fraction = False
@@ -151,15 +190,36 @@ def _as_number(answer, unit: str | None = None) -> float | None:
     scale = _SCALE.get(text[-1:], 1.0) if len(text) > 1 and (text[-2:-1].isdigit() or spaced) else 1.0
     text = text[:-1].rstrip() if scale != 1.0 else text
     scale = scale / 100 if fraction else scale
-    if any(sep in text for sep in ", \u00a0\u202f"):
-        if not _GROUPED.fullmatch(text):
-            return None
+    if any(sep in text for sep in ", \u00a0\u202f") and _GROUPED.fullmatch(text):
         text = re.sub(r"[, \u00a0\u202f]", "", text)
     try:
         value = float(text) * scale
     except (ValueError, OverflowError):
-        return None
-    return value if math.isfinite(value) else None
+        value = words_number(text) if re.search(r"[^\W\d_]", text) else None  # "one hundred and four", "बारह हजार"
+        value = None if value is None else value * scale
+    return value if value is not None and math.isfinite(value) else None
+
+
+# Units a question may not ask for: the number in them is another number ("416 characters" for 104 tokens).
+_OTHER_UNITS = ("characters", "character", "chars", "char", "अक्षर", "अक्षरों", "words", "word", "शब्द", "शब्दों",
+                "bytes", "byte", "बाइट", *(w for words in _UNIT_WORDS.values() for w in words))
+_SEVERAL = re.compile(r"\s*(?:[,;/]|\bor\b|\band\b|(?<!\S)(?:या|और)(?!\S))\s*|\s+(?:-|–|to|से)\s+|(?<=\d)[-–](?=\d)"
+                      r"|(?<=\d)\s+(?=\d)")
+
+
+def _not_a_number_note(answer, unit: str) -> str:
+    """Why ``answer`` is no number, as a key of ``ANSWER_MESSAGES``: several numbers (``"104 or 108"``), a number in
+    a unit the question does not ask for (``"416 characters"``), or neither (``"not_a_number"``)."""
+    # Spaces collapsed first: _SEVERAL's "\s*" around a separator is then one space, not a run to rescan.
+    text = _FULL_STOP.sub("", " ".join(fold_word(answer).split())) if isinstance(answer, str) else ""
+    parts = [p for p in _SEVERAL.split(text) if p]
+    if 1 < len(parts) <= 10 and all(_as_number(p, unit) is not None for p in parts):  # a hedge names a few
+        return "one_number"
+    ours = set(_unit_words(unit))
+    for word in map(fold_word, _OTHER_UNITS):
+        if unit and word not in ours and text.endswith(word) and _as_number(text[:-len(word)]) is not None:
+            return "unit"
+    return "not_a_number"
 
 
 def number_text(value: float) -> str:
@@ -178,15 +238,17 @@ def grade(question: Question, answer) -> Feedback:
 
     Args:
         question: a loaded ``Question``.
-        answer: single choice: an option id (``"c"``); multiple choice: option ids
-            (``["a", "b"]``); numeric: a number or numeric text (``104``, ``"104"``).
+        answer: single choice: an option id (``"c"``), or its letter as typed (``"C)"``, ``"(c)"``, ``"option c"``,
+            ``"विकल्प C"``); multiple choice: option ids (``["a", "b"]``, ``"a, b"``, ``"A and B"``); numeric: a
+            number or numeric text (``104``, ``"104"``, ``"one hundred and four"``, ``"एक सौ चार"``).
             ``None`` means nothing chosen yet.
     Returns:
         ``Feedback``: ``correct``; the feedback of each chosen option; notes (nothing
         chosen, right options missing, a number's verdict and the misconception it
         matches); and the explanation (shown by the widget once the answer is right).
     Raises:
-        ValueError: an option id the question does not have, or several for single choice.
+        ValueError: an option id the question does not have. Several for single choice (``"b or c"``) is a wrong
+            answer ("Choose one."), not an error.
         NotImplementedError: for code exercises, which ``q.check()`` will run (issue 5).
     """
     lang = question.lang
@@ -194,6 +256,9 @@ def grade(question: Question, answer) -> Feedback:
         chosen = _chosen_ids(question, answer)
         if not chosen:
             return Feedback(False, [], [message(ANSWER_MESSAGES["choose"], lang)], question.explanation)
+        hedged = isinstance(answer, str) and _HEDGE.search(fold_word(answer))  # "b or d" is no choice, for either type
+        if len(chosen) > 1 and (question.type == "single_choice" or hedged):  # wrong, and no option's feedback
+            return Feedback(False, [], [message(ANSWER_MESSAGES[question.type], lang)], question.explanation)
         correct = answer_hash(question.salt, question.id, chosen) == question.answer_sha256
         notes = []
         if not correct and question.type == "multiple_choice" and chosen < (correct_option_ids(question) or set()):
@@ -202,8 +267,9 @@ def grade(question: Question, answer) -> Feedback:
         return Feedback(correct, said, notes, question.explanation)
     if question.type == "numeric":
         value = _as_number(answer, question.unit)
-        if value is None:
-            return Feedback(False, [], [message(ANSWER_MESSAGES["not_a_number"], lang)], question.explanation)
+        if value is None:  # "Enter a number.", or what is wrong with it: several numbers, another unit
+            note = message(ANSWER_MESSAGES[_not_a_number_note(answer, question.unit)], lang, unit=question.unit)
+            return Feedback(False, [], [note], question.explanation)
         correct = numeric_matches(question.answer, value)
         shown = number_text(value)
         notes = [message(ANSWER_MESSAGES["right_number" if correct else "wrong_number"], lang, answer=shown)]

@@ -172,7 +172,8 @@ def resolve_checker(spec: str):
 
 
 def _check_meaning(quiz: Quiz) -> None:
-    # What a schema cannot say: unique ids, a key that opens exactly one set of options, a sane range.
+    # What a schema cannot say: unique ids, option ids that are their letters (a, b, c... in order), a key that opens
+    # exactly one set of options, a sane range.
     seen = set()
     for i, q in enumerate(quiz.questions):
         at = f"questions/{i}"
@@ -182,6 +183,10 @@ def _check_meaning(quiz: Quiz) -> None:
         option_ids = [o.id for o in q.options]
         if len(set(option_ids)) != len(option_ids):
             raise QuizError(quiz.path, q.id, f"{at}/options", f"option ids repeat: {option_ids}")
+        letters = [chr(ord("a") + n) for n in range(len(option_ids))]
+        if option_ids and option_ids != letters:  # a typed "B)" is the option the widget shows as B)
+            raise QuizError(quiz.path, q.id, f"{at}/options", f"option ids {option_ids} are not the letters "
+                            f"{letters} in order, as the widget shows them; a learner types the letter they see")
         if q.type in CHOICE_TYPES and correct_option_ids(q) is None:
             raise QuizError(quiz.path, q.id, f"{at}/answer_sha256",
                             "matches no set of options, so no option would be graded right; "
