@@ -467,6 +467,8 @@ def test_a_wrong_number_stays_wrong_however_it_is_written(typed):
     ("first_traceback_loss", "तीन"), ("cached_share_percent", "29.4%."), ("compaction_threshold", "एक लाख साठ हज़ार"),
     ("compaction_threshold", "a hundred and sixty thousand"), ("compaction_threshold", "1.6 लाख"),
     ("compaction_threshold", "160 thousand"), ("compaction_threshold", "१,६०,०००"),
+    ("budget_120_used", "answer: 104"), ("budget_120_used", "जवाब: 104"), ("budget_120_used", "= 104"),
+    ("budget_120_used", "(104)"), ("budget_120_used", "104 (tokens)"), ("history_mrr", "0.893 MRR"),
 ])
 def test_a_right_number_in_words_or_in_a_sentence_is_right(lang, question_id, typed):
     question = next(q for (_, q_lang), quiz in QUIZZES.items() if q_lang == lang
@@ -490,6 +492,7 @@ def test_a_right_number_in_words_or_in_a_sentence_is_right(lang, question_id, ty
     ("first_traceback_loss", "3 or 4", "Enter one number, not several."),
     ("compaction_threshold", "one thousand one lakh", "Enter a number."),
     ("window_share_128k", "3.2 or 3.1", "Enter one number, not several."),
+    ("budget_120_used", "(104 or 108)", "Enter one number, not several."), ("budget_120_used", "answer: 103", "103 is not right."),
 ])
 def test_a_hedge_or_a_wrong_number_in_words_is_never_right(question_id, typed, note):
     question = next(q for (_, lang), quiz in QUIZZES.items() if lang == "en" for q in quiz.questions if q.id == question_id)
@@ -576,3 +579,16 @@ def test_numbers_in_words_read_back_and_hindis_words_each_stand_for_one_number()
     assert [words_number(s) for s, _ in spellings] == [i for _, i in spellings]
     assert [words_number(t) for t in ("पंद्रह सौ", "दो करोड़", "एक हज़ार एक लाख", "चार पाँच", "सौ सौ")] == \
         [1_500, 20_000_000, None, None, None]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ticking_every_option_of_a_multiple_choice_shows_no_option_feedback(lang):
+    # a hostile tester's (session 42): all four boxes ticked showed each option's feedback, "Right: ..." on the
+    # right ones, which is the key; the hedge is wrong and is told only what to do
+    for (_, quiz_lang), quiz in QUIZZES.items():
+        for q in (q for q in quiz.questions if q.type == "multiple_choice" and quiz_lang == lang):
+            graded = grade(q, [o.id for o in q.options])
+            assert (graded.correct, graded.option_feedback) == (False, []), q.id
+            assert graded.notes == [{"en": "Choose every option that is true.", "hi": "हर सही विकल्प चुनें।"}[lang]]
+            right = sorted(correct_option_ids(q))
+            assert grade(q, right).correct and len(grade(q, right).option_feedback) == len(right)

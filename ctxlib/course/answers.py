@@ -125,9 +125,11 @@ _BUDGET_WORDS = ("the budget", "budget", "of the budget", "बजट", "बज�
 # What else a learner writes for a question's unit, in either language: "104 टोकन", "1 token", "turn 3".
 _UNIT_WORDS = {"tokens": ("tokens", "token", "टोकन", "टोकनों"),
                "lines": ("lines", "line", "पंक्तियाँ", "पंक्तियों", "पंक्ति", "लाइनें", "लाइनों", "लाइन"),
-               "turn": ("turns", "turn", "टर्न")}
+               "turn": ("turns", "turn", "टर्न"), "mean reciprocal rank": ("mrr",)}
 # Before the number, a learner may say it is rough ("~104", "about 104", "लगभग 104"); after it, end the sentence.
-_ROUGHLY = re.compile(r"^(?:~|≈|about\s|around\s|approx\.?\s|approximately\s|roughly\s|लगभग\s|करीब\s|तकरीबन\s)\s*")
+_ROUGHLY = re.compile(r"^(?:answer\s*[:=]|जवाब\s*[:=]|=)?\s*(?:~|≈|about\s|around\s|approx\.?\s|approximately\s|roughly\s"
+                      r"|लगभग\s|करीब\s|तकरीबन\s)?\s*")  # and an answer's label: "answer: 104", "जवाब: 104", "= 104"
+_BRACKETED = re.compile(r"\(([^()]*)\)$")  # "(104)", "104 (tokens)": the brackets' text
 _FULL_STOP = re.compile(r"(?<=\S)\s*[.।!]+$")
 
 
@@ -154,6 +156,13 @@ def _without_unit(text: str, unit: str) -> str:
     return text
 
 
+def _cleaned(answer: str) -> str:
+    """What a learner typed, without what is not the number: folded (``fold_word``), its spaces collapsed, without a
+    full stop, a label or "about" before it (``"answer: ~104."`` -> ``"104"``), or brackets (``"104 (tokens)"``)."""
+    text = _FULL_STOP.sub("", " ".join(fold_word(answer).replace("\u2212", "-").split()))
+    return _BRACKETED.sub(r"\1", _ROUGHLY.sub("", text, count=1), count=1).strip()
+
+
 def _as_number(answer, unit: str | None = None) -> float | None:
     """The number a learner typed, or ``None`` if it is not one.
 
@@ -164,7 +173,8 @@ def _as_number(answer, unit: str | None = None) -> float | None:
     budget) or a turn's before it (``"turn 3"``); ``"89.3%"`` where the question asks for no percentage is 0.893.
     As people write them too: in words, English or Hindi (``"one hundred and four"``, ``"बारह हज़ार"``, ``"39 thousand"``,
     ``"1.6 लाख"``; a turn as an ordinal, ``"third"``, ``"तीसरा"``: ``ctxlib.course.numberwords``), said to be rough
-    (``"~104"``, ``"लगभग 104"``), and ending a sentence (``"104."``, ``"104।"``).
+    (``"~104"``, ``"लगभग 104"``), labelled (``"answer: 104"``, ``"जवाब: 104"``), in brackets (``"(104)"``,
+    ``"104 (tokens)"``), and ending a sentence (``"104."``, ``"104।"``).
     ``"1,2,3"`` is no number, nor ``"0,893"`` (a decimal comma), nor a hedge (``"104 or 108"``), nor arithmetic
     (``"77+27"``: the question asks for its result); nor is a bool, ``nan`` or an infinity.
     """
@@ -176,8 +186,7 @@ def _as_number(answer, unit: str | None = None) -> float | None:
         except (TypeError, ValueError, OverflowError):
             return None
         return value if math.isfinite(value) else None
-    text = _ROUGHLY.sub("", _FULL_STOP.sub("", fold_word(answer.strip()).replace("\u2212", "-")))
-    text = _without_unit(text, unit or "")
+    text = _without_unit(_cleaned(answer), unit or "")
     if (unit or "").lower() == "turn":  # "3rd turn", "the third turn", "तीसरा"
         text = re.sub(r"(?<=\d)(?:st|nd|rd|th|वां|वें)$", "", re.sub(r"^the\s+", "", text))
         if ordinal_number(text) is not None:
@@ -210,8 +219,8 @@ _SEVERAL = re.compile(r"\s*(?:[,;/]|\bor\b|\band\b|(?<!\S)(?:या|और)(?!\S
 def _not_a_number_note(answer, unit: str) -> str:
     """Why ``answer`` is no number, as a key of ``ANSWER_MESSAGES``: several numbers (``"104 or 108"``), a number in
     a unit the question does not ask for (``"416 characters"``), or neither (``"not_a_number"``)."""
-    # Spaces collapsed first: _SEVERAL's "\s*" around a separator is then one space, not a run to rescan.
-    text = _FULL_STOP.sub("", " ".join(fold_word(answer).split())) if isinstance(answer, str) else ""
+    # Spaces collapsed first (_cleaned): _SEVERAL's "\s*" around a separator is then one space, not a run to rescan.
+    text = _cleaned(answer) if isinstance(answer, str) else ""
     parts = [p for p in _SEVERAL.split(text) if p]
     if 1 < len(parts) <= 10 and all(_as_number(p, unit) is not None for p in parts):  # a hedge names a few
         return "one_number"
@@ -260,6 +269,9 @@ def grade(question: Question, answer) -> Feedback:
         if len(chosen) > 1 and (question.type == "single_choice" or hedged):  # wrong, and no option's feedback
             return Feedback(False, [], [message(ANSWER_MESSAGES[question.type], lang)], question.explanation)
         correct = answer_hash(question.salt, question.id, chosen) == question.answer_sha256
+        if not correct and len(chosen) == len(question.options) > 1:  # every box ticked: the options' own feedback
+            # ("Right: ..." on each right one) would be the key, so the hedge is told only what to do
+            return Feedback(False, [], [message(ANSWER_MESSAGES[question.type], lang)], question.explanation)
         notes = []
         if not correct and question.type == "multiple_choice" and chosen < (correct_option_ids(question) or set()):
             notes.append(message(ANSWER_MESSAGES["missing"], lang))
