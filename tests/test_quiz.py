@@ -469,6 +469,7 @@ def test_a_wrong_number_stays_wrong_however_it_is_written(typed):
     ("compaction_threshold", "160 thousand"), ("compaction_threshold", "१,६०,०००"),
     ("budget_120_used", "answer: 104"), ("budget_120_used", "जवाब: 104"), ("budget_120_used", "= 104"),
     ("budget_120_used", "(104)"), ("budget_120_used", "104 (tokens)"), ("history_mrr", "0.893 MRR"),
+    ("budget_120_used", "उत्तर: 104"), ("budget_120_used", "My answer = 104"),  # any short label before it
 ])
 def test_a_right_number_in_words_or_in_a_sentence_is_right(lang, question_id, typed):
     question = next(q for (_, q_lang), quiz in QUIZZES.items() if q_lang == lang
@@ -493,6 +494,7 @@ def test_a_right_number_in_words_or_in_a_sentence_is_right(lang, question_id, ty
     ("compaction_threshold", "one thousand one lakh", "Enter a number."),
     ("window_share_128k", "3.2 or 3.1", "Enter one number, not several."),
     ("budget_120_used", "(104 or 108)", "Enter one number, not several."), ("budget_120_used", "answer: 103", "103 is not right."),
+    ("budget_120_used", "104 or: 108", "Enter a number."), ("budget_120_used", "1: 104", "Enter a number."),
 ])
 def test_a_hedge_or_a_wrong_number_in_words_is_never_right(question_id, typed, note):
     question = next(q for (_, lang), quiz in QUIZZES.items() if lang == "en" for q in quiz.questions if q.id == question_id)

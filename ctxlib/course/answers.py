@@ -127,8 +127,8 @@ _UNIT_WORDS = {"tokens": ("tokens", "token", "टोकन", "टोकनों
                "lines": ("lines", "line", "पंक्तियाँ", "पंक्तियों", "पंक्ति", "लाइनें", "लाइनों", "लाइन"),
                "turn": ("turns", "turn", "टर्न"), "mean reciprocal rank": ("mrr",)}
 # Before the number, a learner may say it is rough ("~104", "about 104", "लगभग 104"); after it, end the sentence.
-_ROUGHLY = re.compile(r"^(?:answer\s*[:=]|जवाब\s*[:=]|=)?\s*(?:~|≈|about\s|around\s|approx\.?\s|approximately\s|roughly\s"
-                      r"|लगभग\s|करीब\s|तकरीबन\s)?\s*")  # and an answer's label: "answer: 104", "जवाब: 104", "= 104"
+_ROUGHLY = re.compile(r"^(?:[^\W\d_][^\d:=]{0,15}[:=]|=)?\s*(?:~|≈|about\s|around\s|approx\.?\s|approximately\s"
+                      r"|roughly\s|लगभग\s|करीब\s|तकरीबन\s)?\s*")  # and a label: "answer: 104", "जवाब: 104", "= 104"
 _BRACKETED = re.compile(r"\(([^()]*)\)$")  # "(104)", "104 (tokens)": the brackets' text
 _FULL_STOP = re.compile(r"(?<=\S)\s*[.।!]+$")
 
@@ -173,7 +173,7 @@ def _as_number(answer, unit: str | None = None) -> float | None:
     budget) or a turn's before it (``"turn 3"``); ``"89.3%"`` where the question asks for no percentage is 0.893.
     As people write them too: in words, English or Hindi (``"one hundred and four"``, ``"बारह हज़ार"``, ``"39 thousand"``,
     ``"1.6 लाख"``; a turn as an ordinal, ``"third"``, ``"तीसरा"``: ``ctxlib.course.numberwords``), said to be rough
-    (``"~104"``, ``"लगभग 104"``), labelled (``"answer: 104"``, ``"जवाब: 104"``), in brackets (``"(104)"``,
+    (``"~104"``, ``"लगभग 104"``), after a short label (``"answer: 104"``, ``"जवाब: 104"``), in brackets (``"(104)"``,
     ``"104 (tokens)"``), and ending a sentence (``"104."``, ``"104।"``).
     ``"1,2,3"`` is no number, nor ``"0,893"`` (a decimal comma), nor a hedge (``"104 or 108"``), nor arithmetic
     (``"77+27"``: the question asks for its result); nor is a bool, ``nan`` or an infinity.
