@@ -528,6 +528,9 @@ def test_multiple_choice_typed_as_letters_and_a_hedge_among_them():
     assert all(grade(question, typed).correct for typed in ("b, d", "B and D", "b और d", ["B)", "D)"], "(b), (d)"))
     hedged = grade(question, "b or d")
     assert (hedged.correct, hedged.option_feedback) == (False, [])
+    for everything in ("all of them", "All of the above.", "सभी", "सब"):  # every option: a hedge, no feedback
+        assert (grade(question, everything).correct, grade(question, everything).option_feedback) == (False, [])
+    assert not grade(QUIZZES[(LESSON, "en")].question("budget_100"), "all of them").correct
     assert not grade(question, "a, b, c, d").correct and not grade(question, "b").correct
 
 

@@ -71,6 +71,7 @@ def correct_option_ids(question: Question) -> frozenset | None:
 # A choice typed rather than clicked: "B", "B)", "(b)", "option b", "विकल्प b", "जवाब: B"; several as "b, d" or "B and D".
 _OPTION_WORDS = {"option", "options", "विकल्प", "answer", "जवाब", "answers", "choice"}
 _OPTION_SEPARATORS = re.compile(r"\s*(?:[,;&+/]|\band\b|\bor\b|और|या)\s*|\s+")
+_ALL_WORDS = {"all", "all of them", "all of the above", "सभी", "सब", "सभी विकल्प"}
 _HEDGE = re.compile(r"\bor\b|(?<!\S)या(?!\S)")  # "b or c", "b या c": one of them, the learner does not say which
 
 
@@ -87,6 +88,8 @@ def _typed_ids(text: str) -> set[str]:
 def _chosen_ids(question: Question, answer) -> set[str]:
     if answer is None:
         chosen = set()
+    elif isinstance(answer, str) and " ".join(fold_word(answer).split()).strip(".।") in _ALL_WORDS:
+        chosen = {o.id for o in question.options}  # "all of them": every option, graded as ticking every box
     elif isinstance(answer, str):
         chosen = _typed_ids(answer) if answer not in {o.id for o in question.options} else {answer}
     elif isinstance(answer, (list, tuple, set, frozenset)) and all(isinstance(a, str) for a in answer):
