@@ -597,3 +597,25 @@ def test_ticking_every_option_of_a_multiple_choice_shows_no_option_feedback(lang
             assert graded.notes == [{"en": "Choose every option that is true.", "hi": "हर सही विकल्प चुनें।"}[lang]]
             right = sorted(correct_option_ids(q))
             assert grade(q, right).correct and len(grade(q, right).option_feedback) == len(right)
+
+
+def test_no_misconceptions_note_points_at_the_answer():
+    # A wrong answer's note says why it is wrong, never where the right one is: "Look one turn earlier"
+    # under the answer 4 gave away 3. The value itself may appear only as another thing's number ("attempt 3").
+    import re
+    from pathlib import Path
+
+    leaks = []
+    for path in sorted((Path(__file__).parent.parent / "quizzes").glob("*/*.json")):
+        for q in json.loads(path.read_text(encoding="utf-8"))["questions"]:
+            value = q.get("answer", {}).get("value") if isinstance(q.get("answer"), dict) else None
+            for m in q.get("misconceptions", []):
+                note = m["feedback"]
+                if re.search(r"\bone (turn|step|request) (earlier|later|before|after)|एक (turn|request) (पहले|बाद)", note):
+                    leaks.append((path.name, q["id"], note))
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    shown = {str(value), f"{value:,}"}
+                    for found in re.finditer(r"(\S+\s+)?(\d[\d,]*(?:\.\d+)?)", note):
+                        if found.group(2) in shown and (found.group(1) or "").strip() not in ("attempt", "कोशिश"):
+                            leaks.append((path.name, q["id"], note))
+    assert leaks == []
