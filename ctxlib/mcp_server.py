@@ -193,7 +193,8 @@ def format_report(report: dict, listed: int = 20) -> str:
     return "\n".join(lines)
 
 
-def rank_tool(roots: list[Path], query, path=None, top=20, explain=False, history: bool = False) -> dict:
+def rank_tool(roots: list[Path], query, path=None, top=20, explain=False, history: bool = False,
+              include=None, exclude=None) -> dict:
     """The ``rank`` tool: the files ``pack`` would walk, best first, with each signal's effect.
 
     Args:
@@ -203,6 +204,7 @@ def rank_tool(roots: list[Path], query, path=None, top=20, explain=False, histor
         top: how many files to list, 1 to ``MAX_TOP``.
         explain: also give each file's BM25 part and signals (``ranking.explain_ranked``).
         history: rank by the folder's last commits too, as ``pack_tool``.
+        include, exclude: gitignore-style patterns, as ``pack_tool``'s (and ``ctxlib rank --include/--exclude``).
     Returns:
         ``{"query_terms", "files": [{"path", "score", "kind", ...}]}`` (and ``"history"`` when ``history`` is
         on, as ``pack_tool``'s report); files scoring 0 are left out.
@@ -219,11 +221,12 @@ def rank_tool(roots: list[Path], query, path=None, top=20, explain=False, histor
         raise ToolInputError(f"top must be a whole number from 1 to {MAX_TOP:,}; got {shown}.")
     if not isinstance(explain, bool):
         raise ToolInputError(f"explain must be true or false; got {explain!r}.")
+    include, exclude = _check_patterns("include", include), _check_patterns("exclude", exclude)
     root, target = resolve_path(roots, path)
     fd = _open_folder(roots, root, target, path, "rank")
     commits, used = _recent(target, fd) if history else ([], None)  # once the folder is known to be inside a root
     try:
-        files = {f.path: f.text for f in repo.read_repo(target, root_fd=fd).files}
+        files = {f.path: f.text for f in repo.read_repo(target, root_fd=fd, include=include, exclude=exclude).files}
     finally:
         os.close(fd)
     try:
@@ -378,8 +381,9 @@ def build_server(roots, history: bool = False):
                               structured_content=report)
 
     @server.tool(name="rank", description=RANK_DESCRIPTION, annotations=read_only, structured_output=False)
-    async def rank(query: Query, path: SubPath = None, top: Top = 20, explain: Explain = False):
-        result = await run(lambda: rank_tool(roots, query, path, top, explain, history))
+    async def rank(query: Query, path: SubPath = None, top: Top = 20, explain: Explain = False,
+                   include: Patterns = None, exclude: Patterns = None):
+        result = await run(lambda: rank_tool(roots, query, path, top, explain, history, include, exclude))
         return CallToolResult(content=[TextContent(type="text", text=json.dumps(result, indent=1))],
                               structured_content=result)
 

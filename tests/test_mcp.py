@@ -152,6 +152,11 @@ def test_rank_explains_the_order_pack_walks(shop):
     assert [f["path"] for f in ranked["files"]][0] == "shop/invoice.py"
     assert len(ranked["files"]) == 3
     assert {"signal", "effect"} <= set(ranked["files"][0]["signals"][0])
+    # include and exclude, as pack's: a ranking that explains a pack made with them
+    _, (excluded, included), _ = call(shop, ("rank", {"query": "vat invoice rounding", "exclude": ["shop/invoice.py"]}),
+                                      ("rank", {"query": "vat invoice rounding", "include": ["tests/"]}))
+    assert "shop/invoice.py" not in [f["path"] for f in excluded.structured_content["files"]]
+    assert {f["path"].split("/")[0] for f in included.structured_content["files"]} == {"tests"}
 
 
 def test_a_long_pack_reports_progress(tmp_path):
