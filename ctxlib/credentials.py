@@ -19,7 +19,8 @@ gitleaks applies it (``detect/detect.go``):
 
 What ctxlib adds to the rule set is in ``secretrules.py`` (kinds of secret), ``secretformats.py``
 (particular tools' formats), ``secretcalls.py`` (secrets handed to commands and calls), ``secretvalues.py`` (values the
-others' filters drop) and ``secretcontexts.py`` (contexts the others do not read). Credential files of common tools are
+others' filters drop), ``secretcontexts.py`` (contexts the others do not read), ``secretplaces.py`` (places administrators
+and testers write secrets) and ``secretshapes.py`` (tokens known by their shape alone). Credential files of common tools are
 a class, recognized twice: by name (``CREDENTIAL_FILE_PATTERNS``, gitignore syntax, plus gitleaks'
 own path-only rules such as ``pkcs12-file``), so the reader never opens ``~/.kube/config``,
 ``.docker/config.json``, ``.pgpass`` or a service-account key under its usual name; and by content
@@ -58,11 +59,12 @@ from .secretcalls import CALL_RULES  # ctxlib's own rules for secrets handed to 
 from .secretcontexts import CONTEXT_RULES  # ctxlib's own rules for contexts the others do not read
 from .secretformats import FORMAT_RULES  # ctxlib's own rules for particular tools' formats
 from .secretplaces import PLACE_RULES  # ctxlib's own rules for places administrators and testers write secrets
+from .secretshapes import SHAPE_RULES  # ctxlib's own rules for tokens known by their shape alone, with no name near
 from .secretrules import CREDENTIAL_FILE_PATTERNS, GITLEAKS_ALLOWLISTS, linear_gitleaks_regex, wider_end  # ctxlib's own
 from .secretrules import EXTRA_RULES as _KIND_RULES
 from .secretvalues import VALUE_RULES  # ctxlib's own rules for values the others' filters drop
 
-EXTRA_RULES = _KIND_RULES + FORMAT_RULES + CALL_RULES + VALUE_RULES + CONTEXT_RULES + PLACE_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
+EXTRA_RULES = _KIND_RULES + FORMAT_RULES + CALL_RULES + VALUE_RULES + CONTEXT_RULES + PLACE_RULES + SHAPE_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
 
 GITLEAKS_VERSION = "8.30.1"
 RULES_FILE = "gitleaks.toml"
@@ -94,7 +96,7 @@ class _Rule:
     secret_group: int
     path: str
     allowlists: tuple
-    runs: tuple = ()  # ctxlib's key: (characters, least, tail) every match lies in a run of (regexscan.run_finditer)
+    runs: tuple = ()  # ctxlib's key: (characters, least, tail[, lengths]) every match lies in a run of (regexscan.run_finditer)
 
 
 def shannon_entropy(text: str) -> float:
@@ -248,9 +250,11 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     keyword windows, each keyword's places (key ``""``), ``case_safe`` (key ``None``)."""
     pattern = _compiled(rule.regex)
     if rule.runs:
-        chars = rule.runs[0]  # the text marked once for the rules whose runs are of the same characters
+        chars = rule.runs[0]  # the text marked once, its runs found once, for the rules whose runs are of the same characters
         marked = seen[chars] if chars in seen else seen.setdefault(chars, regexscan.run_marks(text, chars))
-        yield from regexscan.run_finditer(pattern, text, *rule.runs, marked)
+        key = (chars, "spans")
+        spans = seen[key] if key in seen else seen.setdefault(key, regexscan.run_spans(marked, _shortest_runs()[chars]))
+        yield from regexscan.run_finditer(pattern, text, *rule.runs[:3], marked, *(rule.runs[3:] or [None]), spans)  # [3]: lengths
         return
     source = pattern.pattern if isinstance(pattern, re.Pattern) else None  # as re reads it (goregex)
     if None not in seen:
@@ -276,6 +280,16 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
     else:
         for start, end in spans:
             yield from regexscan.anchored_finditer(pattern, text, lowered, literals, start, end, index)
+
+
+@functools.cache
+def _shortest_runs() -> dict[str, int]:
+    """``{characters: the least run any rule searched by runs of them needs}``: their runs are found once a text."""
+    least: dict[str, int] = {}
+    for rule in rules()[0]:
+        if rule.runs:
+            least[rule.runs[0]] = min(rule.runs[1], least.get(rule.runs[0], rule.runs[1]))
+    return least
 
 
 def _windows(rule: _Rule, text: str, lowered: str, seen: dict) -> list:

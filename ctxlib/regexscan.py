@@ -359,7 +359,8 @@ def run_marks(text: str, chars: str) -> bytes:
     return text.encode("ascii", "replace").translate(_run_marks(chars))
 
 
-def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: int, marked: bytes | None = None):
+def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: int, marked: bytes | None = None,
+                 lengths: frozenset | None = None, spans: list | None = None):
     """``pattern.finditer(text)`` for a pattern whose every match starts in a run of ``least`` or
     more of the ASCII characters ``chars`` and whose search from there reads no further than
     ``tail`` characters past the run (gitleaks' base64 runs, ``[A-Za-z0-9+/]{40,}={0,2}|...``:
@@ -374,19 +375,53 @@ def run_finditer(pattern: re.Pattern, text: str, chars: str, least: int, tail: i
     Args:
         pattern: compiled ``re``; text: the text; chars: the run's characters (ASCII, no "?");
         least: the shortest run a match needs; tail: characters a match reads past its run; marked: ``run_marks(text,
-        chars)`` if the caller has it already (rules that share their characters mark the text once).
+        chars)`` if the caller has it already (rules that share their characters mark the text once); lengths: the
+        lengths of the runs a match can lie in, for a pattern whose every match starts where its run does (a token
+        whose ends are no token characters: a kubeadm token's run is 23 or 24 long): the pattern is tried once, at the
+        start of each run of those lengths, the other runs never; ``None``: searched in every run of ``least`` or more;
+        spans: ``run_spans(marked, n)`` for an ``n`` no more than ``least``, if the caller has it already (the rules of
+        one character set then find the runs once, not each its own).
     Returns:
         an iterator of the ``re.Match`` objects ``pattern.finditer(text)`` gives, in order.
     Raises:
         ValueError: ``chars`` holds "?" or a non-ASCII character.
     """
-    marked, first = run_marks(text, chars) if marked is None else marked, b"a" * least
-    last, at = 0, marked.find(first)
+    if spans is None:
+        spans = run_spans(run_marks(text, chars) if marked is None else marked, least)
+    last = 0
+    for start, end in spans:
+        if end - start < least:
+            continue
+        if lengths is None:
+            for m in pattern.finditer(text, max(start, last), min(end + tail, len(text))):
+                last = m.end()
+                yield m
+        elif end - start in lengths and start >= last:
+            m = pattern.match(text, start, min(end + tail, len(text)))
+            if m:
+                last = m.end()
+                yield m
+
+
+def run_spans(marked: bytes, least: int) -> list[tuple[int, int]]:
+    """Where the runs of marked characters ``least`` or more long are.
+
+    Each is found by ``find`` of ``least`` marks (~20x faster than a pattern's own search); ``credentials`` finds them
+    once a text for all the rules whose runs are of the same characters.
+
+    Args:
+        marked: ``run_marks(text, chars)``, one byte a character of the text; least: the shortest run wanted, in
+            characters.
+    Returns:
+        ``[(start, end), ...]``: each maximal run's offsets in the text (end exclusive), in order; ``[]`` if none.
+    """
+    found, first = [], b"a" * least
+    at = marked.find(first)
     while at >= 0:
         start, end = marked.rfind(b" ", 0, at) + 1, marked.find(b" ", at)
         end = len(marked) if end < 0 else end
-        for m in pattern.finditer(text, max(start, last), min(end + tail, len(text))):
-            last = m.end()
-            yield m
+        found.append((start, end))
         at = marked.find(first, end)
+    return found
+
 

@@ -102,8 +102,13 @@ CALL_RULES = [
      "regex": r"""(?i)(?:\b(?:proxy_set_header|more_set_headers|RequestHeader[ \t]++(?:set|append|add)|http-(?:request|response)[ \t]++"""
               r"""(?:set|add)-header)[ \t]++["']?|\b(?:add|set|setRequest)?Header\([ \t]*+["'])"""
               r"""[\w-]{0,40}?(?:api-?key|auth-?token|access-?token|api-?token|private-token|subscription-key|functions-key|secret)"""
-              r"""(?::?["']?[ \t]*+,?[ \t]*+["']?)([^\s"';$<>{}]{16,200})""",
-     "keywords": ["proxy_set_header", "more_set_headers", "requestheader", "-header", "header("], "entropy": 3.0,
+              r"""(?::?["']?[ \t]*+,?[ \t]*+["']?)([^\s"';$<>{}]{16,200})"""
+              # ninth sweep: a raw request's header line (an .http file, a curl -H, a log): X-Api-Key: ..., DD-API-KEY: ...
+              # whose value holds "+", "-", "." or ":" (PagerDuty's u+..., Adyen's, Bitwarden's); a letter and a digit in it
+              r"""|(?<![^\s"'])(?:[A-Za-z0-9]{1,20}-){0,2}[A-Za-z0-9]{1,20}(?:-api-?key|-auth-?token|-access-?token|-api-?token|-token|-secret)[ \t]*+:[ \t]*+"""
+              r"""((?=[^\s"';<>{}]{0,299}[0-9])(?=[^\s"';<>{}]{0,299}[A-Za-z])[^\s"';$<>{}]{16,300}+)(?=\s|["']|$)""",
+     "keywords": ["proxy_set_header", "more_set_headers", "requestheader", "-header", "header(", "-key", "-apikey", "-token", "-authtoken", "-accesstoken", "-apitoken",
+                  "-secret"], "entropy": 3.0,
      # a key's header holding 32 or more hex digits holds a key (X-Auth-Token: 40 of them), not a digest: _NOT_MIXED
      # lets no such value through here
      "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, r"^(?!(?=[0-9a-f]*[a-f])[0-9a-f]*[0-9][0-9a-f]{30,}$)" + _NOT_MIXED[1:],

@@ -16,11 +16,14 @@ expression is linear in the text: bounded or possessive repeats, a literal to st
 """
 from __future__ import annotations
 
-from .secretrules import _ALLOW_HEX, _NOT_SECRET_NAMES, _PLACEHOLDER, _SECRET_NAME, _STOPWORDS, _TEMPLATE, _VALUE_ALLOWLISTS
+from .secretnames import _HEX_OR_UUID
+from .secretrules import _ALLOW_HEX, _NOT_SECRET_NAMES, _PATH, _PLACEHOLDER, _SECRET_NAME, _STOPWORDS, _TEMPLATE, _VALUE_ALLOWLISTS
 
 _SECRET_KEYWORDS = ["pass", "pwd", "secret", "token", "key", "credential", "salt"]  # the words of _SECRET_NAME
 # Markup and its templates: an XML or HTML element's attributes
 _MARKUP_FILES = r"""(?i)\.(?:xml|html?|xhtml|jsp|aspx|cshtml|config|csproj|props|targets|vue|svelte|php|erb|twig|jinja2?|j2|tmpl|hbs|ejs|md)$"""
+# An environment variable's name ending in a secret's word (OPENAI_API_KEY, MM_TOKEN, PLAID_SECRET, DB_PASSWORD)
+_ENV_NAME = r"""[\w.-]{0,60}?(?:key|token|secret|password|passwd|pass|pwd|credential)s?"""
 _ALLOW = _ALLOW_HEX  # mixed as the assignment rules want, or a hex key or UUID (a signing key in hex is as secret)
 
 CONTEXT_RULES = [
@@ -66,6 +69,18 @@ CONTEXT_RULES = [
               r"""|["']?[ \t]*+\r?\n[ \t]*+value[ \t]*+:[ \t]*+)"""  # a k8s env list: "- name: X_KEY", then "value:"
               r"""@?["']?([A-Za-z0-9+/_.~-]{20,200}+={0,2})(?=\\?["'<;\s]|$)""",
      "keywords": ["key"], "entropy": 3.5, "allowlists": _VALUE_ALLOWLISTS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
+    {"id": "env-set-secret",  # code that sets an environment variable named as a secret: Python's os.environ["X_TOKEN"] = "..."
+     # and os.environ.setdefault, Ruby's ENV['X_KEY'] ||= '...', Node's process.env.X_SECRET = '...', Go's os.Setenv, Rust's
+     # std::env::set_var, C's setenv/putenv, .NET's Environment.SetEnvironmentVariable, Java's System.setProperty; the name
+     # ends in a secret's word, the value holds a letter and a digit (a token of one case too: Vultr's, Mattermost's)
+     "regex": r"""(?i)(?:(?:\benviron\[[ \t]*+|\bENV\[)["']""" + _ENV_NAME + r"""["'][ \t]*+\][ \t]*+(?:\|\||\?\?)?=|\bprocess\.env\.""" + _ENV_NAME
+              + r"""[ \t]*+(?:\|\||\?\?)?=|\b(?:Setenv|set_var|setenv|SetEnvironmentVariable|environ\.setdefault|setProperty)[ \t]*+\([ \t]*+["']""" + _ENV_NAME
+              + r"""["'][ \t]*+,)[ \t]*+[rbu]?["'`]((?=[^\s"'`\\]{0,399}[0-9])(?=[^\s"'`\\]{0,399}[A-Za-z])[^\s"'`\\]{12,400}+)["'`]""",
+     "keywords": ["environ[", "env['", 'env["', "process.env.", "setenv", "set_var", "environ.setdefault", "setproperty("],
+     # a hex key or a UUID is hex-secret's (the same _TO_VALUE reads these names), not found twice
+     "entropy": 3.0, "allowlists": [{"regexes": [_PLACEHOLDER, _TEMPLATE, _PATH, r"(\w)\1{7}", r"^(?:" + _HEX_OR_UUID + r"|[0-9a-f]{30,31})$"]},
+                                      {"stopwords": _STOPWORDS},
+                                      {"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}]},
     {"id": "object-pass-key",  # a password under the key "pass" of an object or a map: nodemailer's auth: { user, pass }
      # (its documented transport options), a JSON config's "pass": "..."; the value quoted and mixed
      "regex": r"""(?<![\w.$-])["']?pass["']?[ \t]*+(?::|=>)[ \t]*+["']([^"'\s\\]{8,200})["']""",  # PHP's 'pass' => too

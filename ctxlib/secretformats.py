@@ -290,6 +290,10 @@ FORMAT_RULES = [
      # whose letters are of one case, which generic-api-key's entropy can miss: Alpha Vantage's apikey= (16 capitals and
      # digits), ipstack's access_key= (32 hex); letters and digits both, so "apikey=demo" or "YOUR_API_KEY" is none
      "regex": r"""[?&]appid=([0-9a-f]{32})(?![0-9A-Za-z])|\.firebaseio\.com/[^\s"'?#]{0,300}\?(?:[^\s"'#&]{0,200}&){0,8}?auth=([\w.-]{30,2000}+)"""
-              r"""|[?&](?i:api_?key|access_key)=((?=[A-Za-z]{0,127}[0-9])(?=[0-9]{0,127}[A-Za-z])[A-Za-z0-9]{16,128})(?![\w-])""",
-     "keywords": ["appid=", "firebaseio.com", "apikey=", "api_key=", "access_key="], "entropy": 3.0, "allowlists": _LOOKUPS},
+              r"""|[?&](?i:api_?key|access_key)=((?=[A-Za-z]{0,127}[0-9])(?=[0-9]{0,127}[A-Za-z])[A-Za-z0-9]{16,128})(?![\w-])"""
+              # ninth sweep: a token or a secret under any such name (?token=, ?access_token=, ?client_secret=, &rest_token=),
+              # its value of one case or with "-", "+", "=" (Mattermost's 26 small letters and digits, Intercom's base64)
+              r"""|[?&](?i:[a-z_]{0,30}(?:token|secret|api_?key))=((?=[\w.~+/%-]{0,299}[0-9])(?=[\w.~+/%-]{0,299}[A-Za-z])[\w.~+/%-]{16,300}+={0,2})(?![\w.~+/%=-])""",
+     "keywords": ["appid=", "firebaseio.com", "apikey=", "api_key=", "access_key=", "token=", "secret="], "entropy": 3.0,
+     "allowlists": _LOOKUPS + [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES]}, {"regexes": [r"(\w)\1{7}", r"(?-i:EXAMPLE)"]}]},
 ]

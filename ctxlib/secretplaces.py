@@ -9,8 +9,8 @@ keys of 2024 and 2025 known by their shape (Supabase's sb_secret_, Square's appl
 documented shape; ``credentials.py`` runs them after ``secretcontexts.CONTEXT_RULES``.
 
 Not read: a Cisco type 5, 8 or 9 secret (a hash: an offline attack's start, not a password); a bare Asana or kubeadm
-token with no name near (digits and small letters, too plain to read alone); a vendor's token inside a URL's path
-(object ids such as Stripe's checkout sessions live there too). The allowlists are ``secretrules``' (a placeholder, a
+token with no name near (``secretshapes.py`` reads those, in runs of their own lengths); a vendor's token inside a URL's
+path but by a prefix listed here (object ids such as Stripe's checkout sessions live there too). The allowlists are ``secretrules``' (a placeholder, a
 template, a value not mixed enough to be chosen). Every expression is linear in the text: bounded or possessive
 repeats, a literal to start from (``tests/test_hostile_linear.py``).
 """
@@ -127,6 +127,21 @@ PLACE_RULES = [
                   "shpca_", "shppa_", "lin_api_", "glsa_", "hvs.", "hvb.", "eaaa", "sq0csp-", "sb_secret_", "fo1_", "sk.eyj", "sk_",
                   "aiza", "pcsk_", "lsv2_", "tskey-"],
      "entropy": 3.0, "allowlists": [{"regexes": [r"(?-i:EXAMPLE|x{8}|X{8})"]}]},
+    {"id": "url-path-key-2026",  # more vendors' keys as a URL's path segment, each after its "/" so that the search starts
+     # from "/re_", "/pat", "/access_token$" (the words alone are in every Python file): Resend's API keys (re_, 8, _, 24),
+     # Airtable's personal access tokens (pat, 14, ".", 64 hex), Braintree's access tokens (access_token$production$...)
+     # and the ninth sweep's vendors whose own rules want no "/" before: Hugging Face's org tokens (api_org_), Voyage AI's
+     # (pa-), Stability's (sk- and 48), Heroku's (HRKU-AA), Render's (rnd_), Mollie's (live_ and 30), CircleCI's (CCIPAT_),
+     # SonarQube's (squ_, sqp_, sqa_), Pulumi's (pul-), Buildkite's (bkua_), Sourcegraph's (sgp_), Prefect's (pnu_),
+     # RubyGems' (rubygems_), Xata's (xau_), HubSpot's (pat-na1-), Brevo's (xkeysib-), Azure AD client secrets (8Q~)
+     "regex": r"""/(re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}"""
+              r"""|access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}|api_org_[A-Za-z]{34}|pa-[\w-]{43}|sk-[A-Za-z0-9]{48}"""
+              r"""|HRKU-AA[\w-]{58}|rnd_[A-Za-z0-9]{32}|live_[A-Za-z0-9]{30}|CCIPAT_[A-Za-z0-9]{22}_[0-9a-f]{40}|sq[upa]_[0-9a-f]{40}"""
+              r"""|pul-[0-9a-f]{40}|bkua_[0-9a-f]{40}|sgp_(?:[0-9a-f]{16}_)?[0-9a-f]{40}|pnu_[A-Za-z0-9]{36}|rubygems_[0-9a-f]{48}"""
+              r"""|xau_[A-Za-z0-9]{32,64}|pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"""
+              r"""|xkeysib-[0-9a-f]{64}-[A-Za-z0-9]{16}|[\w.~-]{3}8Q~[\w.~-]{31,34}|[0-9a-f]{36}NRAL)(?=/)""",
+     "keywords": ["/re_", "/pat", "/access_token$", "/api_org_", "/pa-", "/sk-", "/hrku-aa", "/rnd_", "/live_", "/ccipat_", "/squ_",
+                  "/sqp_", "/sqa_", "/pul-", "/bkua_", "/sgp_", "/pnu_", "/rubygems_", "/xau_", "/pat-", "/xkeysib-", "8q~", "nral/"], "entropy": 3.0, "allowlists": [{"regexes": [r"(?-i:EXAMPLE|x{8}|X{8})"]}]},
     {"id": "vendor-key-shape-2025",  # vendors' keys known by their shape that no other rule reads: Supabase's secret API
      # keys (sb_secret_ and 31 or more of base64url; sb_publishable_ is public), Square's application secrets (sq0csp-, 43),
      # Bitbucket's app passwords (ATBB and 32), ClickUp's personal tokens (pk_<user id>_<32>), Microsoft's common annotated

@@ -170,7 +170,7 @@ EXTRA_RULES = [
      "keywords": ["secret_key"], "entropy": 3.5},
     {"id": "kubeconfig-credential",  # a client key, or a user's token or password, in a kubeconfig
      "regex": r"""(?m)^[ \t-]*(?:client-key-data|token|id-token|refresh-token|password)[ \t]*:[ \t]*["']?([^\s"'#]{8,})""",
-     "keywords": ["client-key-data", "token", "password"], "path": _CONFIG_FILES, "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+     "keywords": ["client-key-data", "token", "password"], "path": _CONFIG_FILES, "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)x{4}"]}]},
     {"id": "registry-auth",  # ~/.docker/config.json, containers/auth.json, .dockercfg: base64 "user:password"
      "regex": r'(?i)"(?:auth|identitytoken|registrytoken|password)"\s*:\s*"([^"\s]{8,})"',
      "keywords": ['"auth"', "identitytoken", "registrytoken", '"password"'],
@@ -186,7 +186,7 @@ EXTRA_RULES = [
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, application.properties
      "regex": _CONFIG_LINE, "keywords": _CONFIG_KEYWORDS, "path": _CONFIG_FILES,
-     "allowlists": [{"regexes": [_PLACEHOLDER]}]},
+     "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)x{4}"]}]},  # "sk-xxxx...", "xxxx-xxxx": a template's placeholder
     {"id": "config-password-in-docs",  # the same line quoted in documentation: a README's ```yaml block with
      # "password: ...", an .rst's ".. code-block:: ini". Prose says "token: string" or "password: required", so
      # here the value must be mixed as a generated key or chosen password is (the assignment rules' allowlists).
@@ -348,9 +348,10 @@ EXTRA_RULES = [
     {"id": "hex-secret",  # a hex key named as one: SECRET_KEY = "9f8e...", api_secret: 3f2a..., hmacKey := []byte("..."), Rails' secret_key_base,
      # bytes.fromhex('...'); 32 hex digits (16 bytes) or more, or a UUID. A lowercase hex digest has too little entropy for
      # generic-api-key when it is short, and is no secret under a name like checksum or commit (not matched here). Sixth
-     # sweep: vendors' names (DD_APP_KEY, *_LICENSE_KEY, *_PAT) and syntax (k8s env lists, ?? "...") of secretnames.py
+     # sweep: vendors' names (DD_APP_KEY, *_LICENSE_KEY, *_PAT) and syntax (k8s env lists, ?? "...") of secretnames.py;
+     # ninth: 30 hex digits too (Plaid's secrets, "secret": 30 hex in Plaid's quickstart)
      "regex": r"""(?i)(?:""" + _SECRET_NAME + r"""|pepper|secret_key_base|""" + _MORE_KEY_NAMES + ")" + _TO_VALUE
-              + r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu@]?["'`]?(?:0x)?(""" + _HEX_OR_UUID + r""")(?![\w-])""",
+              + r"""(?:[\w.:\[\]]{0,40}\([ \t]*)?[rbu@]?["'`]?(?:0x)?(""" + _HEX_OR_UUID + r"""|(?-i:[0-9a-f]{30,31}))(?![\w-])""",
      "keywords": ["pass", "pwd", "secret", "token", "key", "credential", "pepper", "pat"], "entropy": 3.0,
      # CircleCI's badge URL for a private project carries a status-only token, meant to be shown in a README
      "allowlists": [{"regexTarget": "line", "regexes": [_NOT_SECRET_NAMES, r"(?i)[?&]circle-token=[0-9a-f]{40}\b"]},

@@ -25,9 +25,11 @@ from ctxlib import credentials, literalread, regexscan, safefile  # noqa: E402
 def readings() -> dict[str, list | None]:
     """``{pattern: its reading}`` for every pattern a scan reads, as ``credentials._matches`` asks for them: a
     keyword template's rest (``regexscan.template_rest``), and a rule's own pattern as ``re`` reads it (``goregex``)
-    where it has no rest or its rest proves no literal."""
+    where it has no rest or its rest proves no literal. A rule searched by runs (``rule.runs``) is never read."""
     found = {}
     for rule in credentials.rules()[0]:
+        if rule.runs:  # regexscan.run_finditer: its runs, not its literals, tell where it can match
+            continue
         pattern = credentials._compiled(rule.regex)
         if not isinstance(pattern, re.Pattern):
             continue
