@@ -130,10 +130,11 @@ CALL_RULES = [
               r"""[ \t]*+["'][A-Za-z0-9]{6,12}["']""" + _COMMA + r"""["']([a-f0-9]{32})["']""",
      "keywords": ["algoliasearch", "searchclient", "search.newclient"], "entropy": 3.0},
     {"id": "set-command-secret",  # a secret set by a shell's own command, with a blank, not "=": fish's set -gx NAME value,
-     # Windows' setx NAME "value", csh's setenv NAME value, launchctl setenv, Emacs Lisp's (setenv "NAME" "value")
-     "regex": r"""(?i)(?:\bset -[gxul]{1,4}(?:[ \t]++-[gxul]{1,4})?|\bsetx|\bsetenv)[ \t]++["']?\w{0,60}?(?:""" + _SECRET_NAME
+     # Windows' setx NAME "value", csh's setenv NAME value, launchctl setenv, Emacs Lisp's (setenv "NAME" "value"); and
+     # platforms' CLIs that take the value after a blank (Netlify's netlify env:set NAME value, Convex's npx convex env set)
+     "regex": r"""(?i)(?:\bset -[gxul]{1,4}(?:[ \t]++-[gxul]{1,4})?|\bsetx|\bsetenv|\bnetlify[ \t]++env:set|\bconvex[ \t]++env[ \t]++set)[ \t]++["']?\w{0,60}?(?:""" + _SECRET_NAME
               + r"""|(?-i:[A-Z0-9]_KEY))["']?[ \t]++["']?([^\s"'`$%<>{}()][^\s"'`$<>{}()]{7,199})["']?""",  # %VAR%: a lookup
-     "keywords": ["set -", "setx", "setenv"], "entropy": 2.5, "allowlists": _ALLOW_HEX},  # a hex key too  # "set -": fish's usual spacing
+     "keywords": ["set -", "setx", "setenv", "env:set", "env set"], "entropy": 2.5, "allowlists": _ALLOW_HEX},  # a hex key too  # "set -": fish's usual spacing
     {"id": "lisp-secret",  # a secret in Lisp: Emacs' (setq name-token "..."), defvar, defcustom; Clojure's and EDN's
      # keywords, {:password "..."}, Leiningen's :repositories credentials (no operator between name and value). In Lisp
      # files only: a ":" to start from is in every line of Python

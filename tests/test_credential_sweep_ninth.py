@@ -5,7 +5,7 @@ real secret. The positives are what the eighth sweep left (bare Asana, kubeadm a
 Resend and Airtable keys in a URL's path; Bitwarden Secrets Manager tokens; a Rails master key alone in its file) and
 what the ninth found (prefixes no rule read, a token set into the environment by code, a key in a URL's query or a raw
 header line, a Plaid secret of 30 hex digits, a prefixed token whose body is base64url or of one case). On the code
-before this sweep (2aa9417) 52 of the 71 positives here were missed; the negatives were all unflagged but the
+before this sweep (2aa9417) 55 of the 73 positives here were missed; the negatives were all unflagged but the
 ``xxxx`` placeholder (config-password).
 """
 from __future__ import annotations
@@ -107,6 +107,9 @@ POSITIVES = [
     ("node process.env", "src/boot.js", f"process.env.PAGERDUTY_TOKEN = 'u+{mixed(URL, 18)}';\n"),
     ("go os.Setenv", "main.go", f'\tos.Setenv("HONEYCOMB_API_KEY", "hcaik_01{rs(LO, 4)}{rs(DG, 4)}{rs(LO + DG, 50)}")\n'),
     ("java System.setProperty", "App.java", f'System.setProperty("acme.api.token", "{rs(LO, 10)}{rs(DG, 8)}{rs(LO + DG, 8)}");\n'),
+    # platforms' CLIs that take a secret after a blank
+    ("netlify env:set", "ci.sh", f"netlify env:set ACME_SECRET {mixed(AN, 32)}\n"),
+    ("convex env set", "ci.sh", f"npx convex env set OPENAI_API_KEY {mixed(AN, 32)}\n"),
     # a key in a URL's query, a raw header line
     ("token in a URL query", "docs/api.md", f"GET https://api.acme.io/v1/items?token={rs(LO, 10)}{rs(DG, 6)}{rs(LO + DG, 10)}&limit=10\n"),
     ("client secret in a URL query", "docs/api.md", f"GET https://id.acme.io/oauth?client_secret={rs(LO, 10)}{rs(DG, 6)}{rs(LO + DG, 14)}&grant_type=x\n"),
