@@ -4,7 +4,8 @@ Compiling is most of a small pack's scan: the ~60 rule expressions a sample proj
 wake take ~0.05 s to compile in every process, and ~0.005 s to scan with. ``re`` compiles in two
 steps, both in Python: parse the pattern, then turn it into a list of integer codes that C runs.
 This module keeps the second step's result, per Python version, in the user's cache folder
-(``tokens.cache_dir()``), and hands it back to ``_sre.compile`` the next time::
+(``usercache.cache_dir()``), as JSON (never marshal: ``usercache.py`` says why), and hands it back
+to ``_sre.compile`` the next time::
 
     compile_cached(r"(?i)api[_-]?key\\s*=\\s*(\\w{20,})")   # the same re.Pattern as re.compile gives
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import array
 import atexit
+import base64
 import re
 import sys
 import warnings
@@ -35,26 +37,34 @@ except (ImportError, AttributeError, KeyError):  # another Python: compile as re
     TAG = None
 
 MAX_ENTRIES = 1_000  # the scanner's rules and keywords hold ~500 expressions; more is something else
-_table: dict | None = None  # {pattern: (flags, codes as bytes, groups, groupindex, indexgroup)}
+_table: dict | None = None  # {pattern: [flags, codes as base64, groups, groupindex, indexgroup as a list]}
 _added: dict = {}
 _path = None  # the file _table was read from: written back there, wherever the folder's setting or the cwd moved since
 
 
 def _cache_path():
-    from .tokens import cache_dir
+    from .usercache import cache_dir
 
-    return cache_dir() / f"regex-{TAG}.marshal"
+    return cache_dir() / f"regex-{TAG}.json"
 
 
 def _load() -> dict:
     global _table, _path
     if _table is None:
-        from .tokens import _read_cache
-
         _path = _cache_path().absolute()
-        found = _read_cache(_path) if TAG else None
+        found = _read(_path) if TAG else None
         _table = found if isinstance(found, dict) and len(found) <= MAX_ENTRIES else {}
     return _table
+
+
+def _read(path):
+    from .usercache import from_json, read_payload
+
+    payload = read_payload(path)
+    try:
+        return None if payload is None else from_json(payload)
+    except ValueError:  # not JSON, nested too deep: a damaged cache, compiled afresh
+        return None
 
 
 def _parts(pattern: str):
@@ -65,8 +75,8 @@ def _parts(pattern: str):
     indexgroup = [None] * parsed.state.groups
     for name, index in groupindex.items():
         indexgroup[index] = name
-    return (parsed.state.flags, array.array(_CODE_TYPE, codes).tobytes(), parsed.state.groups - 1, groupindex,
-            tuple(indexgroup))
+    return [parsed.state.flags, base64.b64encode(array.array(_CODE_TYPE, codes).tobytes()).decode("ascii"),
+            parsed.state.groups - 1, groupindex, indexgroup]
 
 
 def _build(pattern: str, parts) -> re.Pattern:
@@ -74,7 +84,8 @@ def _build(pattern: str, parts) -> re.Pattern:
     # _sre checks the codes, not the group count: 10**9 groups made the first match ask for 16 GB (MemoryError).
     if not 0 <= groups <= pattern.count("(") or len(indexgroup) != groups + 1:
         raise ValueError(f"{groups!r} groups in a pattern of {pattern.count('(')} parentheses")
-    return _sre.compile(pattern, flags, array.array(_CODE_TYPE, codes).tolist(), groups, groupindex, indexgroup)
+    codes = array.array(_CODE_TYPE, base64.b64decode(codes, validate=True)).tolist()
+    return _sre.compile(pattern, flags, codes, groups, groupindex, tuple(indexgroup))
 
 
 def compile_cached(pattern: str) -> re.Pattern:
@@ -120,11 +131,11 @@ def save() -> None:
     """
     if not _added or TAG is None:
         return
-    from .tokens import _read_cache, _write_cache
+    from .usercache import to_json, write_payload
 
     path = _path or _cache_path()
-    found = _read_cache(path)
+    found = _read(path)
     merged = found if isinstance(found, dict) and len(found) + len(_added) <= MAX_ENTRIES else {}
     merged.update(_added)
-    _write_cache(path, merged)
+    write_payload(path, to_json(merged))
     _added.clear()

@@ -13,11 +13,11 @@ against OpenAI's official sha256 before it is used. The pattern and special toke
 the ones in tiktoken's own ``tiktoken_ext/openai_public.py``; a test holds them equal.
 
 Start-up: building an encoding from the gzipped file costs ~0.4 s of parsing and ~0.3 s
-inside tiktoken. So the parsed ranks are cached once per user, as a ``marshal`` file in the
-user's cache folder (``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, else
-``~/.cache/ctxlib``), named by the shipped file's sha256 and checked against its own
-sha256 before use, and its decoded ranks against ``RANKS_DIGESTS``; a missing, stale or
-damaged cache is rebuilt, an unwritable one skipped, a FIFO, device or link there never read.
+inside tiktoken. So the parsed ranks are cached once per user (``usercache.py``), as bytes in
+the user's cache folder (``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, else
+``~/.cache/ctxlib``), named by the shipped file's sha256 and decoded only when their sha256 is
+the shipped ranks' own (``RANKS_DIGESTS``); a missing, stale or damaged cache is rebuilt, an
+unwritable one skipped, a FIFO, device or link there never read.
 ``count_tokens`` always uses tiktoken's encoder (built once per process). A job that knows it
 counts little in all (``ctxlib count small.py``) asks ``counter_for(total_chars)``, which gives
 ``bpe_count`` up to ``PYTHON_BPE_CHARS`` characters: the same byte-pair merge tiktoken runs, in
@@ -42,12 +42,12 @@ import functools
 import gzip
 import hashlib
 import heapq
-import marshal
-import os
+import itertools
 import sys
 from pathlib import Path
 
 from .i18n import N_, WordedError, WordedTypeError, shown
+from .usercache import cache_dir, cached  # noqa: F401 (cache_dir: where the ranks are kept)
 
 _ENDOFTEXT = "<|endoftext|>"
 _FIM_PREFIX = "<|fim_prefix|>"
@@ -140,87 +140,48 @@ def parse_ranks(name: str, data: bytes, expected_sha256: str) -> dict[bytes, int
 PYTHON_BPE_CHARS = 200_000  # a job counting at most this many characters in all is quicker in Python (see counter_for)
 
 
-def cache_dir() -> Path:
-    """Where decoded ranks are cached: ``$CTXLIB_CACHE_DIR``, ``$XDG_CACHE_HOME/ctxlib`` or ``~/.cache/ctxlib``."""
-    if os.environ.get("CTXLIB_CACHE_DIR"):
-        return Path(os.environ["CTXLIB_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ctxlib"
-
-
-def _cache_file(name: str, sha256: str) -> Path:
-    tag = f"py{sys.version_info[0]}{sys.version_info[1]}"  # marshal's format may change between versions
-    return cache_dir() / f"{name}-{sha256[:16]}-{tag}.marshal"
-
-
-MAX_CACHE_BYTES = 64 * 1024 * 1024  # o200k_base's cached ranks take ~5 MB; a larger "cache" is something else
+MAX_RANKS = 1_000_000  # o200k_base has 199,998 tokens; a cache saying more is something else
 # ranks_digest of each shipped ranks file once parsed; tests/test_tokens.py holds them equal.
-RANKS_DIGESTS = {"o200k_base": "4dbba0a410757d045e808d6bf3371c94137c2a573a266b71875dd8aeea94e3ab",
-                 "cl100k_base": "37734d154e32eb3331ae141abb9111b1437dc12704cbfb68ab988f3385cb3459"}
+RANKS_DIGESTS = {"o200k_base": "c014468ee8ed0d2cc5ad2651389276a0eb1138697fd818017b9e081b5e8dcb04",
+                 "cl100k_base": "12372a5b47afca211d3ebf911ff68ae04d12b3a576f3a42d13287f20f5c2496b"}
 
 
-def cached(name: str, sha256: str, build, valid=None):
-    """``build()``'s result (plain data: dicts, lists, str, bytes, numbers), cached once per user.
-
-    Args:
-        name: what is cached, the file's name prefix (``"o200k_base"``).
-        sha256: the digest of the source it is built from; a new source gives a new file.
-        build: makes the data when the cache is missing, stale or damaged.
-        valid: optional check of the decoded data (``valid(data) -> bool``); data it refuses is
-            rebuilt, so a cache whose payload was changed along with its own checksum is not used.
-    Returns:
-        the data, from ``cache_dir()`` when its own sha256 checks out (and ``valid`` accepts it),
-        else from ``build()`` (and then written there; a folder that cannot be written, or a
-        link, a FIFO or a device where the file should be, is skipped).
-    """
-    path = _cache_file(name, sha256)
-    data = _read_cache(path)
-    if data is None or (valid is not None and not valid(data)):
-        data = build()
-        _write_cache(path, data)
-    return data
+def ranks_bytes(ranks: dict) -> bytes:
+    """Decoded ranks ``{token bytes: rank}`` as the bytes the user's cache keeps: the number of tokens
+    (8 bytes), each token's length (1 byte each), the ranks (8 bytes each), then the tokens; integers
+    little-endian. Raises ``TypeError``, ``ValueError`` or ``OverflowError`` for anything but a dict of
+    bytes of at most 255 bytes to ranks of 64 bits."""
+    values = array.array("q", ranks.values())
+    if sys.byteorder == "big":
+        values.byteswap()
+    return len(ranks).to_bytes(8, "little") + bytes(map(len, ranks)) + values.tobytes() + b"".join(ranks)
 
 
-def _read_cache(path: Path):
-    # Read once, without following a link, only a regular file of at most MAX_CACHE_BYTES: a FIFO
-    # there cannot hang ``count``, a link to /dev/zero cannot fill the memory.
-    from . import safefile
-
-    try:
-        blob = safefile.read_regular_file(path, MAX_CACHE_BYTES)
-        digest, payload = blob[:64].decode("ascii"), blob[64:]
-        if hashlib.sha256(payload).hexdigest() != digest:
-            return None
-        ranks = marshal.loads(payload)
-    except (OSError, ValueError, EOFError, TypeError, UnicodeDecodeError):
-        return None
-    return ranks
-
-
-def _write_cache(path: Path, ranks: dict) -> None:
-    from . import safefile
-
-    payload = marshal.dumps(ranks)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        safefile.write_atomically(path, hashlib.sha256(payload).hexdigest().encode("ascii") + payload)
-    except OSError:
-        pass  # a read-only home, or no regular file there: every run parses the shipped file, only slower
+def ranks_from_bytes(payload: bytes) -> dict[bytes, int]:
+    """The ranks ``ranks_bytes`` wrote; raises ``ValueError`` for bytes it did not write (lengths that do
+    not add up). Bytes keys only, whose hashes Python keys afresh per process: no file can make this slow."""
+    n = int.from_bytes(payload[:8], "little")
+    tokens_at = 8 + 9 * n
+    if n > MAX_RANKS or len(payload) < tokens_at:
+        raise ValueError(f"{n} ranks in {len(payload)} bytes")
+    lengths, values, blob = payload[8:8 + n], array.array("q", payload[8 + n:tokens_at]), payload[tokens_at:]
+    if sys.byteorder == "big":
+        values.byteswap()
+    ends = list(itertools.accumulate(lengths))
+    if (ends[-1] if ends else 0) != len(blob):
+        raise ValueError("token lengths do not add up to the tokens' bytes")
+    return dict(zip(map(blob.__getitem__, map(slice, [0, *ends], ends)), values))
 
 
 def ranks_digest(ranks) -> str | None:
-    """A sha256 of decoded ranks: the token bytes in order, their lengths, then the ranks as 64-bit
-    integers; ``None`` for anything but a dict of bytes to ints (what ``parse_ranks`` returns). ~30 ms
-    for o200k_base, all of it in C."""
+    """The sha256 of ``ranks_bytes(ranks)``; ``None`` for anything but a dict of bytes to ints (what
+    ``parse_ranks`` returns). A few ms for o200k_base, all of it in C."""
     if not isinstance(ranks, dict):
         return None
     try:
-        digest = hashlib.sha256(b"".join(ranks))
-        digest.update(bytes(map(len, ranks)))
-        digest.update(array.array("q", ranks.values()).tobytes())
+        return hashlib.sha256(ranks_bytes(ranks)).hexdigest()
     except (TypeError, ValueError, OverflowError):  # a key that is not bytes or is over 255 bytes, a rank not an int
         return None
-    return digest.hexdigest()
 
 
 @functools.cache
@@ -231,12 +192,10 @@ def mergeable_ranks(name: str = DEFAULT_ENCODING) -> dict[bytes, int]:
     """
     _check_name(name)
     sha256 = ENCODINGS[name]["sha256"]
-    ranks = cached(name, sha256, lambda: parse_ranks(
+    # Only a payload whose sha256 is the shipped ranks' own is decoded: the cache cannot change a count.
+    return cached(name, sha256, lambda: parse_ranks(
         name, gzip.decompress((DATA_DIR / f"{name}.tiktoken.gz").read_bytes()), sha256),
-        valid=lambda ranks: ranks_digest(ranks) == RANKS_DIGESTS[name])
-    if not isinstance(ranks, dict):
-        raise WordedError.of(N_("the cached ranks of {name} are not a table; delete {folder}"), name=shown(name), folder=str(cache_dir()))
-    return ranks
+        encode=ranks_bytes, decode=ranks_from_bytes, expected=RANKS_DIGESTS[name])
 
 
 @functools.cache

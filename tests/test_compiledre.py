@@ -1,6 +1,7 @@
 """The secret rules' compiled codes kept across processes (ctxlib.compiledre): the same patterns as re.compile."""
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -79,8 +80,10 @@ def test_a_damaged_entry_is_compiled_again_and_a_damaged_file_is_not_read(fresh)
     pattern = r"(?i)api[_-]?key\s*=\s*(\w{20,})"
     compiledre.compile_cached(pattern)
     flags, codes, groups, groupindex, indexgroup = compiledre._table[pattern]
-    for damaged in (b"\xff\x00\x00\x00" * 3, codes[:-1]):  # an unknown code; a length not a whole number of codes
-        compiledre._table[pattern] = (flags, damaged, groups, groupindex, indexgroup)
+    # an unknown code; a length not a whole number of codes; not base64
+    for damaged in (b"\xff\x00\x00\x00" * 3, base64.b64decode(codes)[:-1], "*"):
+        damaged = base64.b64encode(damaged).decode() if isinstance(damaged, bytes) else damaged
+        compiledre._table[pattern] = [flags, damaged, groups, groupindex, indexgroup]
         assert compiledre.compile_cached(pattern) == re.compile(pattern)
     compiledre._table["x"] = ("not", "parts")
     assert compiledre.compile_cached("x") == re.compile("x")
@@ -106,7 +109,7 @@ def test_a_pattern_re_refuses_raises_as_re_compile_does(fresh):
 def test_the_file_is_named_by_the_python_that_wrote_it(fresh):
     compiledre.compile_cached("a+b")
     compiledre.save()
-    assert [p.name for p in fresh.iterdir()] == [f"regex-{compiledre.TAG}.marshal"]
+    assert [p.name for p in fresh.iterdir()] == [f"regex-{compiledre.TAG}.json"]
     assert compiledre.TAG.startswith(f"{sys.implementation.name}-{sys.version.split()[0]}-")
 
 
@@ -137,7 +140,7 @@ def test_a_second_process_finds_the_same_secrets_from_the_cache(tmp_path):
     env = {**os.environ, "CTXLIB_CACHE_DIR": str(tmp_path)}
     cold, warm = (subprocess.run([sys.executable, "-c", SCAN], input=json.dumps(texts), capture_output=True,
                                  text=True, env=env, cwd=ROOT, check=True, timeout=300).stdout for _ in range(2))
-    assert (tmp_path / f"regex-{compiledre.TAG}.marshal").stat().st_size > 10_000  # the first process saved its codes
+    assert (tmp_path / f"regex-{compiledre.TAG}.json").stat().st_size > 10_000  # the first process saved its codes
     assert json.loads(warm) == json.loads(cold) and any(json.loads(cold))
 
 
@@ -169,7 +172,7 @@ def test_the_cache_is_written_where_it_was_read(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path / "repo")
     compiledre.save()
     assert list((tmp_path / "repo").iterdir()) == []
-    assert (tmp_path / "home" / "cache" / f"regex-{compiledre.TAG}.marshal").is_file()
+    assert (tmp_path / "home" / "cache" / f"regex-{compiledre.TAG}.json").is_file()
 
 
 def test_an_entry_with_more_groups_than_the_pattern_has_is_compiled_again(fresh):
@@ -183,3 +186,30 @@ def test_an_entry_with_more_groups_than_the_pattern_has_is_compiled_again(fresh)
         built = compiledre.compile_cached(pattern)
         assert built == re.compile(pattern) and built.groups == 1
         assert built.search("api_key = " + "a" * 30).groups() == ("a" * 30,)
+
+
+def _colliding_marshal_dict(n):
+    # marshal's bytes for {k * (2**61 - 1): 0 for k in 1..n}: every key's hash is 0 (ints' hashes are not randomized)
+    import marshal
+
+    return b"{" + b"".join(marshal.dumps(k * (2 ** 61 - 1)) + marshal.dumps(0) for k in range(1, n + 1)) + b"0"
+
+
+def test_a_cache_of_keys_that_all_hash_alike_is_not_loaded_quadratically(fresh):
+    # A marshal cache was a dict of ints whose hashes collide: 40,000 keys (0.8 MB) took 9 s to load, in every
+    # process, and the 64 MB a cache could hold would take days (round s42). The cache is JSON now: such a file,
+    # with a valid sha256 in front, is refused at once, and a JSON of as many keys loads in milliseconds.
+    import hashlib
+    import time
+
+    from ctxlib import usercache
+
+    for payload in (_colliding_marshal_dict(40_000),
+                    json.dumps({str(k * (2 ** 61 - 1)): 0 for k in range(1, 200_000)}).encode()):
+        compiledre._cache_path().write_bytes(hashlib.sha256(payload).hexdigest().encode() + payload)
+        compiledre._table = None
+        started = time.perf_counter()
+        assert compiledre.compile_cached("a+b") == re.compile("a+b")
+        assert time.perf_counter() - started < 2
+    with pytest.raises(ValueError, match="nested too deep"):
+        usercache.from_json(b"[" * 100_000 + b"]" * 100_000)

@@ -261,3 +261,31 @@ def test_a_plan_made_for_other_keywords_is_not_used(monkeypatch, tmp_path):
         assert keywords.find("aws_secret_access_key = 1")["key"] == [18]
     finally:
         credentials._keywords.cache_clear()
+
+
+def test_a_rules_cache_that_is_not_the_shipped_rules_is_parsed_afresh(tmp_path):
+    # The parsed gitleaks rules were cached with no check but their own checksum: a cache file saying
+    # {"rules": [], "allowlist": {"regexes": [".*"]}} let the planted secrets through, and one saying []
+    # gave a KeyError's traceback on every pack (round s42). Only the shipped rules' payload is read now.
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    from ctxlib import credentials, usercache
+
+    raw = (credentials.Path(credentials.__file__).with_name("data") / credentials.RULES_FILE).read_bytes()
+    assert hashlib.sha256(usercache.to_json(credentials._parse_toml(raw))).hexdigest() == credentials.RULES_DIGEST
+    key = "AKIA" + "".join(random.Random(7).choices(string.ascii_uppercase + "234567", k=16))
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "deploy.py").write_text(f"aws_access_key_id = '{key}'\n# deploy\n")
+    for rules_data in ([], {"rules": [], "allowlist": {"regexes": [".*"]}}):
+        payload = usercache.to_json(rules_data)
+        cache = tmp_path / "cache" / usercache.cache_file("gitleaks", hashlib.sha256(raw).hexdigest()).name
+        cache.parent.mkdir(exist_ok=True)
+        cache.write_bytes(hashlib.sha256(payload).hexdigest().encode() + payload)
+        done = subprocess.run([sys.executable, "-m", "ctxlib", "pack", str(tmp_path / "repo"), "--query", "deploy",
+                               "--budget", "2000"], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "CTXLIB_CACHE_DIR": str(tmp_path / "cache")})
+        assert "Traceback" not in done.stderr and key not in done.stdout
+        assert "deploy.py" in done.stderr and "gitleaks: aws-access-token" in done.stderr

@@ -198,7 +198,9 @@ def test_count_from_dev_zero_stops_at_the_cap():
 
 
 def _cache_path(tmp_path):
-    return tmp_path / tokens._cache_file("o200k_base", tokens.ENCODINGS["o200k_base"]["sha256"]).name
+    from ctxlib import usercache
+
+    return tmp_path / usercache.cache_file("o200k_base", tokens.ENCODINGS["o200k_base"]["sha256"]).name
 
 
 @pytest.mark.parametrize("kind", ["fifo", "zero"])
@@ -215,18 +217,19 @@ def test_a_fifo_or_a_link_to_dev_zero_as_the_tokenizer_cache(tmp_path, kind):
 
 def test_a_cache_whose_payload_was_changed_with_its_checksum_is_rebuilt(tmp_path, monkeypatch):
     import hashlib
-    import marshal
+
+    from ctxlib import usercache
 
     monkeypatch.setenv("CTXLIB_CACHE_DIR", str(tmp_path))
     ranks = dict(tokens.mergeable_ranks("o200k_base"))
     wrong = {token: rank for rank, token in enumerate(sorted(ranks, key=len))}  # plausible but wrong
-    payload = marshal.dumps(wrong)
+    payload = tokens.ranks_bytes(wrong)
     _cache_path(tmp_path).write_bytes(hashlib.sha256(payload).hexdigest().encode() + payload)
-    assert tokens._read_cache(_cache_path(tmp_path)) == wrong  # its own checksum matches
+    assert usercache.read_payload(_cache_path(tmp_path)) == payload  # its own checksum matches
     tokens.mergeable_ranks.cache_clear()
     try:
         assert tokens.mergeable_ranks("o200k_base") == ranks
-        assert tokens.ranks_digest(tokens._read_cache(_cache_path(tmp_path))) == tokens.RANKS_DIGESTS["o200k_base"]
+        assert hashlib.sha256(usercache.read_payload(_cache_path(tmp_path))).hexdigest() == tokens.RANKS_DIGESTS["o200k_base"]
     finally:
         tokens.mergeable_ranks.cache_clear()
 

@@ -149,21 +149,33 @@ def test_bpe_count_on_random_text():
 
 
 def test_the_ranks_cache_is_checked_and_rebuilt(tmp_path, monkeypatch):
+    from ctxlib import usercache
+
     monkeypatch.setenv("CTXLIB_CACHE_DIR", str(tmp_path))
     tokens.mergeable_ranks.cache_clear()
     try:
         first = tokens.mergeable_ranks("cl100k_base")
-        (cached,) = tmp_path.glob("cl100k_base-*.marshal")
-        assert cached.name.startswith("cl100k_base-223921b76ee99bde-py")  # named by the shipped file's sha256
+        (cached,) = tmp_path.glob("cl100k_base-*.cache")
+        assert cached.name == "cl100k_base-223921b76ee99bde.cache"  # named by the shipped file's sha256
+        assert tokens.ranks_from_bytes(usercache.read_payload(cached)) == first
         damaged = bytearray(cached.read_bytes())
         damaged[-10] ^= 0xFF
         cached.write_bytes(bytes(damaged))
         tokens.mergeable_ranks.cache_clear()
-        assert tokens._read_cache(cached) is None  # its own sha256 no longer matches
+        assert usercache.read_payload(cached) is None  # its own sha256 no longer matches
         assert tokens.mergeable_ranks("cl100k_base") == first  # rebuilt from the shipped file
-        assert tokens._read_cache(cached) == first
+        assert tokens.ranks_from_bytes(usercache.read_payload(cached)) == first
     finally:
         tokens.mergeable_ranks.cache_clear()
+
+
+def test_ranks_bytes_are_refused_when_their_lengths_do_not_add_up():
+    ranks = {b"a": 0, b"bc": 1, b"\xff" * 255: 2}
+    payload = tokens.ranks_bytes(ranks)
+    assert tokens.ranks_from_bytes(payload) == ranks and tokens.ranks_from_bytes(tokens.ranks_bytes({})) == {}
+    for wrong in (payload[:-1], payload + b"x", (10 ** 12).to_bytes(8, "little") + payload[8:], b""):
+        with pytest.raises(ValueError):
+            tokens.ranks_from_bytes(wrong)
 
 
 def test_an_unwritable_cache_folder_is_only_slower(tmp_path, monkeypatch):

@@ -1,0 +1,109 @@
+"""The user's cache folder: what ctxlib derives from its shipped files, kept across processes.
+
+Parsing the tokenizer's ranks (~0.4 s) or gitleaks' rules (~0.08 s) in every process would be
+most of a small command's start-up, so the result is kept once per user, in ``cache_dir()``
+(``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, else ``~/.cache/ctxlib``)::
+
+    cached("gitleaks", sha256_of_the_toml, lambda: parse(toml))   # parsed once, then read back
+
+A cache file is ``<the payload's sha256, 64 hex digits><payload>``: a damaged file is not used.
+The payload is JSON, or bytes in a caller's own layout (``tokens.ranks_bytes``), never ``marshal``
+or ``pickle``: ``marshal.loads`` builds dicts and frozensets from the file, and an integer's hash is
+not randomized (every multiple of 2**61 - 1 hashes to 0), so a 0.8 MB file of 40,000 such keys took
+9 s to load and the 64 MB a cache could then hold would take days, in every process. JSON builds
+no sets, and its objects' keys are strings, whose hashes Python keys afresh in each process.
+
+Only a regular file is read, once, without following a link, of at most ``MAX_CACHE_BYTES``; JSON
+nested too deep or holding an integer of too many digits is refused like a damaged file (rebuilt).
+A folder that cannot be written is skipped: every run then builds the data, only slower.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+MAX_CACHE_BYTES = 16 * 1024 * 1024  # o200k_base's ranks take ~3.2 MB, the rules' codes ~2 MB; more is something else
+
+
+def cache_dir() -> Path:
+    """Where derived data is cached: ``$CTXLIB_CACHE_DIR``, ``$XDG_CACHE_HOME/ctxlib`` or ``~/.cache/ctxlib``."""
+    if os.environ.get("CTXLIB_CACHE_DIR"):
+        return Path(os.environ["CTXLIB_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ctxlib"
+
+
+def cache_file(name: str, sha256: str) -> Path:
+    """The file that caches ``name`` (``"o200k_base"``) built from a source whose hex sha256 is ``sha256``."""
+    return cache_dir() / f"{name}-{sha256[:16]}.cache"
+
+
+def read_payload(path: Path) -> bytes | None:
+    """The payload of cache file ``path``, or ``None`` if it is missing, not a regular file, over
+    ``MAX_CACHE_BYTES`` or damaged (its sha256 is not the one it starts with). Never raises ``OSError``."""
+    from . import safefile
+
+    try:
+        blob = safefile.read_regular_file(path, MAX_CACHE_BYTES)
+    except (OSError, ValueError):
+        return None
+    payload = blob[64:]
+    return payload if hashlib.sha256(payload).hexdigest().encode("ascii") == blob[:64] else None
+
+
+def write_payload(path: Path, payload: bytes) -> None:
+    """Write ``payload`` as cache file ``path`` (its sha256 first), atomically, never through a link;
+    a folder that cannot be written is skipped silently."""
+    from . import safefile
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        safefile.write_atomically(path, hashlib.sha256(payload).hexdigest().encode("ascii") + payload)
+    except OSError:
+        pass  # a read-only home, or no regular file there: every run builds the data, only slower
+
+
+def to_json(data) -> bytes:
+    """``data`` (dicts with string keys, lists, strings, numbers, booleans, None) as canonical JSON bytes:
+    keys sorted, no spaces, so the same data always gives the same bytes (and the same sha256)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def from_json(payload: bytes):
+    """The data of JSON bytes ``payload``; raises ``ValueError`` for bytes that are not JSON, JSON nested
+    too deep to decode (Python's ``RecursionError``) or an integer of more than 4,300 digits."""
+    try:
+        return json.loads(payload)
+    except RecursionError:
+        raise ValueError("JSON nested too deep") from None
+
+
+def cached(name: str, sha256: str, build, encode=to_json, decode=from_json, expected: str | None = None):
+    """``build()``'s result, cached once per user.
+
+    Args:
+        name: what is cached, the file's name prefix (``"o200k_base"``).
+        sha256: the hex digest of the source it is built from; a new source gives a new file.
+        build: makes the data when the cache is missing, stale or damaged.
+        encode: data -> payload bytes (default: canonical JSON).
+        decode: payload bytes -> data; ``ValueError`` or ``TypeError`` for a payload it refuses
+            (default: JSON).
+        expected: the hex sha256 the payload of the right data has, when it is known in advance
+            (``tokens.RANKS_DIGESTS``): any other payload, even one whose own checksum matches, is
+            rebuilt. ``None`` trusts a payload whose own checksum matches.
+    Returns:
+        the data: decoded from ``cache_file(name, sha256)`` when it passes those checks, else from
+        ``build()`` (and then written there, unless the folder cannot be written).
+    """
+    path = cache_file(name, sha256)
+    payload = read_payload(path)
+    if payload is not None and (expected is None or hashlib.sha256(payload).hexdigest() == expected):
+        try:
+            return decode(payload)
+        except (ValueError, TypeError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            pass
+    data = build()
+    write_payload(path, encode(data))
+    return data
