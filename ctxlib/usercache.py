@@ -2,7 +2,7 @@
 
 Parsing the tokenizer's ranks (~0.4 s) or gitleaks' rules (~0.08 s) in every process would be
 most of a small command's start-up, so the result is kept once per user, in ``cache_dir()``
-(``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, else ``~/.cache/ctxlib``)::
+(``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib`` if absolute, else ``~/.cache/ctxlib``)::
 
     cached("gitleaks", sha256_of_the_toml, lambda: parse(toml))   # parsed once, then read back
 
@@ -24,14 +24,22 @@ import json
 import os
 from pathlib import Path
 
-MAX_CACHE_BYTES = 16 * 1024 * 1024  # o200k_base's ranks take ~3.2 MB, the rules' codes ~2 MB; more is something else
+# o200k_base's ranks take ~3.2 MB, the rules' codes at most ~3 MB; more is something else. JSON of 8 MiB
+# decodes to at most ~220 MB ("[{},{},...": a dict for each 3 bytes).
+MAX_CACHE_BYTES = 8 * 1024 * 1024
 
 
 def cache_dir() -> Path:
-    """Where derived data is cached: ``$CTXLIB_CACHE_DIR``, ``$XDG_CACHE_HOME/ctxlib`` or ``~/.cache/ctxlib``."""
+    """Where derived data is cached: ``$CTXLIB_CACHE_DIR``, ``$XDG_CACHE_HOME/ctxlib`` or ``~/.cache/ctxlib``.
+
+    A relative ``$XDG_CACHE_HOME`` is ignored, as the XDG Base Directory specification says: it named a
+    folder inside whatever folder ctxlib ran in, such as the repository being packed, whose planted
+    ``.cache/ctxlib/regex-*.json`` then gave the secret rules codes that never match.
+    """
     if os.environ.get("CTXLIB_CACHE_DIR"):
         return Path(os.environ["CTXLIB_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "ctxlib"
 
 
@@ -67,8 +75,9 @@ def write_payload(path: Path, payload: bytes) -> None:
 
 def to_json(data) -> bytes:
     """``data`` (dicts with string keys, lists, strings, numbers, booleans, None) as canonical JSON bytes:
-    keys sorted, no spaces, so the same data always gives the same bytes (and the same sha256)."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    keys sorted, no spaces, so the same data always gives the same bytes (and the same sha256); ASCII only,
+    so a string holding a lone surrogate (``re.compile("\\ud800")`` takes one) is written as ``\\ud800``."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":")).encode("ascii")
 
 
 def from_json(payload: bytes):

@@ -213,3 +213,41 @@ def test_a_cache_of_keys_that_all_hash_alike_is_not_loaded_quadratically(fresh):
         assert time.perf_counter() - started < 2
     with pytest.raises(ValueError, match="nested too deep"):
         usercache.from_json(b"[" * 100_000 + b"]" * 100_000)
+
+
+def test_a_pattern_with_a_lone_surrogate_is_kept(fresh):
+    # re.compile takes "\ud800"; the JSON cache was written as UTF-8, which has no surrogates: the process
+    # ended with a UnicodeEncodeError's traceback from save() (round s42). It is written as ASCII now.
+    assert compiledre.compile_cached("\ud800+") == re.compile("\ud800+")
+    compiledre.save()
+    compiledre._table = None
+    assert "\ud800+" in compiledre._load() and compiledre.compile_cached("\ud800+") == re.compile("\ud800+")
+
+
+def test_a_relative_xdg_cache_home_is_not_a_folder_in_the_packed_repository(tmp_path):
+    # XDG_CACHE_HOME=.cache named a folder in the current one: packing a repository from inside it read the
+    # repository's own .cache/ctxlib/regex-*.json, whose codes never match, and its AWS key was packed (round s42).
+    from ctxlib import usercache
+
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    repo.mkdir(), home.mkdir()
+    key = "AKIA" + "QWERTYUIOPASDFGH"
+    (repo / "deploy.py").write_text(f"aws_access_key_id = '{key}'\n# deploy\n")
+    planted = {"CTXLIB_CACHE_DIR": str(repo / ".cache" / "ctxlib"), "PYTHONPATH": str(ROOT)}  # this ctxlib, from repo
+    command = [sys.executable, "-m", "ctxlib", "pack", ".", "--query", "deploy", "--budget", "2000"]
+    subprocess.run(command, cwd=repo, env={**os.environ, **planted}, capture_output=True, timeout=120, check=False)
+    (path,) = (repo / ".cache" / "ctxlib").glob("regex-*.json")
+    table = usercache.from_json(usercache.read_payload(path))
+    for parts in table.values():  # each entry's codes replaced by those of a pattern that never matches
+        parts[1] = compiledre._parts("(?!)" + "()" * parts[2])[1]
+    usercache.write_payload(path, usercache.to_json(table))
+    env = {k: v for k, v in os.environ.items() if k != "CTXLIB_CACHE_DIR"}
+    done = subprocess.run(command, cwd=repo, env={**env, "XDG_CACHE_HOME": ".cache", "HOME": str(home), "PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=120)
+    assert key not in done.stdout and "gitleaks: aws-access-token" in done.stderr
+    assert (home / ".cache" / "ctxlib").is_dir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("CTXLIB_CACHE_DIR", raising=False)
+        patch.setenv("XDG_CACHE_HOME", "relative/cache")
+        patch.setenv("HOME", str(home))
+        assert usercache.cache_dir() == home / ".cache" / "ctxlib"
