@@ -295,3 +295,19 @@ def test_grade_names_a_folder_among_the_hand_ins_in_hindi(tmp_path, capsys):
     assert main(["grade", str(hand_ins), "--csv", str(tmp_path / "g.csv"), "--lang", "hi"]) == 0
     err = capsys.readouterr().err  # was "(is a directory, not a regular file; not read)" in the Hindi line
     assert err == "ctxlib: b.json: पढ़ी नहीं जा सकी, छोड़ दी गई (एक folder है, साधारण file नहीं; पढ़ी नहीं गई)\n"
+
+
+@pytest.mark.parametrize("argv", [["progress"], ["progress", "--name", "आशा"]])
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_a_lock_held_too_long_is_said_in_the_learners_language(progress_file, monkeypatch, capsys, argv, lang):
+    # A notebook (or a stuck process) holding the progress file's lock: `ctxlib progress --lang hi` printed
+    # filelock's English "The file lock '...progress.json.lock' could not be acquired." (round s42).
+    import filelock
+
+    monkeypatch.setattr(progress, "LOCK_TIMEOUT_SECONDS", 0.2)
+    held = filelock.FileLock(str(progress_file) + ".lock")
+    with held:
+        assert main([*argv, "--lang", lang]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "could not be acquired" not in err and str(progress_file) in err
+    assert ("किसी दूसरे program ने इसका lock 0.2 seconds" if lang == "hi" else "has held its lock for 0.2 seconds") in err

@@ -30,6 +30,8 @@ def cmd_progress(args) -> int:
     if args.name is not None and not args.name.strip():
         raise UsageError(message("--name must not be blank", lang))
     path = progress.progress_path()
+    import filelock
+
     try:
         if args.name is None:
             with progress.lock_to_read(path):  # a corrupt file is moved aside: not while a notebook writes
@@ -41,13 +43,17 @@ def cmd_progress(args) -> int:
                     data, moved = progress.open_progress(path)
                     data["learner"] = args.name.strip()
                     progress.save_progress(data, path)
-            except progress.safefile.Refused:
+            except (progress.safefile.Refused, filelock.Timeout):
                 raise
             except OSError as exc:
                 raise UsageError(message("{path}: cannot be written ({problem})", lang, path=terminal_text(path),
                                          problem=exc.strerror or exc)) from None
     except progress.safefile.Refused as exc:  # a folder or a device where the file should be: said in lang
         raise UsageError(f"{terminal_text(str(exc.filename or path))}: {exc.text(lang)}") from None
+    except filelock.Timeout:  # filelock's own words are English: "The file lock '...' could not be acquired."
+        raise UsageError(message("{path}: another program has held its lock for {seconds} seconds (a notebook saving "
+                                 "an attempt?); try again", lang, path=terminal_text(path),
+                                 seconds=progress.LOCK_TIMEOUT_SECONDS)) from None
     if moved:
         print(message("ctxlib: {path} could not be read ({problem}); it is kept as {kept}", lang,
                       path=terminal_text(path), problem=moved[1], kept=terminal_text(moved[0])), file=sys.stderr)
