@@ -738,3 +738,56 @@ def test_a_prediction_that_is_none_is_a_wrong_value_not_an_untouched_starter(lan
                                     "hi": "predicted_at_75 None है: यह None है, list नहीं।"}[lang])
     assert exercise("01_window_as_budget", "predict_75", lang).run(...).outcome == "not attempted"
     assert exercise("01_window_as_budget", "own_packer", lang).run(None).outcome == "not attempted"
+
+
+class _EndlessRepr(list):
+    def __repr__(self):
+        _forever()
+
+
+class _EndlessCopy(list):
+    def __deepcopy__(self, memo):
+        _forever()
+
+
+class _EndlessEq:
+    def __eq__(self, other):
+        _forever()
+
+
+def _appends_endless_eq(xs):
+    result = sorted(xs)
+    if xs:
+        xs[0] = _EndlessEq()  # the same length: list == asks each item
+    return result
+
+
+@pytest.mark.parametrize("way", ["signal", "trace"])
+@pytest.mark.parametrize("answer", [lambda xs: _EndlessRepr([9]), lambda xs: _EndlessCopy([9]), _appends_endless_eq],
+                         ids=["repr", "deepcopy", "eq_of_a_changed_argument"])
+def test_a_result_whose_own_methods_never_return_is_stopped_too(way, answer, monkeypatch):
+    # The call returned, then the check hung for ever outside the time limit: the failure message's repr of the
+    # result, its deep copy (the result as it was) and the == that tells whether the argument was changed are the
+    # learner's code too (round s42).
+    import time
+
+    from ctxlib.course import timelimit
+
+    monkeypatch.setattr(timelimit, "TIME_LIMIT_SECONDS", 1)
+    if way == "trace":
+        monkeypatch.setattr(timelimit, "_signals_usable", lambda: False)
+    started = time.monotonic()
+    result = run_cases(answer, SEQUENCE_CASES)
+    assert time.monotonic() - started < 10
+    assert result.outcome == "error" and "still running after 1 seconds" in result.message
+
+
+def test_not_implemented_in_a_later_case_is_no_pass():
+    # NotImplementedError in the second case left `same` as the first case's: it counted as passed (round s42).
+    def first_only(xs):
+        if not xs:
+            raise NotImplementedError
+        return sorted(xs)
+
+    result = run_cases(first_only, SEQUENCE_CASES)
+    assert result.outcome == "failed" and result.passed == 1 and "NotImplementedError" in result.message

@@ -11,6 +11,7 @@ past 4,300 digits) made ``q.check`` raise. The words come from the exercise's me
 from __future__ import annotations
 
 import collections
+import copy
 import decimal
 import math
 import numbers
@@ -175,6 +176,31 @@ def _explained(got, expected, msgs: dict, spelled: bool = True) -> str | None:
         return _why(got, expected, msgs, spelled=spelled)
     except Exception:  # a hostile answer (len or > raising) gets no explanation, only its value
         return None
+
+
+def _holds(test, answer) -> bool:
+    """``test(answer)`` as a bool; ``False`` if it raises (a malformed answer breaks the rule)."""
+    try:
+        return bool(test(answer))
+    except Exception:
+        return False
+
+
+def _shown(rule, got, lang: str) -> str:
+    """``got`` as the exercise's ``Property`` ``rule`` shows it in ``lang``, else as ``shown_value`` shows it."""
+    try:
+        shown = rule.shown(got)
+        return str(shown[lang] if isinstance(shown, dict) and lang in shown else shown)  # describe(...): one per language
+    except Exception:
+        return shown_value(got)
+
+
+def _as_now(got):
+    """A deep copy of the learner's result, or the result itself if it cannot be copied (shown as it is at the end)."""
+    try:
+        return copy.deepcopy(got)
+    except Exception:  # noqa: BLE001
+        return got
 
 
 def _unchanged(before, after) -> bool:

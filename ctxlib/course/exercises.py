@@ -27,8 +27,9 @@ sequence type), and so do 5, 5.0 and Decimal("5"); a bool is not a count. The le
 gets a deep copy of each case's arguments; if it changes that copy (sorts a list in place, pops
 from it), the case fails, since a caller still needs its data.
 
-The learner's calls share a time limit (``timelimit.TIME_LIMIT_SECONDS`` for the whole check): an endless loop
-is stopped and named as an error, the cell does not hang (``course/timelimit.py`` says how, and what it cannot
+The learner's calls share a time limit (``timelimit.TIME_LIMIT_SECONDS`` for the whole check; their results' own
+``==``, deep copy and ``repr`` get what is left and a second): an endless loop is stopped and named as an error, the
+cell does not hang (``course/timelimit.py`` says how, and what it cannot
 stop). What their code prints goes on to the notebook up to ``MAX_SHOWN_CHARS`` characters a check; the rest is
 cut with one line saying so, so a print in a loop cannot flood the page; so is what it writes to stderr
 (``print(..., file=sys.stderr)``, ``logging``).
@@ -51,7 +52,7 @@ from pathlib import Path
 from ctxlib.i18n import LANGS, N_, error_name, in_lang, message
 
 from . import timelimit
-from .compare import _equal, _explained, _unchanged, shown_value  # noqa: F401 (shown_value: the engine's name too)
+from .compare import _as_now, _equal, _explained, _holds, _shown, _unchanged, shown_value  # noqa: F401 (shown_value: the engine's too)
 from .progress import record_quietly
 from .quiz import Question, load_quiz, question_text, resolve_checker
 
@@ -262,13 +263,17 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         watch.written = False
         try:
             got, same = _timed_call(answer, given, watch, case.expected, deadline)
+            with _their_objects(deadline):  # their ==, deepcopy (for the message) and repr are their code too
+                changed = next((n for n, (a, b) in enumerate(zip(case.args or (), given or ()), 1) if not _unchanged(a, b)), None)
+                now = _as_now(got) if first_failure is None and not (changed is None and same) else None
         except timelimit.TimeLimitReached:
             return CheckResult("error", passed, total, msgs["timeout"].format(
                 about=_capital(case.about[lang]), seconds=f"{timelimit.TIME_LIMIT_SECONDS:,}"))
         except NotImplementedError:
             if i == 0:
                 return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["raises"]))
-            got = NotImplementedError
+            got = now = NotImplementedError  # a failed case (same was the case before's: it counted as passed)
+            same, changed = False, None
         except (Exception, SystemExit) as exc:  # the learner's bug, reported as theirs (exit() too)
             about = _capital(case.about[lang])
             return CheckResult("error", passed, total, msgs["error"].format(about=about, error=_their_error(exc, msgs, lang)))
@@ -276,14 +281,29 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
             no_return = _written(answer, starter, starter_defines)  # a body written, and no return in it
             if not no_return:
                 return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["returns"].format(got=got)))
-        changed = next((n for n, (a, b) in enumerate(zip(case.args or (), given or ()), 1) if not _unchanged(a, b)), None)
         if changed is None and same:
             passed += 1
         elif first_failure is None:  # as it is now: a list kept outside the function grows with the later calls
-            first_failure = (case, _as_now(got), changed, watch.written)
+            first_failure = (case, now, changed, watch.written, no_return)
     if first_failure is None:
         return CheckResult("passed", passed, total, msgs["passed" if total != 1 else "passed_one"].format(total=total))
-    case, got, changed, printed = first_failure
+    try:
+        with _their_objects(deadline):
+            return _failed(first_failure, passed, total, msgs, lang, name)
+    except timelimit.TimeLimitReached:  # a __repr__ of theirs that never returns: as their call's endless loop
+        return CheckResult("error", passed, total, msgs["timeout"].format(
+            about=_capital(first_failure[0].about[lang]), seconds=f"{timelimit.TIME_LIMIT_SECONDS:,}"))
+
+
+def _their_objects(deadline: float):
+    """The time limit on the learner's objects after their call returned: what is left of the check's, and a second."""
+    return timelimit.time_limit(max(deadline - time.monotonic(), 0.0) + 1, _LIBRARY_DIRS)
+
+
+def _failed(first_failure, passed: int, total: int, msgs: dict, lang: str, name: str) -> CheckResult:
+    """The "failed" result for the first failing case: ``(case, result as it was, changed argument, printed,
+    a body written with no return)``."""
+    case, got, changed, printed, no_return = first_failure
     about = _capital(case.about[lang])
     if changed is not None:
         return CheckResult("failed", passed, total, msgs["mutated"].format(
@@ -300,28 +320,6 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     key = ("failed_value" if case.args is None else "failed") + ("_why" if why else "")
     return CheckResult("failed", passed, total, msgs[key].format(
         passed=passed, total=total, about=about, name=name, got=shown, why=why))
-
-
-def _as_now(got):
-    try:
-        return copy.deepcopy(got)
-    except Exception:  # noqa: BLE001  an object that cannot be copied is shown as it is at the end
-        return got
-
-
-def _holds(test, answer) -> bool:
-    try:
-        return bool(test(answer))
-    except Exception:
-        return False
-
-
-def _shown(rule: Property, got, lang: str) -> str:
-    try:
-        shown = rule.shown(got)
-        return str(shown[lang] if isinstance(shown, dict) and lang in shown else shown)  # describe(...): one per language
-    except Exception:
-        return shown_value(got)
 
 
 def _answer_name(answer, default: str) -> str:
