@@ -84,8 +84,8 @@ class TurnRecord:
         if not isinstance(data["appended"], dict):
             raise WordedError.of(N_("appended must be an object of kind -> tokens, got {value}"),
                                  value=shown(data["appended"]))
-        for kind, tokens in data["appended"].items():
-            check_tokens(f"appended[{kind!r}]", tokens)
+        for kind, tokens in data["appended"].items():  # a kind is the file's: a 10 MB one gave a 10 MB message
+            check_tokens(f"appended[{shown(kind)}]", tokens)
         if not isinstance(data.get("passed", False), bool):
             raise WordedError.of(N_("passed must be true or false, got {value}"), value=shown(data["passed"]))
         fields = {name: data[name] for name in cls.__dataclass_fields__ if name in data}

@@ -188,3 +188,18 @@ def test_a_ledger_that_is_not_utf8_is_named(tmp_path):
 def test_rounding_needs_a_positive_step(step):
     with pytest.raises(ValueError, match=f"step must be a positive whole number of tokens, got {step!r}"):
         round_to(23_836, step)
+
+
+def test_a_huge_kind_in_a_ledger_gives_a_short_message(tmp_path):
+    # The bad value was bounded (i18n.shown), not the kind it is under: a ledger line whose appended kind is a
+    # 10 MB string gave a 10 MB error, in both languages (round s42).
+    from ctxlib.ledger import read_ledger
+
+    record = {"run": 1, "turn": 1, "attempt": 1, "input_tokens": 1, "max_tokens": 1, "output_tokens": 1,
+              "stop_reason": "end_turn", "appended": {"k" * 10_000_000: -1}}
+    path = tmp_path / "ledger.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError) as raised:
+        read_ledger(path)
+    assert len(str(raised.value)) < 1_000 and len(raised.value.text("hi")) < 1_000
+    assert "appended['kkk" in str(raised.value) and "got -1" in str(raised.value)
