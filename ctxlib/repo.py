@@ -296,8 +296,8 @@ def _gitignore_spec(lines: list[str], name: str, repo: Repo):
             try:
                 ignore.compile_patterns([line])
             except ValueError:
-                repo.notes.append(Skipped.of(name, Reason.BAD_PATTERN,
-                                             number=number, line=line))
+                repo.notes.append(Skipped.of(name, Reason.BAD_PATTERN, number=number,  # a line may be 1 MB long
+                                             line=line if len(line) <= 100 else line[:99] + "…"))
             else:
                 good.append(line)
         return ignore.compile_patterns(good)

@@ -156,3 +156,20 @@ def test_console_script_in_a_subprocess(shop, tmp_path):
                           capture_output=True, text=True, cwd=tmp_path)
     assert good.returncode == 0 and "Traceback" not in good.stderr
     assert count_tokens(good.stdout) <= 300 and good.stderr.splitlines()[-1].startswith("total: ")
+
+
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_many_notes_of_another_kind_are_not_called_not_utf8(tmp_path, capsys, lang):
+    # Nine lines of a .gitignore that are no patterns were reported as "note: 9 files are not valid UTF-8 ... (e.g.
+    # .gitignore, .gitignore, .gitignore)": more than 8 notes were all worded as the not-UTF-8 kind (round s42). Each
+    # kind is grouped as itself now, and a 100,000-character line is cut in its note.
+    (tmp_path / "vat.py").write_text("def vat():\n    pass\n")
+    (tmp_path / ".gitignore").write_text("".join(f"e[z-a]{i}\n" for i in range(9)) + "e[z-a]" + "x" * 100_000 + "\n")
+    for i in range(9):
+        (tmp_path / f"latin{i}.py").write_bytes(b"# caf\xe9 vat\n")
+    status, _, err = run(capsys, "pack", str(tmp_path), "--query", "vat", "--budget", "2000", "--lang", lang)
+    assert status == 0 and len(err) < 5_000
+    assert {"en": "note: 10 times: not a pattern; left out (e.g. in .gitignore)",
+            "hi": "नोट: 10 बार: "}[lang] in err
+    assert {"en": "note: 9 files are not valid UTF-8", "hi": "नोट: 9 files valid UTF-8 नहीं हैं"}[lang] in err
+    assert err.count("\nनोट: " if lang == "hi" else "\nnote: ") == 2

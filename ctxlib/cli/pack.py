@@ -43,12 +43,16 @@ def format_pack_report(pack, query: str, listed: int = 8, lang: str = "en") -> s
                                    reason=items[0].group_text(lang), examples=examples))
     if pack.skipped:
         lines += [message("skipped:", lang)] + sorted(one_by_one) + grouped
-    if len(pack.notes) <= listed:
-        lines += [message("note: {path}: {reason}", lang, path=n.path, reason=n.text(lang)) for n in pack.notes]
-    else:
-        lines.append(message("note: {n:,} files are not valid UTF-8; their undecodable bytes were replaced with "
-                             "U+FFFD (e.g. {examples})", lang, n=len(pack.notes),
-                             examples=", ".join(n.path for n in pack.notes[:3])))
+    for items in group_by_reason(pack.notes):  # each kind as itself: 9 bad .gitignore lines were "9 files not UTF-8"
+        examples = ", ".join(list(dict.fromkeys(n.path for n in items))[:3])
+        if len(items) <= listed:
+            lines += [message("note: {path}: {reason}", lang, path=n.path, reason=n.text(lang)) for n in items]
+        elif items[0].code is Reason.NOT_UTF8:
+            lines.append(message("note: {n:,} files are not valid UTF-8; their undecodable bytes were replaced with "
+                                 "U+FFFD (e.g. {examples})", lang, n=len(items), examples=examples))
+        else:
+            lines.append(message("note: {n:,} times: {reason} (e.g. in {examples})", lang, n=len(items),
+                                 reason=items[0].group_text(lang), examples=examples))
     lines.append(message("total: {used:,} of {budget:,} tokens ({encoding}, counted on the rendered text)", lang,
                          used=pack.used_tokens, budget=pack.budget_tokens, encoding=pack.encoding))
     return "\n".join(lines)
