@@ -14,7 +14,7 @@ the ones in tiktoken's own ``tiktoken_ext/openai_public.py``; a test holds them 
 
 Start-up: building an encoding from the gzipped file costs ~0.4 s of parsing and ~0.3 s
 inside tiktoken. So the parsed ranks are cached once per user (``usercache.py``), as bytes in
-the user's cache folder (``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, else
+the user's cache folder (``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, each only if absolute, else
 ``~/.cache/ctxlib``), named by the shipped file's sha256 and decoded only when their sha256 is
 the shipped ranks' own (``RANKS_DIGESTS``); a missing, stale or damaged cache is rebuilt, an
 unwritable one skipped, a FIFO, device or link there never read.

@@ -2,7 +2,7 @@
 
 Parsing the tokenizer's ranks (~0.4 s) or gitleaks' rules (~0.08 s) in every process would be
 most of a small command's start-up, so the result is kept once per user, in ``cache_dir()``
-(``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib`` if absolute, else ``~/.cache/ctxlib``)::
+(``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, each if absolute, else ``~/.cache/ctxlib``)::
 
     cached("gitleaks", sha256_of_the_toml, lambda: parse(toml))   # parsed once, then read back
 
@@ -32,11 +32,12 @@ MAX_CACHE_BYTES = 8 * 1024 * 1024
 def cache_dir() -> Path:
     """Where derived data is cached: ``$CTXLIB_CACHE_DIR``, ``$XDG_CACHE_HOME/ctxlib`` or ``~/.cache/ctxlib``.
 
-    A relative ``$XDG_CACHE_HOME`` is ignored, as the XDG Base Directory specification says: it named a
-    folder inside whatever folder ctxlib ran in, such as the repository being packed, whose planted
-    ``.cache/ctxlib/regex-*.json`` then gave the secret rules codes that never match.
+    A relative ``$XDG_CACHE_HOME`` is ignored, as the XDG Base Directory specification says, and so is a
+    relative ``$CTXLIB_CACHE_DIR``: either named a folder inside whatever folder ctxlib ran in, such as the
+    repository being packed, whose planted ``.cache/ctxlib/regex-*.json`` then gave the secret rules codes
+    that never match.
     """
-    if os.environ.get("CTXLIB_CACHE_DIR"):
+    if os.path.isabs(os.environ.get("CTXLIB_CACHE_DIR", "")):
         return Path(os.environ["CTXLIB_CACHE_DIR"])
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".cache")

@@ -161,18 +161,21 @@ def test_a_pattern_that_warns_warns_again_and_is_not_kept(fresh):
 
 def test_the_cache_is_written_where_it_was_read(tmp_path, monkeypatch):
     # A relative CTXLIB_CACHE_DIR, then os.chdir (a notebook moving into a learner's repository): at exit the cache
-    # was written as a new folder inside that repository (round s41).
+    # was written as a new folder inside that repository (round s41). A relative one is now ignored, as a relative
+    # XDG_CACHE_HOME is (round s42): from inside a hostile repository it named the repository's own planted cache.
     (tmp_path / "home").mkdir()
-    (tmp_path / "repo").mkdir()
-    monkeypatch.chdir(tmp_path / "home")
+    (tmp_path / "repo" / "cache").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "repo")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("CTXLIB_CACHE_DIR", "cache")
     monkeypatch.setattr(compiledre, "_table", None)
     monkeypatch.setattr(compiledre, "_added", {})
     compiledre.compile_cached("moved+away")
-    monkeypatch.chdir(tmp_path / "repo")
+    monkeypatch.chdir(tmp_path)
     compiledre.save()
-    assert list((tmp_path / "repo").iterdir()) == []
-    assert (tmp_path / "home" / "cache" / f"regex-{compiledre.TAG}.json").is_file()
+    assert list((tmp_path / "repo" / "cache").iterdir()) == []
+    assert (tmp_path / "home" / ".cache" / "ctxlib" / f"regex-{compiledre.TAG}.json").is_file()
 
 
 def test_an_entry_with_more_groups_than_the_pattern_has_is_compiled_again(fresh):
