@@ -810,7 +810,7 @@ def publish(extra: list[str]) -> int:
     args = parser.parse_args(extra)
     lang = args.lang or environment_lang()
     target = args.dir.resolve()
-    if site([str(target)], lang) != 0:
+    if site([str(target), "--lite", "../lite"], lang) != 0:
         sys.exit("run.py publish: " + worded("the site did not build", lang))
     if lite([str(target / "lite"), "--lang", lang]) != 0:
         sys.exit("run.py publish: " + worded("the browser build did not build", lang))

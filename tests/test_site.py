@@ -43,8 +43,8 @@ def site(tmp_path_factory) -> Path:
     if os.environ.get("CTXLIB_SITE"):
         return Path(os.environ["CTXLIB_SITE"])
     folder = tmp_path_factory.mktemp("site") / "site"
-    subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), str(folder)], check=True,
-                   capture_output=True, cwd=ROOT)
+    subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), str(folder), "--lite", "../lite"],
+                   check=True, capture_output=True, cwd=ROOT)  # as run.py publish builds it
     return folder
 
 
@@ -125,6 +125,19 @@ def test_quick_checks_read_as_questions_with_the_answer_folded_away(site):
     assert folded and folded.group(1) == option_label(question, right)[0]
     assert "widget-view" not in page and "IPY_MODEL" not in page
     assert 'class="run-browser" href="../lite/notebooks/index.html?path=lessons/en/04_what_to_remove.ipynb"' in page
+
+
+def test_a_site_built_alone_links_no_browser_build(tmp_path):
+    # run.py site DIR has no browser build beside it: its lesson pages say how to run the lesson locally, and link
+    # no ../lite that is not there (a newcomer's finding, s42); run.py publish passes --lite ../lite.
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import build_site
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    assert build_site.browser_link(None, "hi", "01_window_as_budget") == ""
+    assert 'href="https://example.org/lite/notebooks/index.html?path=lessons/hi/01_window_as_budget.ipynb"' in \
+        build_site.browser_link("https://example.org/lite/", "hi", "01_window_as_budget")
 
 
 # --- in Chromium ---------------------------------------------------------------------------

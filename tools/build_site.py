@@ -9,7 +9,8 @@ sheet, the search script and its index, the course's Noto Sans Devanagari with i
 Every page names its language (``<html lang>``), links the same page in the other language,
 the previous and next lesson, the glossary and the search; a lesson page also links the lesson
 in the browser build's Notebook interface, as its front page opens a lesson
-(``URL/notebooks/index.html?path=lessons/LANG/NAME.ipynb``; default ``../lite``, where ``run.py publish`` puts it) and says how to run it locally. Nothing is fetched from
+(``URL/notebooks/index.html?path=lessons/LANG/NAME.ipynb``, with ``--lite URL``: ``run.py publish`` gives ``../lite``,
+where it puts the build; without it, no such link) and says how to run it locally. Nothing is fetched from
 another host: no CDN, no web font service, no script from elsewhere.
 
 Why our own small builder: Sphinx + myst-nb, jupyter-book 2 (mystmd, which fetches its theme
@@ -287,7 +288,17 @@ SEARCH_PAGE = """<h1>{heading}</h1>
 <script src="../assets/search.js"></script>"""
 
 
-def build(target: Path, lite: str) -> None:
+def browser_link(lite: str | None, lang: str, name: str) -> str:
+    """The paragraph that opens lesson ``name`` in the browser build at ``lite`` (a URL, from a language folder),
+    one lesson with one kernel; ``""`` when there is no browser build (``lite`` is ``None``): no link to nothing."""
+    if not lite:
+        return ""
+    link = f"{lite.rstrip('/')}/notebooks/index.html?path=lessons/{lang}/{name}.ipynb"
+    return (f'<p><a class="run-browser" href="{html.escape(link)}">{html.escape(site_text("run_in_browser", lang))}</a> '
+            f'({html.escape(site_text("run_in_browser_note", lang))})</p>')
+
+
+def build(target: Path, lite: str | None) -> None:
     names = lessons()
     notebooks = {(lang, n): json.loads((LESSONS / lang / f"{n}.ipynb").read_text(encoding="utf-8"))
                  for lang in LANGS for n in names}
@@ -319,10 +330,7 @@ def build(target: Path, lite: str) -> None:
                                                 f"../{other}/index.html", 1), encoding="utf-8")
         for i, name in enumerate(names):
             body, _ = heading_ids(lesson_body(notebooks[lang, name], name, lang))
-            link = f"{lite.rstrip('/')}/notebooks/index.html?path=lessons/{lang}/{name}.ipynb"  # one lesson, one kernel
-            run = (f'<aside class="run"><p><a class="run-browser" href="{html.escape(link)}">'
-                   f'{html.escape(site_text("run_in_browser", lang))}</a> '
-                   f'({html.escape(site_text("run_in_browser_note", lang))})</p>'
+            run = (f'<aside class="run">{browser_link(lite, lang, name)}'
                    f'<p>{html.escape(site_text("run_locally", lang, command="COMMAND"))}</p></aside>'
                    ).replace("COMMAND", f"<code>{RUN_LOCALLY}</code>")
             body = run + body
@@ -368,8 +376,8 @@ def replaceable(folder: Path) -> bool:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build_site.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("dir", type=Path, help="the folder to (re)create with the site: new, empty, or an earlier site")
-    parser.add_argument("--lite", default="../lite", help="where the browser build is, from a language folder "
-                        "(default ../lite, beside the site as run.py publish lays it out)")
+    parser.add_argument("--lite", default=None, help="where the browser build is, from a language folder (run.py "
+                        "publish gives ../lite, beside the site); without it the pages have no browser-build link")
     parser.add_argument("--lessons", type=Path, default=LESSONS,
                         help="the lessons folder to read (default: this checkout's lessons/)")
     args = parser.parse_args(argv)
