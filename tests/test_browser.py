@@ -568,6 +568,7 @@ def test_present_with_voila(browser, home, lang):
             page.wait_for_function(f"() => document.querySelectorAll('[cell-index]').length >= {len(cells)}",
                                    timeout=120_000)
             assert page.title() == title
+            assert page.evaluate("document.documentElement.lang") == lang  # a screen reader reads Hindi as Hindi
             body = page.locator("body").inner_text()
             shown = [text for text in hidden if text in body]
             assert shown == [], f"voila {lang}/{lesson} shows learner-only text: {shown}"
