@@ -4,6 +4,7 @@ The first tests run over every quiz file there is, so a new lesson's questions a
 as soon as its file exists; the ones after them pin Lesson 1's figures.
 """
 import json
+import time
 
 import pytest
 
@@ -619,3 +620,13 @@ def test_no_misconceptions_note_points_at_the_answer():
                         if found.group(2) in shown and (found.group(1) or "").strip() not in ("attempt", "कोशिश"):
                             leaks.append((path.name, q["id"], note))
     assert leaks == []
+
+
+@pytest.mark.parametrize("mark", [".", "!", "।"])
+def test_a_long_run_of_full_stops_is_graded_in_linear_time(mark):
+    # a hostile tester's (session 42): the full-stop regex started again at each mark, 40,000 marks and a letter took 5 s
+    question = QUIZZES[(LESSON, "en")].question("budget_120_used")
+    started = time.perf_counter()
+    graded = grade(question, "104" + mark * 60_000 + "x")
+    assert time.perf_counter() - started < 2 and not graded.correct
+    assert grade(question, "104 " + mark * 3).correct
