@@ -15,7 +15,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ctxlib.i18n import N_, WordedError, message
+from ctxlib.i18n import N_, WordedError, message, shown
 
 from .numberwords import fold_word, ordinal_number, words_number
 
@@ -96,12 +96,13 @@ def _chosen_ids(question: Question, answer) -> set[str]:
         chosen = set().union(*(_typed_ids(a) for a in answer)) if answer else set()
     else:
         raise WordedError.of(N_("question {id} takes option ids such as 'a' or ['a', 'c'], got {answer}"), id=repr(question.id),
-                             answer=repr(answer))
+                             answer=shown(answer))
     unknown = chosen - {o.id for o in question.options}
     unknown = {answer} if unknown and isinstance(answer, str) else unknown  # named as typed: 'all of them'
-    if unknown:
+    if unknown:  # named bounded (i18n.shown): a 1 MB answer typed was quoted whole, and so was each of 100,000 ids
+        named = [shown(u) for u in sorted(unknown)[:8]] + (["..."] if len(unknown) > 8 else [])
         raise WordedError.of(N_("question {id} has no option {unknown}; options: {options}"), id=repr(question.id),
-                             unknown=str(sorted(unknown)), options=str([o.id for o in question.options]))
+                             unknown=f"[{', '.join(named)}]", options=str([o.id for o in question.options]))
     return chosen
 
 
