@@ -173,3 +173,27 @@ def test_many_notes_of_another_kind_are_not_called_not_utf8(tmp_path, capsys, la
             "hi": "नोट: 10 बार: "}[lang] in err
     assert {"en": "note: 9 files are not valid UTF-8", "hi": "नोट: 9 files valid UTF-8 नहीं हैं"}[lang] in err
     assert err.count("\nनोट: " if lang == "hi" else "\nnote: ") == 2
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252", "utf-8"])
+def test_pack_report_json_is_valid_json_on_a_stream_of_any_encoding(tmp_path, encoding):
+    # a hostile tester's (session 42): on an ASCII or cp1252 stderr, Python wrote a path's "é" or emoji as \xe9 or
+    # \U0001f600 (backslashreplace), which no JSON reader takes
+    import io
+
+    from ctxlib.cli.pack import _json_text
+
+    report = {"packed": [{"path": "café_\U0001f600.py"}], "query": "\udcff", "reason": "query पर score 0"}
+    stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding, errors="backslashreplace")
+    print(_json_text(report, stream), file=stream)
+    stream.flush()
+    assert json.loads(stream.buffer.getvalue().decode(encoding)) == report
+    repo = tmp_path / "r"
+    repo.mkdir()
+    (repo / "vat.py").write_text("def vat():\n    return 1\n", encoding="utf-8")  # packed: stdout is plain ASCII
+    (repo / "café_\U0001f600.py").write_text("def other():\n    return 2\n", encoding="utf-8")  # skipped: stderr only
+    done = subprocess.run([sys.executable, "-m", "ctxlib", "pack", str(repo), "--query", "vat", "--budget", "500",
+                           "--report", "json", "--lang", "hi"], capture_output=True, cwd=Path(__file__).parent.parent,
+                          env={**__import__("os").environ, "PYTHONIOENCODING": encoding}, timeout=120)
+    assert done.returncode == 0
+    assert json.loads(done.stderr.decode(encoding))["skipped"][0]["path"] == "café_\U0001f600.py"

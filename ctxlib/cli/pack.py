@@ -58,6 +58,20 @@ def format_pack_report(pack, query: str, listed: int = 8, lang: str = "en") -> s
     return "\n".join(lines)
 
 
+def _json_text(report: dict, stream) -> str:
+    """``report`` as one line of JSON that ``stream`` can write as it is: Hindi and every other character as itself,
+    unless the stream's encoding cannot write one (ASCII, cp1252): then the whole line in ``\\u`` escapes. Python
+    writes such a character as ``\\U0001f600`` or ``\\xe9`` (backslashreplace), which no JSON reader takes."""
+    import json
+
+    text = json.dumps(report, ensure_ascii=False)
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):  # a lone surrogate (a query of invalid UTF-8 bytes) too
+        return json.dumps(report)
+    return text
+
+
 def cmd_pack(args) -> int:
     """``ctxlib pack PATH``: the packed context to stdout, the report to stderr; returns 0 (``ValueError`` when nothing fits)."""
     import contextlib
@@ -70,7 +84,7 @@ def cmd_pack(args) -> int:
     if not path.exists():
         raise UsageError(Worded((N_("{path}: no such directory"), {"path": args.path})))
     budget = budget_after_margin(args.budget, args.margin)
-    if sys.stderr.isatty():  # tqdm only for a person watching: its import costs ~30 ms
+    if sys.stderr.isatty() and args.report != "json":  # tqdm only for a person watching: its import costs ~30 ms
         from tqdm import tqdm
 
         # delay: the bar appears only on trees that take a while to read.
@@ -87,8 +101,6 @@ def cmd_pack(args) -> int:
     sys.stdout.write(pack.text)
     sys.stdout.flush()
     if args.report == "json":
-        import json
-
         from ..render import pack_report
 
         report = pack_report(pack, args.query, lang)
@@ -96,7 +108,7 @@ def cmd_pack(args) -> int:
             report["margin"] = {"percent": args.margin, "budget_tokens_given": args.budget}
         if args.include_secrets:
             report["secret_warnings"] = secret_warnings(pack, lang)
-        print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
+        print(_json_text(report, sys.stderr), file=sys.stderr)
         return 0
     report = format_pack_report(pack, args.query, lang=lang).split("\n")
     extra = [tokenizer_note(pack, count_other=args.compare_encodings, lang=lang)]
