@@ -52,6 +52,7 @@ import os
 import secrets
 import shutil
 import stat
+import string
 import subprocess
 import sys
 import tempfile
@@ -93,9 +94,22 @@ def hindi() -> dict[str, str]:
 _HINDI: dict[str, str] | None = None
 
 
+def _fields(text: str) -> list | None:
+    """The ``{fields}`` of format string ``text`` as (name, conversion, spec), sorted; ``None`` if it is no format string."""
+    try:
+        return sorted((name, conversion or "", spec or "") for _, name, spec, conversion in string.Formatter().parse(text)
+                      if name is not None)
+    except ValueError:  # "{" alone
+        return None
+
+
 def worded(message: str, lang: str = "en", /, **params) -> str:
-    """``message`` in ``lang`` (``hindi()`` for "hi"; English otherwise), its ``{fields}`` filled from ``params``."""
-    return (hindi().get(message, message) if lang == "hi" else message).format(**params)
+    """``message`` in ``lang`` (``hindi()`` for "hi"; English otherwise), its ``{fields}`` filled from ``params``.
+
+    A Hindi line whose fields are not the English one's (``{path.__class__}``, ``{0}``, a lone ``{``) is not used:
+    its English is said, so a damaged table never raises here nor shows more of a value than the English does."""
+    text = hindi().get(message, message) if lang == "hi" else message
+    return (text if text is message or _fields(text) == _fields(message) else message).format(**params)
 
 
 def say(message: str, lang: str = "en", /, **params) -> None:

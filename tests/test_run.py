@@ -326,3 +326,19 @@ def test_present_signs_the_lesson_and_says_the_truth_about_no_browser(run, monke
 def test_the_usage_names_every_command(run):
     # "python3 run.py" with no command prints its docstring: the one list of what it can do
     assert [name for name in run.COMMANDS if f"python3 run.py {name} " not in run.__doc__] == []
+
+
+@pytest.mark.parametrize("hostile", ["{path.__class__.__mro__}", "{0}", "{missing}", "{path", "{path!r} {path}x{}",
+                                     "{path:>99999999999999999999}"])
+def test_a_hindi_line_with_other_fields_is_said_in_english(run, tmp_path, monkeypatch, hostile):
+    # a hostile tester's (session 42): a table's line "{0}" raised IndexError, "{path.__class__.__mro__}" showed the
+    # value's classes; the shipped table is checked by the test above, worded itself is now safe for any table
+    path = tmp_path / "run_hi.json"
+    path.write_text(json.dumps({"creating a virtual environment in {path}": "मार्ग " + hostile}), encoding="utf-8")
+    monkeypatch.setattr(run, "HINDI_FILE", path)
+    monkeypatch.setattr(run, "_HINDI", None)
+    said = run.worded("creating a virtual environment in {path}", "hi", path=tmp_path)
+    assert said == f"creating a virtual environment in {tmp_path}"
+    path.write_text(json.dumps({"creating a virtual environment in {path}": "{path} में नया"}), encoding="utf-8")
+    monkeypatch.setattr(run, "_HINDI", None)
+    assert run.worded("creating a virtual environment in {path}", "hi", path="x") == "x में नया"
