@@ -235,7 +235,7 @@ def learner_lang(extra: list[str], environ=None) -> tuple[str, list[str]]:
     items = iter(extra)
     for arg in items:
         if arg == "--lang":
-            lang = next(items, None)
+            lang = next(items, "")  # "--lang" last, with no value, is refused, not read as no --lang
         elif arg.startswith("--lang="):
             lang = arg.split("=", 1)[1]
         else:

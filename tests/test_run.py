@@ -342,3 +342,10 @@ def test_a_hindi_line_with_other_fields_is_said_in_english(run, tmp_path, monkey
     path.write_text(json.dumps({"creating a virtual environment in {path}": "{path} में नया"}), encoding="utf-8")
     monkeypatch.setattr(run, "_HINDI", None)
     assert run.worded("creating a virtual environment in {path}", "hi", path="x") == "x में नया"
+
+
+def test_lang_given_without_a_value_is_refused(run):
+    # a hostile tester's (session 42): "python3 run.py lab --lang" opened the lessons in the environment's language
+    with pytest.raises(SystemExit, match="--lang must be en or hi, got ''"):
+        run.learner_lang(["--lang"], {"CTXLIB_LANG": "en"})
+    assert run.learner_lang(["--lang", "hi", "x"], {}) == ("hi", ["x"])
