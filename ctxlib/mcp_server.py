@@ -35,6 +35,7 @@ from .mcproots import roots_text as _roots_text
 
 MAX_BUDGET_TOKENS = 2_000_000  # ten times the largest context window of 2026; a larger ask is a mistake
 MAX_TOP = 1_000
+MAX_PATTERNS = 1_000  # include or exclude patterns of one call; a .gitignore of a large repository has ~200
 MAX_COUNT_PATHS = 100  # each folder named is read whole: 100,000 "." read the tree 100,000 times
 SHOWN_DIGITS = 30  # a longer number in an error is told by its length
 PROGRESS_EVERY_FILES = 200  # a progress notification per this many files read
@@ -91,13 +92,20 @@ def _check_text(name: str, value, *, required: bool = True) -> str:
 
 
 def _check_patterns(name: str, value) -> list[str]:
+    """``include`` or ``exclude`` as a list of patterns; ``ToolInputError`` for anything else, or more than
+    ``MAX_PATTERNS`` (each is compiled: a million took ~80 s), named bounded (``i18n.shown``: the ``repr`` of an
+    int of 5,000 digits or a list nested 200,000 deep raised ValueError or RecursionError in place of this)."""
+    from .i18n import shown
+
     if value is None:
         return []
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ToolInputError(f"{name} must be a list of gitignore-style patterns such as [\"*.py\"]; "
-                             f"got {value!r:.200}.")
+                             f"got {shown(value)}.")
+    if len(value) > MAX_PATTERNS:
+        raise ToolInputError(f"{name} takes at most {MAX_PATTERNS:,} patterns; got {len(value):,}.")
     return value
 
 

@@ -210,3 +210,21 @@ def test_with_history_pack_and_rank_rank_by_the_last_commits(tmp_path):
 def test_a_query_longer_than_the_cap_is_one_sentence(shop):
     _, (result,), _ = call(shop, ("rank", {"query": "vat " * 30_000}))
     assert result.is_error and text_of(result).endswith(": query must be at most 100,000 characters; got 120,000.")
+
+
+def test_rank_and_pack_patterns_are_bounded(shop):
+    # a hostile tester's (session 42): an int of 5,000 digits or a list nested deep among the patterns raised repr's
+    # ValueError or RecursionError, not the tools' own error; 100,000 patterns took 8 s on this 23-file project
+    nested: list = []
+    for _ in range(200_000):
+        nested = [nested]
+    roots = [shop.resolve()]
+    for tool, bad in [("rank", [10 ** 5000]), ("rank", [nested]), ("pack", [nested]),
+                      ("rank", ["*.py"] * (getattr(mcp_server, "MAX_PATTERNS", 1_000) + 1))]:
+        with pytest.raises(mcp_server.ToolInputError) as caught:
+            if tool == "rank":
+                mcp_server.rank_tool(roots, "vat invoice", exclude=bad)
+            else:
+                mcp_server.pack_tool(roots, "vat invoice", 2000, include=bad)
+        assert len(str(caught.value)) < 400
+    assert mcp_server.rank_tool(roots, "vat invoice", exclude=["*.py"] * mcp_server.MAX_PATTERNS)["files"]
