@@ -2,7 +2,8 @@
 
 Parsing the tokenizer's ranks (~0.4 s) or gitleaks' rules (~0.08 s) in every process would be
 most of a small command's start-up, so the result is kept once per user, in ``cache_dir()``
-(``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, each if absolute, else ``~/.cache/ctxlib``)::
+(``$CTXLIB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ctxlib``, each if absolute, else ``~/.cache/ctxlib``, ``~`` from
+the password database when ``$HOME`` is relative)::
 
     cached("gitleaks", sha256_of_the_toml, lambda: parse(toml))   # parsed once, then read back
 
@@ -40,8 +41,22 @@ def cache_dir() -> Path:
     if os.path.isabs(os.environ.get("CTXLIB_CACHE_DIR", "")):
         return Path(os.environ["CTXLIB_CACHE_DIR"])
     xdg = os.environ.get("XDG_CACHE_HOME", "")
-    base = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".cache")
+    base = xdg if os.path.isabs(xdg) else os.path.join(_home(), ".cache")
     return Path(base) / "ctxlib"
+
+
+def _home() -> str:
+    """The user's home folder: ``$HOME`` if absolute, else the password database's (``HOME=.`` made the cache
+    ``./.cache/ctxlib``, inside the repository being packed, as a relative ``$XDG_CACHE_HOME`` did)."""
+    home = os.path.expanduser("~")
+    if not os.path.isabs(home):
+        try:
+            import pwd
+
+            home = pwd.getpwuid(os.getuid()).pw_dir
+        except (ImportError, KeyError, AttributeError):  # no pwd (Windows, the browser), no entry for this user
+            pass
+    return home
 
 
 def cache_file(name: str, sha256: str) -> Path:

@@ -254,3 +254,17 @@ def test_a_relative_xdg_cache_home_is_not_a_folder_in_the_packed_repository(tmp_
         patch.setenv("XDG_CACHE_HOME", "relative/cache")
         patch.setenv("HOME", str(home))
         assert usercache.cache_dir() == home / ".cache" / "ctxlib"
+
+
+def test_a_relative_home_is_not_a_folder_in_the_packed_repository(monkeypatch):
+    # HOME=. (and no XDG_CACHE_HOME) made the cache ./.cache/ctxlib, inside the repository being packed, as a
+    # relative XDG_CACHE_HOME did (a hostile tester's, round s42): the home is then the password database's
+    import pwd
+
+    from ctxlib import usercache
+
+    monkeypatch.delenv("CTXLIB_CACHE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", ".")
+    assert usercache.cache_dir() == Path(pwd.getpwuid(os.getuid()).pw_dir) / ".cache" / "ctxlib"
+    assert usercache.cache_dir().is_absolute()
