@@ -391,7 +391,9 @@ def test_margin_and_the_tokenizer_line(tmp_path, capsys):
     change = (theirs - count_tokens(out)) / count_tokens(out) * 100
     assert lines[-2] == (f"tokenizers differ: this text is {count_tokens(out):,} tokens in o200k_base, "
                          f"{theirs:,} in cl100k_base ({change:+.1f}%); other providers' tokenizers differ again, "
-                         "so leave room with --margin PCT")
+                         "and --margin left room for them")  # not "so leave room with --margin PCT": it did
+    assert main(["pack", str(tmp_path), "--query", "vat", "--budget", "1000"]) == 0
+    assert capsys.readouterr().err.splitlines()[-2].endswith("so leave room with --margin PCT")  # without one
     assert main(["pack", str(tmp_path), "--query", "vat", "--budget", "1000", "--margin", "100"]) == 2
     assert capsys.readouterr().err.startswith("ctxlib: margin must be a percentage from 0 up to")
 

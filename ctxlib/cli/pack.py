@@ -111,7 +111,7 @@ def cmd_pack(args) -> int:
         print(_json_text(report, sys.stderr), file=sys.stderr)
         return 0
     report = format_pack_report(pack, args.query, lang=lang).split("\n")
-    extra = [tokenizer_note(pack, count_other=args.compare_encodings, lang=lang)]
+    extra = [tokenizer_note(pack, count_other=args.compare_encodings, lang=lang, margin=budget < args.budget)]
     if budget < args.budget:
         extra.insert(0, message("margin: {pct} percent of the {budget:,}-token budget is left free; packed for {packed:,}",
                                 lang, pct=percent_text(args.margin), budget=args.budget, packed=budget))
@@ -125,7 +125,7 @@ def cmd_pack(args) -> int:
 NOTE_CHARS = 50_000  # a pack this long or shorter is counted in the other encoding by default (~0.05 s)
 
 
-def tokenizer_note(pack, count_other: bool | None = None, lang: str = "en") -> str:
+def tokenizer_note(pack, count_other: bool | None = None, lang: str = "en", margin: bool = False) -> str:
     """One report line: the pack's tokens in the other shipped encoding, and that other providers differ too.
 
     ``"tokenizers differ: this text is 1,993 tokens in o200k_base, 2,210 in cl100k_base (+10.9%); ..."``.
@@ -133,17 +133,27 @@ def tokenizer_note(pack, count_other: bool | None = None, lang: str = "en") -> s
     other encoding (``True``), say how to ask for it (``False``), or count it only when the text is at
     most ``NOTE_CHARS`` characters (``None``, the default): a long pack would pay for loading a second
     encoding (~0.2 s) just for this line, so ``--compare-encodings`` asks for it. ``lang``: ``"en"`` or ``"hi"``.
+    ``margin``: a ``--margin`` left room already, so the line says so instead of advising one.
     """
     other = next(name for name in sorted(tokens.ENCODINGS) if name != pack.encoding)
     if not (count_other or count_other is None and len(pack.text) <= NOTE_CHARS):
+        if margin:
+            return message("tokenizers differ: the budget is exact in {encoding} only; {other} and other providers' "
+                           "tokenizers count this text differently, and --margin left room for them "
+                           "(--compare-encodings counts it in {other})", lang, encoding=pack.encoding, other=other)
         return message("tokenizers differ: the budget is exact in {encoding} only; {other} and other providers' "
                        "tokenizers count this text differently, so leave room with --margin PCT "
                        "(--compare-encodings counts it in {other})", lang, encoding=pack.encoding, other=other)
     theirs = tokens.counter_for(len(pack.text), other)(pack.text)
     change = (theirs - pack.used_tokens) / pack.used_tokens * 100 if pack.used_tokens else 0.0
+    counts = {"ours": pack.used_tokens, "encoding": pack.encoding, "theirs": theirs, "other": other, "change": change}
+    if margin:
+        return message("tokenizers differ: this text is {ours:,} tokens in {encoding}, {theirs:,} in {other} "
+                       "({change:+.1f}%); other providers' tokenizers differ again, and --margin left room for them",
+                       lang, **counts)
     return message("tokenizers differ: this text is {ours:,} tokens in {encoding}, {theirs:,} in {other} "
                    "({change:+.1f}%); other providers' tokenizers differ again, so leave room with --margin PCT",
-                   lang, ours=pack.used_tokens, encoding=pack.encoding, theirs=theirs, other=other, change=change)
+                   lang, **counts)
 
 
 def secret_warnings(pack, lang: str = "en") -> list[str]:
