@@ -72,6 +72,8 @@ def test_pack_report_as_json_for_a_program(shop, capsys):
     report = json.loads(hindi)
     assert report["margin"] == {"percent": 10.0, "budget_tokens_given": 2000} and report["budget_tokens"] == 1800
     assert {s["path"]: s["code"] for s in report["skipped"]}[".env"] == "credential-file"  # codes stay
+    status, out, err = run(capsys, "pack", shop, "--query", "vat", "--budget", "5", "--report", "json")
+    assert (status, out) == (2, "") and json.loads(err)["error"].startswith("a budget of 5 tokens is too small")
     assert {s["path"]: s["reason"] for s in report["skipped"]}[".env"] == "credential file लगती है (.env)"  # words: Hindi
 
 def test_pack_knapsack_and_baseline_scorer(shop, capsys):
@@ -181,11 +183,11 @@ def test_pack_report_json_is_valid_json_on_a_stream_of_any_encoding(tmp_path, en
     # \U0001f600 (backslashreplace), which no JSON reader takes
     import io
 
-    from ctxlib.cli.pack import _json_text
+    from ctxlib.cli.pack import json_line
 
     report = {"packed": [{"path": "café_\U0001f600.py"}], "query": "\udcff", "reason": "query पर score 0"}
     stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding, errors="backslashreplace")
-    print(_json_text(report, stream), file=stream)
+    print(json_line(report, stream), file=stream)
     stream.flush()
     assert json.loads(stream.buffer.getvalue().decode(encoding)) == report
     repo = tmp_path / "r"

@@ -104,14 +104,24 @@ def main(argv=None, extensions=None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except (UsageError, ValueError) as exc:  # in the command's language when the error can be worded there
-        print(f"ctxlib: {in_lang(exc, lang_of(args))}", file=sys.stderr)
-        return 2
+        return _failed(args, in_lang(exc, lang_of(args)))
     except OSError as exc:  # the file system said no (a folder where a file should be, say)
         where = f"{display_name(exc.filename)}: " if exc.filename else ""
-        print(f"ctxlib: {where}{exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return _failed(args, f"{where}{exc.strerror or exc}")
     except RecursionError:
         print("ctxlib: " + message(N_("the input is nested too deeply to read"), lang_of(args)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _failed(args, text: str) -> int:
+    """Say a command's error on stderr, one line: ``ctxlib: text``, or ``{"error": text}`` when the command was asked
+    for a report a program reads (``pack --report json``: "nothing fits" is then JSON too). Returns 2."""
+    if getattr(args, "report", None) == "json":
+        from .pack import json_line
+
+        print(json_line({"error": str(text)}, sys.stderr), file=sys.stderr)
+    else:
+        print(f"ctxlib: {text}", file=sys.stderr)
+    return 2

@@ -58,7 +58,7 @@ def format_pack_report(pack, query: str, listed: int = 8, lang: str = "en") -> s
     return "\n".join(lines)
 
 
-def _json_text(report: dict, stream) -> str:
+def json_line(report: dict, stream) -> str:
     """``report`` as one line of JSON that ``stream`` can write as it is: Hindi and every other character as itself,
     unless the stream's encoding cannot write one (ASCII, cp1252): then the whole line in ``\\u`` escapes. Python
     writes such a character as ``\\U0001f600`` or ``\\xe9`` (backslashreplace), which no JSON reader takes."""
@@ -108,7 +108,7 @@ def cmd_pack(args) -> int:
             report["margin"] = {"percent": args.margin, "budget_tokens_given": args.budget}
         if args.include_secrets:
             report["secret_warnings"] = secret_warnings(pack, lang)
-        print(_json_text(report, sys.stderr), file=sys.stderr)
+        print(json_line(report, sys.stderr), file=sys.stderr)
         return 0
     report = format_pack_report(pack, args.query, lang=lang).split("\n")
     extra = [tokenizer_note(pack, count_other=args.compare_encodings, lang=lang, margin=budget < args.budget)]
