@@ -694,8 +694,9 @@ def test_the_predict_75_checker_rejects(wrong):
 
 @pytest.mark.parametrize("right", [["tests/test_pricing.py", "shop/cart.py"], ("tests/test_pricing.py", "shop/cart.py"),
                                    [name for name, _ in pack_context(LESSON1_FILES, ["discount", "pricing"], 75).chosen],
-                                   [*map(str.strip, " tests/test_pricing.py, shop/cart.py".split(","))]],
-                         ids=["a_list", "a_tuple", "from_pack_context", "split_from_text"])
+                                   [*map(str.strip, " tests/test_pricing.py, shop/cart.py".split(","))],
+                                   ["./tests/test_pricing.py", "./shop/cart.py"]],
+                         ids=["a_list", "a_tuple", "from_pack_context", "split_from_text", "dot_slash_paths"])
 def test_the_predict_75_checker_accepts(right):
     from ctxlib.course.checks.lesson1 import predict_75_cases
     accepted(right, predict_75_cases())
