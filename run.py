@@ -227,9 +227,10 @@ def running_as_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-def learner_lang(extra: list[str], environ=None) -> tuple[str, list[str]]:
-    """The lessons' language for ``lab``, and ``extra`` without ``--lang``: ``--lang hi`` (or ``--lang=hi``)
-    if given, else ``$CTXLIB_LANG``, else "hi" under a Hindi locale (``LC_ALL``, ``LANG``), else "en"."""
+def lang_option(extra: list[str], environ=None) -> tuple[str, list[str]]:
+    """The language a command speaks (the lessons ``lab`` opens, the instructor's ``present``, ``wheelhouse``,
+    ``offline-install``, ``lite``...), and ``extra`` without ``--lang``: ``--lang hi`` (or ``--lang=hi``) if
+    given, else ``$CTXLIB_LANG``, else "hi" under a Hindi locale (``LC_ALL``, ``LANG``), else "en"."""
     environ = os.environ if environ is None else environ
     rest, lang = [], None
     items = iter(extra)
@@ -259,7 +260,7 @@ def lab_command(extra: list[str], lang: str) -> list[str]:
 
 
 def lab(extra: list[str]) -> int:
-    lang, extra = learner_lang(extra)
+    lang, extra = lang_option(extra)
     setup(lang=lang)
     if running_as_root() and "--allow-root" not in extra:
         say("running as root (a container or a workshop VM?), so JupyterLab gets --allow-root", lang)
@@ -343,7 +344,7 @@ def voila_command(notebook, extra: list[str], python=PY) -> list[str]:
 
 
 def present(extra: list[str]) -> int:
-    lang, extra = learner_lang(extra)
+    lang, extra = lang_option(extra)
     if not extra or not extra[0].endswith(".ipynb") or not Path(extra[0]).is_file():
         sys.exit(worded("usage: python3 run.py present lessons/en/01_window_as_budget.ipynb [voila options]", lang))
     setup(lang=lang)
@@ -374,7 +375,7 @@ def wheelhouse(extra: list[str]) -> int:
     The wheels fit this machine's operating system and Python version; build the folder on a
     machine like the ones in the room.
     """
-    lang, extra = learner_lang(extra)
+    lang, extra = lang_option(extra)
     folder = Path(extra[0]).resolve() if extra else ROOT / "wheelhouse"
     make_venv(lang)
     say("saving wheels into {folder} (a few minutes the first time)", lang, folder=folder)
@@ -388,7 +389,7 @@ def wheelhouse(extra: list[str]) -> int:
 
 def offline_install(extra: list[str]) -> int:
     """Set up ``.venv`` from the wheels in DIR alone: pip is told not to use any package index."""
-    lang, extra = learner_lang(extra)
+    lang, extra = lang_option(extra)
     if len(extra) != 1 or not Path(extra[0]).is_dir():
         sys.exit(worded("usage: python3 run.py offline-install DIR   (DIR made by: python3 run.py wheelhouse DIR)", lang))
     make_venv(lang)
@@ -681,7 +682,7 @@ def grade_room(room: Path, csv: Path, lang: str | None = None) -> int:
 
 def lite(extra: list[str]) -> int:
     """Build the whole course as a static JupyterLite site in DIR (needs npm and the package index once)."""
-    lang, extra = learner_lang(extra)
+    lang, extra = lang_option(extra)
     if len(extra) != 1:
         sys.exit(worded("usage: python3 run.py lite DIR   (DIR is replaced by the built site)", lang))
     setup(lang=lang)

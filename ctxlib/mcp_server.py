@@ -115,15 +115,6 @@ def _check_choice(name: str, value, choices) -> str:
     return value
 
 
-def _reason(skipped) -> dict:
-    """A skipped entry as the report shows it: path, code (where the library has one) and reason."""
-    entry = {"path": skipped.path, "reason": skipped.text("en")}
-    code = getattr(skipped, "code", None)
-    if code is not None:
-        entry["code"] = getattr(code, "value", code)
-    return entry
-
-
 def _recent(target: Path, fd: int) -> tuple[list, dict]:
     """What ``--history`` gives ``pack`` and ``rank`` for the folder ``target``: its last commits
     (``safegit.recent_commits``, as ``ctxlib pack --history`` reads them) and the report's ``history`` entry,
@@ -263,7 +254,7 @@ def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> di
         encoding: ``"o200k_base"`` or ``"cl100k_base"``.
     Returns:
         ``{"encoding", "files": [{"path", "tokens", "characters"}], "folders": [{"path", "tokens",
-        "files"}], "skipped": [{"path", "reason"}], "total_tokens"}``; a folder is read as ``pack``
+        "files"}], "skipped": [{"path", "code", "reason"}] (``render.skipped_entry``), "total_tokens"}``; a folder is read as ``pack``
         reads it (``.gitignore``, binaries, size cap, credentials skipped). A path named twice is read
         once, and ``total_tokens`` counts each file once, also one named alone and inside a folder named
         (``[".", "."]`` said twice the tree's tokens).
@@ -272,6 +263,7 @@ def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> di
             link, or a bad encoding.
     """
     from . import repo
+    from .render import skipped_entry
 
     encoding = _check_choice("encoding", encoding, sorted(tokens.ENCODINGS))
     if isinstance(paths, str):
@@ -300,14 +292,14 @@ def count_tool(roots: list[Path], paths, encoding=tokens.DEFAULT_ENCODING) -> di
                     for f in found.files]
             files += rows
             folders.append({"path": shown, "tokens": sum(r["tokens"] for r in rows), "files": len(rows)})
-            skipped += [{**_reason(s), "path": under(s.path)} for s in found.skipped]
+            skipped += [{**skipped_entry(s), "path": under(s.path)} for s in found.skipped]
         else:
             found, remark = found
             if found is not None:
                 files.append({"path": shown, "tokens": tokens.count_tokens(found.text, encoding),
                               "characters": len(found.text)})
             if remark is not None and found is None:
-                skipped.append(_reason(remark))
+                skipped.append(skipped_entry(remark))
     once = {f["path"]: f["tokens"] for f in files}  # a file inside a folder also named alone: counted once
     return {"encoding": encoding, "files": files, "folders": folders, "skipped": skipped,
             "total_tokens": sum(once.values())}

@@ -88,6 +88,23 @@ def render_json(blocks) -> str:
 RENDERERS = {"text": render_text, "markdown": render_markdown, "json": render_json}
 
 
+def skipped_entry(skipped, lang: str = "en") -> dict:
+    """One skipped file (or note) as a report shows it to a program: ``{"path", "code", "reason"}``.
+
+    Args:
+        skipped: a ``reasons.Skipped``.
+        lang: the language of ``reason`` (``"en"`` or ``"hi"``); ``code`` (a ``reasons.Reason`` value) never
+            changes, so a program matches on it, not on the words. ``code`` is left out when there is none.
+    Returns:
+        the entry, a dict ready for JSON.
+    Raises:
+        ValueError: an unknown ``lang``.
+    """
+    code = getattr(skipped, "code", None)
+    return {"path": skipped.path, **({"code": getattr(code, "value", code)} if code is not None else {}),
+            "reason": skipped.text(lang)}
+
+
 def pack_report(pack, query: str, lang: str = "en") -> dict:
     """A pack's report as data (``ctxlib pack --report json``, the MCP server's ``pack``): what a harness reads.
 
@@ -103,14 +120,10 @@ def pack_report(pack, query: str, lang: str = "en") -> dict:
     Raises:
         ValueError: an unknown ``lang``.
     """
-    def reason(skipped) -> dict:
-        code = getattr(skipped, "code", None)
-        return {"path": skipped.path, **({"code": getattr(code, "value", code)} if code is not None else {}),
-                "reason": skipped.text(lang)}
-
     return {"query": query, "budget_tokens": pack.budget_tokens, "used_tokens": pack.used_tokens,
             "encoding": pack.encoding, "files_read": pack.files_read, "files_tokenized": pack.files_tokenized,
             "packed": [{"path": c.path, "view": c.view, "tokens": c.tokens, "score": round(c.score, 4),
                         **({"ranges": list(c.ranges)} if c.ranges else {}),
                         **({"copies": list(c.copies)} if c.copies else {})} for c in pack.chosen],
-            "skipped": [reason(s) for s in pack.skipped], "notes": [reason(n) for n in pack.notes]}
+            "skipped": [skipped_entry(s, lang) for s in pack.skipped],
+            "notes": [skipped_entry(n, lang) for n in pack.notes]}

@@ -111,6 +111,10 @@ def test_a_secret_is_refused_and_nothing_turns_it_off(shop):
     assert "deploy/aws.env" in skipped
     assert AWS_KEY not in text_of(with_flag)  # an unknown argument is ignored, never obeyed
     assert "deploy/aws.env" in {s["path"] for s in counted.structured_content["skipped"]}
+    # count's entries are pack's (render.skipped_entry): the same code and words for the same file
+    counted_entry = {s["path"]: s for s in counted.structured_content["skipped"]}["deploy/aws.env"]
+    packed_entry = {s["path"]: s for s in packed.structured_content["skipped"]}["deploy/aws.env"]
+    assert counted_entry == packed_entry and counted_entry["code"] == "credential-file"
 
 
 @pytest.mark.parametrize("arguments, says", [

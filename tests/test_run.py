@@ -48,12 +48,12 @@ def test_test_runs_only_the_paths_given(run, tmp_path):
 
 
 def test_lab_opens_lesson_1_in_the_learners_language_with_no_warning_of_its_own(run):
-    assert run.learner_lang([], {"LANG": "hi_IN.UTF-8"}) == ("hi", [])
-    assert run.learner_lang(["--no-browser"], {"LANG": "C.UTF-8"}) == ("en", ["--no-browser"])
-    assert run.learner_lang(["--lang", "hi", "--port", "9"], {"CTXLIB_LANG": "en"}) == ("hi", ["--port", "9"])
-    assert run.learner_lang(["--lang=en"], {"LANG": "hi_IN"}) == ("en", [])
+    assert run.lang_option([], {"LANG": "hi_IN.UTF-8"}) == ("hi", [])
+    assert run.lang_option(["--no-browser"], {"LANG": "C.UTF-8"}) == ("en", ["--no-browser"])
+    assert run.lang_option(["--lang", "hi", "--port", "9"], {"CTXLIB_LANG": "en"}) == ("hi", ["--port", "9"])
+    assert run.lang_option(["--lang=en"], {"LANG": "hi_IN"}) == ("en", [])
     with pytest.raises(SystemExit, match="--lang must be en or hi, got 'fr'"):
-        run.learner_lang(["--lang", "fr"], {})
+        run.lang_option(["--lang", "fr"], {})
     command = run.lab_command(["--no-browser"], "hi")
     # The printed link (the server's default URL, which JupyterLab sets) is the lesson, not the Launcher.
     assert "--LabApp.default_url=/lab/tree/lessons/hi/01_window_as_budget.ipynb" in command
@@ -135,7 +135,7 @@ def test_a_learners_lines_from_run_py_are_in_hindi(run, monkeypatch, capsys):
         "[run.py] root के रूप में चल रहा है (कोई container या workshop VM?), इसलिए JupyterLab को --allow-root दिया गया",
         "[run.py] JupyterLab में पाठ 1 हिंदी में खुल रहा है (चुनने के लिए --lang en या --lang hi; रोकने के लिए यहाँ Ctrl+C)"]
     with pytest.raises(SystemExit, match="--lang en या hi होना चाहिए, दिया गया 'fr'"):
-        run.learner_lang(["--lang", "fr"], {"LANG": "hi_IN.UTF-8"})
+        run.lang_option(["--lang", "fr"], {"LANG": "hi_IN.UTF-8"})
 
 
 def said_by_run_py() -> tuple[set[str], list[str]]:
@@ -347,5 +347,5 @@ def test_a_hindi_line_with_other_fields_is_said_in_english(run, tmp_path, monkey
 def test_lang_given_without_a_value_is_refused(run):
     # a hostile tester's (session 42): "python3 run.py lab --lang" opened the lessons in the environment's language
     with pytest.raises(SystemExit, match="--lang must be en or hi, got ''"):
-        run.learner_lang(["--lang"], {"CTXLIB_LANG": "en"})
-    assert run.learner_lang(["--lang", "hi", "x"], {}) == ("hi", ["x"])
+        run.lang_option(["--lang"], {"CTXLIB_LANG": "en"})
+    assert run.lang_option(["--lang", "hi", "x"], {}) == ("hi", ["x"])
