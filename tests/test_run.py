@@ -134,7 +134,7 @@ def test_a_learners_lines_from_run_py_are_in_hindi(run, monkeypatch, capsys):
     assert capsys.readouterr().out.splitlines() == [
         "[run.py] root के रूप में चल रहा है (कोई container या workshop VM?), इसलिए JupyterLab को --allow-root दिया गया",
         "[run.py] JupyterLab में पाठ 1 हिंदी में खुल रहा है (चुनने के लिए --lang en या --lang hi; रोकने के लिए यहाँ Ctrl+C)"]
-    with pytest.raises(SystemExit, match="--lang en या hi होना चाहिए, दिया गया 'fr'"):
+    with pytest.raises(SystemExit, match="--lang en या hi होना चाहिए, मिला 'fr'"):
         run.lang_option(["--lang", "fr"], {"LANG": "hi_IN.UTF-8"})
 
 
@@ -184,7 +184,7 @@ def test_an_unreadable_hindi_table_leaves_run_py_in_english(run, tmp_path, monke
 
 
 def test_an_instructors_lines_are_in_hindi_too(run, tmp_path, monkeypatch, capsys):
-    with pytest.raises(SystemExit, match="कमरे का password कम से कम 8 अक्षरों का होना चाहिए, दिया गया password 5 अक्षरों का है"):
+    with pytest.raises(SystemExit, match="कमरे का password कम से कम 8 characters का होना चाहिए, दिया गया password 5 characters का है"):
         run.room_password(tmp_path, "short", "hi")
     monkeypatch.setattr(run, "running_as_root", lambda: False)
     lines = run.isolation_report(shared_account=False, lang="hi")
