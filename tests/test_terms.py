@@ -55,6 +55,8 @@ def hindi_texts():
                 yield f"{path.name} cell {i} output", text
     for path in sorted((ROOT / "quizzes" / "hi").glob("*.json")):
         yield from ((f"{path.name} {where}", text) for where, text in _strings(json.loads(path.read_text(encoding="utf-8"))))
+    run_hi = json.loads((ROOT / "tools" / "run_hi.json").read_text(encoding="utf-8"))  # run.py's instructor lines
+    yield from ((f"run_hi.json {english!r}", text) for english, text in run_hi.items())
     with (ROOT / "ctxlib" / "locale" / "hi" / "LC_MESSAGES" / "ctxlib.po").open("rb") as f:
         for m in read_po(f, locale="hi"):
             if m.id:
@@ -114,7 +116,7 @@ def test_a_planted_form_is_found_and_a_longer_word_is_not():
 
 def test_every_source_of_hindi_text_is_read():
     places = {where.split(" ")[0] for where, _ in hindi_texts()}
-    assert {"01_window_as_budget.ipynb", "01_window_as_budget.json", "ctxlib.po"} <= places
+    assert {"01_window_as_budget.ipynb", "01_window_as_budget.json", "ctxlib.po", "run_hi.json"} <= places
     assert any(place.startswith("ctxlib/") for place in places)
 
 
