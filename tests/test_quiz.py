@@ -640,3 +640,53 @@ def test_an_unknown_option_is_named_bounded(typed):
     assert len(str(caught.value)) < 600 and len(caught.value.text("hi")) < 600
     with pytest.raises(ValueError, match=r"has no option \['zz'\]; options"):
         grade(QUIZZES[(LESSON, "en")].question("budget_100"), "zz")
+
+
+@pytest.mark.parametrize("typed, number", [
+    # the Hindi review's (session 43): spellings and words a Hindi learner types that were "Enter a number."
+    ("एक सो चार", 104), ("सो", 100), ("हज़ार", 1_000), ("हजार", 1_000), ("लाख", 100_000), ("thousand", 1_000),
+    ("डेढ़ सौ", 150), ("डेढ लाख", 150_000), ("ढाई हज़ार", 2_500), ("ढाई", 2.5), ("साढ़े तीन हज़ार", 3_500),
+    ("साढ़े 3 हज़ार", 3_500), ("सवा सौ", 125), ("सवा लाख", 125_000), ("सवा दो लाख", 225_000), ("पौने दो सौ", 175),
+    ("दो लाख डेढ़ हज़ार", 201_500), ("अट्ठारह हज़ार", 18_000), ("उनचालीस हजार", 39_000), ("चौवालिस", 44),
+    ("पैंतालिस", 45), ("अड़तालिस", 48), ("चौसठ", 64), ("पैसठ", 65), ("अठासी", 88), ("निन्नानवे", 99),
+    # still no one number: a half or a quarter after a number or dangling, a scale twice, a hedge
+    ("एक हज़ार डेढ़", None), ("डेढ़ दशमलव पाँच", None), ("साढ़े", None), ("साढ़े सौ", None), ("पौने लाख", None),
+    ("सवा सवा सौ", None), ("हज़ार हज़ार", None), ("लाख हज़ार", None), ("डेढ़ या ढाई", None), ("एक सौ सो", None),
+    ("साढ़े 3.5 हज़ार", None), ("साढ़े शून्य", None),
+])
+def test_hindi_numbers_as_learners_type_them(typed, number):
+    from ctxlib.course.numberwords import words_number
+
+    assert words_number(typed) == number
+
+
+@pytest.mark.parametrize("typed, number", [
+    ("पाँचवा", 5), ("पांचवा", 5), ("सातवे", 7), ("सातवी", 7), ("छठवाँ", 6), ("छठवें", 6), ("नवाँ", 9), ("नवें", 9),
+    ("नौवाँ", 9), ("नवा", 9), ("नया", None), ("वाँ", None), ("छठ", None), ("सवा", None),
+])
+def test_hindi_ordinals_as_learners_type_them(typed, number):
+    from ctxlib.course.numberwords import ordinal_number
+
+    assert ordinal_number(typed) == number
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("question_id, typed", [
+    # the question asks in which turn; the answer says it as a phrase ("किस turn की request में ...?")
+    ("first_traceback_loss", "turn 3 में"), ("first_traceback_loss", "तीसरे turn में"), ("first_traceback_loss", "in turn 3"),
+    ("first_traceback_loss", "at the third turn"), ("first_traceback_loss", "तीसरे टर्न पर"),
+    ("first_traceback_loss", "तीसरा"), ("cached_share_percent", "29.4 परसेंट"),
+])
+def test_a_hindi_learners_phrasing_of_a_right_number_is_right(lang, question_id, typed):
+    question = next(q for (_, q_lang), quiz in QUIZZES.items() if q_lang == lang
+                    for q in quiz.questions if q.id == question_id)
+    assert grade(question, typed).correct, grade(question, typed).notes
+    assert not grade(question, typed.replace("3", "4").replace("तीसरे", "चौथे").replace("third", "fourth")
+                     .replace("तीसरा", "चौथा").replace("29.4", "29.5")).correct
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_choice_after_the_word_uttar_is_read(lang):
+    # उत्तर is the everyday Hindi word for an answer: the course says जवाब (glossary), but a learner may type it
+    assert grade(QUIZZES[(LESSON, lang)].question("budget_100"), "उत्तर: B").correct
+    assert grade(QUIZZES[(LESSON, lang)].question("budget_100"), "उत्तर b").correct

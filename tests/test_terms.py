@@ -75,7 +75,7 @@ def hindi_texts():
 
 
 # What a learner may type, read by the course, not written by it: "104 टोकन" is an answer to accept.
-LEARNERS_WORDS = {("answers.py", "_UNIT_WORDS")}
+LEARNERS_WORDS = {("answers.py", "_UNIT_WORDS"), ("answers.py", "_OPTION_WORDS")}  # "उत्तर: B"
 
 
 def _strings(value, where=""):

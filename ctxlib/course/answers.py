@@ -69,7 +69,7 @@ def correct_option_ids(question: Question) -> frozenset | None:
 
 
 # A choice typed rather than clicked: "B", "B)", "(b)", "option b", "विकल्प b", "जवाब: B"; several as "b, d" or "B and D".
-_OPTION_WORDS = {"option", "options", "विकल्प", "answer", "जवाब", "answers", "choice"}
+_OPTION_WORDS = {"option", "options", "विकल्प", "answer", "जवाब", "उत्तर", "answers", "choice"}  # उत्तर: a learner's word
 _OPTION_SEPARATORS = re.compile(r"\s*(?:[,;&+/]|\band\b|\bor\b|और|या)\s*|\s+")
 _ALL_WORDS = {"all", "all of them", "all of the above", "सभी", "सब", "सभी विकल्प"}
 _HEDGE = re.compile(r"\bor\b|(?<!\S)या(?!\S)")  # "b or c", "b या c": one of them, the learner does not say which
@@ -123,7 +123,7 @@ def numeric_matches(key: dict, value: float) -> bool:
 _GROUPED = re.compile(r"[+-]?(?:(?![0\u0966])\d{1,3}(?:([, \u00a0\u202f])\d{3})+|(?![0\u0966])\d{1,2}(?:,\d{2})+,\d{3})"
                       r"(?:\.\d*)?")
 _SCALE = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6}  # "39k tokens", "1.2M"
-_PERCENT_UNITS = ("%", "percent", "per cent", "प्रतिशत", "फ़ीसदी")
+_PERCENT_UNITS = ("%", "percent", "per cent", "प्रतिशत", "फ़ीसदी", "परसेंट", "पर्सेंट")
 _TIMES_UNITS = ("x", "×", "times", "गुना")
 _BUDGET_WORDS = ("the budget", "budget", "of the budget", "बजट", "बजट का")  # "2.2 times the budget", "2.2 गुना बजट"
 # What else a learner writes for a question's unit, in either language: "104 टोकन", "1 token", "turn 3".
@@ -198,7 +198,10 @@ def _as_number(answer, unit: str | None = None) -> float | None:
         except (TypeError, ValueError, OverflowError):
             return None
         return value if math.isfinite(value) else None
-    text = _without_unit(_cleaned(answer), unit or "")
+    text = _cleaned(answer)
+    if (unit or "").lower() == "turn":  # the question asks in which turn: "in turn 3", "turn 3 में", "तीसरे turn में"
+        text = re.sub(r"\s+(?:में|पर)$", "", re.sub(r"^(?:in|at|on)\s+", "", text))
+    text = _without_unit(text, unit or "")
     if (unit or "").lower() == "turn":  # "3rd turn", "the third turn", "तीसरा"
         text = re.sub(r"(?<=\d)(?:st|nd|rd|th|वां|वें)$", "", re.sub(r"^the\s+", "", text))
         if ordinal_number(text) is not None:

@@ -4,7 +4,10 @@
 ``words_number("39 thousand")`` give 104, 104, 12,000 and 39,000. The grammar is strict on purpose: a
 hedge ("104 or 108", "चार या पाँच"), two numbers side by side ("one four") or a scale out of order
 ("one thousand one lakh") is no number, so it can never be graded as either of its numbers.
-``ordinal_number`` reads an ordinal ("third", "तीसरा", "तीसरे") for a question that asks for a turn.
+Hindi's words for a half and a quarter are numbers too ("डेढ़ लाख", "ढाई सौ", "साढ़े तीन हज़ार", "सवा सौ", "पौने दो
+सौ"), and so is a scale alone ("हज़ार"); common spellings are each listed ("अड़तालिस", "चौसठ", "अठासी", "सो" for सौ).
+``ordinal_number`` reads an ordinal ("third", "तीसरा", "तीसरे", "सातवाँ" or "सातवा", "नवाँ", "छठवाँ") for a question
+that asks for a turn.
 Words are compared after ``fold_word``: lower case, NFC, without the nukta (हज़ार and हजार are one word) and
 with the chandrabindu as the anusvara (पाँच and पांच).
 """
@@ -17,20 +20,20 @@ from decimal import Decimal
 # Hindi's words for 1 to 99, each its own word; the usual spellings of one number are separated by "/".
 _HINDI_1_99 = (
     "एक दो तीन चार पाँच छह/छः/छे सात आठ नौ दस "
-    "ग्यारह बारह तेरह चौदह पंद्रह/पन्द्रह सोलह सत्रह अठारह उन्नीस बीस "
-    "इक्कीस/इकीस बाईस/बाइस तेईस/तेइस चौबीस पच्चीस छब्बीस सत्ताईस/सत्ताइस/सताइस अट्ठाईस/अट्ठाइस/अठाईस उनतीस तीस "
-    "इकतीस/इकत्तीस बत्तीस/बतीस तैंतीस चौंतीस पैंतीस छत्तीस/छतीस सैंतीस अड़तीस उनतालीस/उन्तालीस चालीस "
-    "इकतालीस बयालीस तैंतालीस/तैतालीस चवालीस/चौवालीस पैंतालीस छियालीस/छयालीस/छयालिस सैंतालीस अड़तालीस उनचास पचास "
-    "इक्यावन बावन तिरपन चौवन पचपन छप्पन सत्तावन/सतावन अट्ठावन/अठावन उनसठ साठ "
-    "इकसठ बासठ तिरसठ चौंसठ पैंसठ छियासठ सड़सठ/सरसठ अड़सठ/अरसठ उनहत्तर/उनहतर सत्तर "
+    "ग्यारह बारह तेरह चौदह पंद्रह/पन्द्रह सोलह सत्रह अठारह/अट्ठारह उन्नीस बीस "
+    "इक्कीस/इकीस बाईस/बाइस तेईस/तेइस चौबीस पच्चीस/पचीस छब्बीस सत्ताईस/सत्ताइस/सताइस अट्ठाईस/अट्ठाइस/अठाईस उनतीस/उन्तीस तीस "
+    "इकतीस/इकत्तीस बत्तीस/बतीस तैंतीस/तेंतीस चौंतीस/चौतीस पैंतीस छत्तीस/छतीस सैंतीस अड़तीस उनतालीस/उन्तालीस/उनचालीस चालीस "
+    "इकतालीस/इकतालिस बयालीस/बयालिस तैंतालीस/तैतालीस/तैंतालिस/तेंतालीस चवालीस/चौवालीस/चौवालिस/चव्वालीस पैंतालीस/पैंतालिस छियालीस/छयालीस/छयालिस/छियालिस सैंतालीस/सैंतालिस अड़तालीस/अड़तालिस उनचास/उन्चास पचास "
+    "इक्यावन बावन तिरपन/तिरेपन चौवन पचपन छप्पन सत्तावन/सतावन अट्ठावन/अठावन उनसठ साठ "
+    "इकसठ बासठ तिरसठ/तिरेसठ चौंसठ/चौसठ पैंसठ/पैसठ छियासठ सड़सठ/सरसठ अड़सठ/अरसठ उनहत्तर/उनहतर सत्तर "
     "इकहत्तर/इकहतर बहत्तर/बहतर तिहत्तर/तिहतर चौहत्तर/चौहतर पचहत्तर/पचहतर छिहत्तर/छिहतर सतहत्तर/सतहतर अठहत्तर/अठहतर उन्यासी/उनासी/उन्नासी अस्सी "
-    "इक्यासी बयासी तिरासी चौरासी पचासी छियासी सत्तासी/सतासी अट्ठासी नवासी नब्बे "
+    "इक्यासी बयासी तिरासी चौरासी पचासी छियासी सत्तासी/सतासी अट्ठासी/अठासी नवासी नब्बे "
     "इक्यानबे/इक्यानवे बानबे/बानवे तिरानबे/तिरानवे चौरानबे/चौरानवे पचानबे/पचानवे छियानबे/छियानवे "
-    "सत्तानबे/सत्तानवे/सतानवे अट्ठानबे/अट्ठानवे निन्यानबे/निन्यानवे").split()
+    "सत्तानबे/सत्तानवे/सतानवे अट्ठानबे/अट्ठानवे/अठानवे/अठानबे निन्यानबे/निन्यानवे/निन्नानवे").split()
 _ENGLISH_0_19 = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                  "sixteen seventeen eighteen nineteen").split()
 _ENGLISH_TENS = {word: 10 * i for i, word in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
-_HUNDRED = {"hundred", "सौ"}
+_HUNDRED = {"hundred", "सौ", "सो"}  # सो: सौ typed without its second matra
 _SCALES = {"thousand": 10**3, "हज़ार": 10**3, "lakh": 10**5, "lakhs": 10**5, "lac": 10**5, "लाख": 10**5,
            "million": 10**6, "crore": 10**7, "crores": 10**7, "करोड़": 10**7}
 _AND = {"and", "और"}
@@ -39,6 +42,13 @@ _ENGLISH_ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth
                      "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
 # Hindi's ordinals: the first four and the sixth have words of their own; the others add वाँ to the number (सातवाँ).
 _HINDI_ORDINALS = {"पहला": 1, "दूसरा": 2, "तीसरा": 3, "चौथा": 4, "छठा": 6}
+# Before वाँ: a number's word, or the stems नौवाँ and छठा also take (नवाँ, नवें; छठवाँ, छठवें).
+_ORDINAL_STEMS = {"न": 9, "छठ": 6}
+# Hindi's words for a half and a quarter: डेढ़ 1.5, ढाई 2.5 (alone or before सौ or a scale: डेढ़ लाख, ढाई सौ);
+# before a number, साढ़े adds a half, सवा a quarter, पौने takes one away (साढ़े तीन हज़ार, पौने दो सौ);
+# सवा also stands alone before सौ or a scale (सवा सौ, सवा लाख).
+_HALVES = {"डेढ़": 1.5, "ढाई": 2.5}
+_QUARTERS = {"साढ़े": 0.5, "सवा": 0.25, "पौने": -0.25}
 
 
 def fold_word(text: str) -> str:
@@ -61,6 +71,7 @@ _SMALL = _table()  # every word for 0 to 99
 _TENS = {fold_word(w) for w in _ENGLISH_TENS}  # the English tens, which a unit may follow: "thirty nine"
 _SCALES = {fold_word(w): v for w, v in _SCALES.items()}
 _HUNDRED, _AND, _POINT = ({fold_word(w) for w in words} for words in (_HUNDRED, _AND, _POINT))
+_HALVES, _QUARTERS = ({fold_word(w): v for w, v in words.items()} for words in (_HALVES, _QUARTERS))
 _NUMERAL = re.compile(r"\d+(?:\.\d+)?")  # "39" in "39 thousand", "1.6" in "1.6 lakh", Devanagari digits too
 
 
@@ -71,6 +82,15 @@ def _small(words: list[str], i: int) -> tuple[float, int] | None:
     word = words[i]
     if _NUMERAL.fullmatch(word):
         return float(word), i + 1
+    if word in _HALVES:
+        return _HALVES[word], i + 1  # डेढ़, ढाई
+    if word in _QUARTERS and i + 1 < len(words):
+        after = words[i + 1]
+        if word == fold_word("सवा") and (after in _HUNDRED or after in _SCALES):
+            return 1 + _QUARTERS[word], i + 1  # सवा सौ, सवा लाख
+        if _SMALL.get(after, 0) >= 1 or (_NUMERAL.fullmatch(after) and float(after).is_integer() and float(after) >= 1):
+            return float(_SMALL[after] if after in _SMALL else after) + _QUARTERS[word], i + 2  # साढ़े तीन, पौने दो
+        return None
     if word not in _SMALL:
         return None
     value = _SMALL[word]
@@ -88,6 +108,8 @@ def _section(words: list[str], i: int) -> tuple[float, int] | None:
         return None
     if words[i] in ("a", "an") and i + 1 < len(words) and words[i + 1] in _SCALES:
         return 1.0, i + 1  # "a thousand"
+    if i == 0 and words[i] in _SCALES:
+        return 1.0, i  # "हज़ार", "लाख", "thousand" alone: one of it
     if words[i] in ("a", "an") and i + 1 < len(words) and words[i + 1] in _HUNDRED:
         value, i = 1.0, i + 1  # "a hundred four"
     elif words[i] in _HUNDRED:
@@ -135,8 +157,12 @@ def words_number(text: str) -> float | None:
             if i + 1 < len(words) and words[i] in _AND:
                 i += 1  # "one thousand and four"
             continue
+        if total and not float(value).is_integer():
+            return None  # "एक हज़ार डेढ़": a half or a quarter only before सौ or a scale, or alone
         total += value
         if i < len(words) and words[i] in _POINT:
+            if not float(value).is_integer():
+                return None  # "डेढ़ दशमलव पाँच"
             digits = words[i + 1:]
             if not digits or any(_SMALL.get(d, 10) > 9 for d in digits):
                 return None
@@ -157,7 +183,8 @@ def ordinal_number(text: str) -> int | None:
     for stem, value in _HINDI_ORDINALS.items():
         if word in {fold_word(stem), fold_word(stem[:-1] + "े"), fold_word(stem[:-1] + "ी")}:
             return value
-    for ending in ("वां", "वें", "वीं"):  # folded: वाँ is वां
-        if word.endswith(ending) and _SMALL.get(word[:-len(ending)], 0) > 0:
-            return _SMALL[word[:-len(ending)]]
+    for ending in ("वां", "वें", "वीं", "वा", "वे", "वी"):  # folded: वाँ is वां; often typed without its nasal (सातवा)
+        stem = word[:-len(ending)]
+        if word.endswith(ending) and (_SMALL.get(stem, 0) > 0 or stem in _ORDINAL_STEMS):
+            return _SMALL[stem] if stem in _SMALL else _ORDINAL_STEMS[stem]
     return None
