@@ -675,14 +675,15 @@ def test_hindi_ordinals_as_learners_type_them(typed, number):
     # the question asks in which turn; the answer says it as a phrase ("किस turn की request में ...?")
     ("first_traceback_loss", "turn 3 में"), ("first_traceback_loss", "तीसरे turn में"), ("first_traceback_loss", "in turn 3"),
     ("first_traceback_loss", "at the third turn"), ("first_traceback_loss", "तीसरे टर्न पर"),
-    ("first_traceback_loss", "तीसरा"), ("cached_share_percent", "29.4 परसेंट"),
+    ("first_traceback_loss", "तीसरा"), ("cached_share_percent", "29.4 परसेंट"), ("first_traceback_loss", "3रा"),
+    ("first_traceback_loss", "3रे turn में"), ("cached_share_percent", "उनतीस पॉइंट चार प्रतिशत"),
 ])
 def test_a_hindi_learners_phrasing_of_a_right_number_is_right(lang, question_id, typed):
     question = next(q for (_, q_lang), quiz in QUIZZES.items() if q_lang == lang
                     for q in quiz.questions if q.id == question_id)
     assert grade(question, typed).correct, grade(question, typed).notes
     assert not grade(question, typed.replace("3", "4").replace("तीसरे", "चौथे").replace("third", "fourth")
-                     .replace("तीसरा", "चौथा").replace("29.4", "29.5")).correct
+                     .replace("तीसरा", "चौथा").replace("29.4", "29.5").replace("उनतीस", "तीस")).correct
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -203,7 +203,9 @@ def _as_number(answer, unit: str | None = None) -> float | None:
         text = re.sub(r"\s+(?:में|पर)$", "", re.sub(r"^(?:in|at|on)\s+", "", text))
     text = _without_unit(text, unit or "")
     if (unit or "").lower() == "turn":  # "3rd turn", "the third turn", "तीसरा"
-        text = re.sub(r"(?<=\d)(?:st|nd|rd|th|वां|वें)$", "", re.sub(r"^the\s+", "", text))
+        # "3rd", "3वाँ"; Hindi shortens its ordinals too: "1ला", "2रा", "3रे", "4था", "6ठा" (folded: वाँ is वां)
+        text = re.sub(r"(?<=\d)(?:st|nd|rd|th|वां|वें|वीं|वा|वे|वी|ला|ले|ली|रा|रे|री|था|थे|थी|ठा|ठे|ठी)$", "",
+                      re.sub(r"^the\s+", "", text))
         if ordinal_number(text) is not None:
             return float(ordinal_number(text))
     if not (unit and fold_word(unit) in map(fold_word, _PERCENT_UNITS)) and text.endswith("%") and len(text) > 1:

@@ -37,7 +37,7 @@ _HUNDRED = {"hundred", "सौ", "सो"}  # सो: सौ typed without its s
 _SCALES = {"thousand": 10**3, "हज़ार": 10**3, "lakh": 10**5, "lakhs": 10**5, "lac": 10**5, "लाख": 10**5,
            "million": 10**6, "crore": 10**7, "crores": 10**7, "करोड़": 10**7}
 _AND = {"and", "और"}
-_POINT = {"point", "दशमलव"}
+_POINT = {"point", "दशमलव", "पॉइंट", "पॉईंट", "प्वाइंट"}  # "दो पॉइंट दो", as it is said aloud
 _ENGLISH_ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
                      "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
 # Hindi's ordinals: the first four and the sixth have words of their own; the others add वाँ to the number (सातवाँ).
