@@ -687,7 +687,16 @@ def test_a_hindi_learners_phrasing_of_a_right_number_is_right(lang, question_id,
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_choice_after_the_word_uttar_is_read(lang):
-    # उत्तर is the everyday Hindi word for an answer: the course says जवाब (glossary), but a learner may type it
-    assert grade(QUIZZES[(LESSON, lang)].question("budget_100"), "उत्तर: B").correct
-    assert grade(QUIZZES[(LESSON, lang)].question("budget_100"), "उत्तर b").correct
+def test_a_choice_as_a_hindi_learner_types_it_is_read(lang):
+    # the Hindi review's (session 43): each of these raised "question has no option [...]"
+    single = QUIZZES[(LESSON, lang)].question("budget_100")  # b is right
+    for typed in ("उत्तर: B", "उत्तर b", "बी", "B सही है", "जवाब बी है"):  # उत्तर: a learner's word (the course says जवाब)
+        assert grade(single, typed).correct, typed
+    assert not grade(single, "सी").correct
+    multiple = QUIZZES[(LESSON, lang)].question("hindi_rough_rule")  # b and d are right
+    for typed in ("b और d दोनों", "both b and d", "b तथा d", "B व D", "b एवं d", "बी और डी", "b और d सही हैं"):
+        assert grade(multiple, typed).correct, typed
+    for hedge in ("b या d दोनों", "सभी सही हैं", "सब सही"):  # one of them, or every box: wrong, and no option's feedback
+        assert (grade(multiple, hedge).correct, grade(multiple, hedge).option_feedback) == (False, []), hedge
+    with pytest.raises(ValueError, match="no option|विकल्प"):
+        grade(single, "b सही नहीं है")  # not read as b

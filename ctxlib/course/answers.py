@@ -69,9 +69,13 @@ def correct_option_ids(question: Question) -> frozenset | None:
 
 
 # A choice typed rather than clicked: "B", "B)", "(b)", "option b", "विकल्प b", "जवाब: B"; several as "b, d" or "B and D".
-_OPTION_WORDS = {"option", "options", "विकल्प", "answer", "जवाब", "उत्तर", "answers", "choice"}  # उत्तर: a learner's word
+_OPTION_WORDS = {"option", "options", "विकल्प", "answer", "जवाब", "उत्तर", "answers", "choice",  # उत्तर: a learner's word
+                 "both", "दोनों", "तथा", "एवं", "व", "सही", "है", "हैं"}  # "b और d दोनों", "b तथा d", "B सही है"
+# A letter typed in Devanagari as it is said: "बी" for B.
+_LETTER_NAMES = {"ए": "a", "बी": "b", "सी": "c", "डी": "d", "ई": "e", "एफ": "f", "जी": "g", "एच": "h"}
 _OPTION_SEPARATORS = re.compile(r"\s*(?:[,;&+/]|\band\b|\bor\b|और|या)\s*|\s+")
-_ALL_WORDS = {"all", "all of them", "all of the above", "सभी", "सब", "सभी विकल्प"}
+_ALL_WORDS = {"all", "all of them", "all of the above", "सभी", "सब", "सभी विकल्प", "सभी सही हैं", "सब सही हैं", "सभी सही",
+              "सब सही", "ये सभी", "ऊपर के सभी"}
 _HEDGE = re.compile(r"\bor\b|(?<!\S)या(?!\S)")  # "b or c", "b या c": one of them, the learner does not say which
 
 
@@ -82,7 +86,8 @@ def _typed_ids(text: str) -> set[str]:
     as typed, so the caller names it as an option the question does not have.
     """
     parts = (part.strip("()[]{}.।:-\"'") for part in _OPTION_SEPARATORS.split(fold_word(text.strip())))
-    return {part for part in parts if part and part not in _OPTION_WORDS} or ({text} if text.strip() else set())
+    return {_LETTER_NAMES.get(part, part) for part in parts if part and part not in _OPTION_WORDS} \
+        or ({text} if text.strip() else set())
 
 
 def _chosen_ids(question: Question, answer) -> set[str]:
