@@ -88,3 +88,17 @@ def test_version_is_the_installed_distributions(capsys):
     assert done.value.code == 0
     assert capsys.readouterr().out == f"ctxlib {declared['project']['version']}\n"
     assert importlib.metadata.version("ctxlib") == declared["project"]["version"]
+
+
+def test_a_file_reached_twice_is_counted_once(tmp_path, capsys, monkeypatch):
+    # `ctxlib count src src/app.py` listed app.py twice and the total counted it twice (the MCP count did not).
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text("hello world", encoding="utf-8")
+    (tmp_path / "src" / "b.txt").write_text("abcdefgh", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["count", "src", "src/app.py", "./src", "--encoding", "cl100k_base"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["src/app.py", "src/b.txt", "total"]
+    assert lines[-1].split() == ["total", "19", "3", "4"]
+    assert main(["count", "src/app.py", "src/app.py"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2  # the head and one row: no total of one file

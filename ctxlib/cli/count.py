@@ -81,22 +81,31 @@ def read_count_paths(paths, include=(), exclude=()):
 
     A folder is read by ``repo.read_repo`` (its files named ``folder/rel``); a file by
     ``repo.read_file`` (regular files only, size cap, NUL bytes mean binary). A path that
-    does not exist is skipped as ``"no such file"``.
+    does not exist is skipped as ``"no such file"``. A file reached twice (``src src``, or
+    ``src/app.py`` and ``src``) is listed once, under the name it was first reached by, so the
+    total counts it once (as the MCP server's ``count`` does).
     """
     from .. import repo
 
-    named, skipped, notes = [], [], []
+    named, skipped, notes, seen = [], [], [], set()
+
+    def first(key: str) -> bool:  # True the first time a file's real path is met
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
     for path in paths:
         shown = repo.display_path(path)
         if os.path.isdir(path):
             found = repo.read_repo(path, include=include, exclude=exclude)
-            prefix = shown.rstrip("/") + "/"
-            named += [(prefix + f.path, f.text) for f in found.files]
-            skipped += [s.at(prefix + s.path) for s in found.skipped]
+            prefix, real = shown.rstrip("/") + "/", os.path.realpath(path)
+            named += [(prefix + f.path, f.text) for f in found.files if first(os.path.join(real, f.path))]
+            skipped += [s.at(prefix + s.path) for s in found.skipped if first(os.path.join(real, s.path))]
             notes += [n.at(prefix + n.path) for n in found.notes]
         elif not os.path.lexists(path):
             skipped.append(repo.Skipped(shown, Reason.NO_SUCH_FILE))
-        else:
+        elif first(os.path.join(os.path.realpath(os.path.dirname(path) or "."), os.path.basename(path))):
             found, remark = repo.read_file(Path(path), shown, repo.MAX_FILE_BYTES)
             if found:
                 named.append((shown, found.text))
