@@ -422,9 +422,15 @@ def pack_repository(root, query, budget_tokens: int, *, max_file_bytes: int = re
     """Read ``root`` with ``repo.read_repo`` and pack it with ``pack_files``.
 
     Takes ``pack_files``' keyword options, plus ``read_repo``'s ``max_file_bytes``, ``max_tree_bytes``,
-    ``include_secrets``, ``exclude``, ``include``, ``progress`` and ``root_fd``. Raises ``ValueError`` as both do.
+    ``include_secrets``, ``exclude``, ``include``, ``progress`` and ``root_fd``; ``history=True`` ranks by
+    ``root``'s own last commits, as ``ctxlib pack --history`` does. Raises ``ValueError`` as both do, and
+    ``history.HistoryError`` (one) when ``history=True`` finds no history to read.
     """
     check_budget(budget_tokens)
+    if options.get("history") is True:
+        from . import recent, safegit
+
+        options["history"] = safegit.recent_commits(root, recent.HISTORY_COMMITS, root_fd=root_fd)
     found = repo.read_repo(root, max_file_bytes=max_file_bytes, include_secrets=include_secrets, exclude=exclude,
                            include=include, progress=progress, root_fd=root_fd, max_tree_bytes=max_tree_bytes)
     files = {f.path: f.text for f in found.files}

@@ -41,6 +41,10 @@ Commit = tuple[str, Sequence[str]]  # (message, paths it changed)
 
 
 def _commits(commits: Iterable[Commit]) -> list[tuple[str, tuple[str, ...]]]:
+    if isinstance(commits, (bool, str)) or not isinstance(commits, Iterable):  # history=True raised a bare TypeError
+        raise WordedError.of(N_("history must be the recent commits, (message, paths) pairs newest first, as "
+                                "safegit.recent_commits returns them; got {commits:.80} (pack_repository(..., "
+                                "history=True) reads its folder's own)"), commits=shown(commits))
     out = []
     for i, commit in enumerate(commits):
         if i >= HISTORY_COMMITS:

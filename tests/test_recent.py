@@ -158,6 +158,22 @@ def test_rank_and_pack_with_history(small_history, capsys):
 
 
 @needs_git
+def test_pack_repository_with_history_true_reads_the_folders_own_commits(small_history):
+    # From Python, history=True raised "TypeError: 'bool' object is not iterable" from inside recent.py.
+    from ctxlib import pack_repository
+
+    (small_history / "pkg" / "c.py").write_text("def parser(case):\n    return case\n")
+    pack = pack_repository(small_history, "parser case", 200, history=True)
+    assert [c.path for c in pack.chosen] == ["pkg/c.py", "pkg/a.py", "pkg/b.py"]  # as pack --history
+    assert [c.path for c in pack_repository(small_history, "parser case", 200, history=False).chosen] == ["pkg/c.py"]
+    with pytest.raises(ValueError, match="history must be the recent commits") as raised:
+        ranking.rank_files({"a.py": "parser"}, "parser", history=True)
+    assert "history=True" in raised.value.text("en") and raised.value.text("hi") != raised.value.text("en")
+    with pytest.raises(history.HistoryError):
+        pack_repository(small_history / "pkg", "parser case", 200, history=True)  # not the top folder
+
+
+@needs_git
 @pytest.mark.parametrize("lang, said", [("en", "reads only a .git folder of the folder itself"),
                                         ("hi", "सिर्फ़")])
 def test_history_without_a_working_copy_is_one_line_in_the_users_language(tmp_path, capsys, lang, said):
