@@ -103,6 +103,8 @@ def _git_folder(root, root_fd: int | None):
     by_descriptor = Path(f"/proc/{os.getpid()}/fd")
     if root_fd is None or not by_descriptor.is_dir():
         git = Path(root, ".git")
+        if not os.path.lexists(git):  # most often a subfolder of a working copy: name its top
+            raise _no_git_here(root) from None
         if not (git.is_dir() and not git.is_symlink()):
             raise no_folder
         yield git
@@ -115,6 +117,20 @@ def _git_folder(root, root_fd: int | None):
         yield by_descriptor / str(fd)
     finally:
         os.close(fd)
+
+
+def _no_git_here(root) -> HistoryError:
+    """"src has no .git folder ...": with the nearest folder above that has a ``.git`` (only its name is looked
+    at: nothing of it is read), so that a person packing a subfolder learns which folder to name instead."""
+    here = Path(os.path.abspath(root))
+    top = next((folder for folder in here.parents if os.path.lexists(folder / ".git")), None)
+    if top is None:
+        return HistoryError.of(N_("{path} has no .git folder: the history signal reads only a .git folder of the "
+                                  "folder itself, the top folder of a git working copy"), path=str(root))
+    return HistoryError.of(N_("{path} has no .git folder: the history signal reads only a .git folder of the folder "
+                              "itself; {top} looks like its working copy's top folder (pack that, with --include "
+                              "\"{under}/**\" to keep to this folder)"), path=str(root), top=str(top),
+                           under=here.relative_to(top).as_posix())
 
 
 def check_git_folder(git: Path, shown: Path | None = None) -> None:

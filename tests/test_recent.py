@@ -133,6 +133,24 @@ def test_recent_commits_read_only_the_folders_own_git_directory(small_history, t
 
 
 @needs_git
+def test_a_subfolder_of_a_working_copy_is_told_which_folder_to_name(small_history, tmp_path, capsys):
+    # `ctxlib pack src --history` said only "reads only a .git folder of the folder itself (not a link, a linked
+    # worktree or borrowed objects)": a person packing a subfolder could not tell what to do.
+    with pytest.raises(history.HistoryError) as raised:
+        safegit.recent_commits(small_history / "pkg", 3)
+    said = raised.value.text("en")
+    assert said.startswith(f"{small_history / 'pkg'} has no .git folder") and "reads only a .git folder" in said
+    assert f"{small_history} looks like its working copy's top folder" in said and '--include "pkg/**"' in said
+    assert "सिर्फ़" in raised.value.text("hi") and str(small_history) in raised.value.text("hi")
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(history.HistoryError, match="plain has no .git folder: .* the top folder of a git working"):
+        safegit.recent_commits(tmp_path / "plain", 3)
+    status, out, err = run(capsys, "pack", str(small_history / "pkg"), "--query", "parser", "--budget", "100",
+                           "--history")
+    assert status == 2 and out == "" and '--include "pkg/**"' in err and len(err.splitlines()) == 1
+
+
+@needs_git
 @pytest.mark.parametrize("where", [".", "pkg"])
 def test_recent_commits_of_a_working_copy_named_by_a_relative_path(small_history, monkeypatch, where):
     # "ctxlib pack . --history", as docs/library.md writes it: the stand-in's links must not lead from its own folder
