@@ -89,7 +89,8 @@ RENDERERS = {"text": render_text, "markdown": render_markdown, "json": render_js
 
 
 def skipped_entry(skipped, lang: str = "en") -> dict:
-    """One skipped file (or note) as a report shows it to a program: ``{"path", "code", "reason"}``.
+    """One skipped file (or note) as a report shows it to a program: ``{"path", "code", "reason"}``; for a file
+    refused for a secret (code ``"secret"``), also the ``"line"`` (1-based) of the one found, so a person can judge it.
 
     Args:
         skipped: a ``reasons.Skipped``.
@@ -101,8 +102,9 @@ def skipped_entry(skipped, lang: str = "en") -> dict:
         ValueError: an unknown ``lang``.
     """
     code = getattr(skipped, "code", None)
+    line = skipped.param("at_line") if getattr(code, "value", None) == "secret" else None
     return {"path": skipped.path, **({"code": getattr(code, "value", code)} if code is not None else {}),
-            "reason": skipped.text(lang)}
+            "reason": skipped.text(lang), **({"line": line} if line else {})}
 
 
 def pack_report(pack, query: str, lang: str = "en") -> dict:
@@ -115,8 +117,9 @@ def pack_report(pack, query: str, lang: str = "en") -> dict:
     Returns:
         ``{"query", "budget_tokens", "used_tokens", "encoding", "files_read", "files_tokenized",
         "packed": [{"path", "view", "tokens", "score"}, + "ranges": [kept, of], + "copies": [paths]],
-        "skipped": [{"path", "code", "reason"}], "notes": [{"path", "code", "reason"}]}``; tokens are exact
-        counts in ``encoding``, each packed file's as its rendered block; ``used_tokens`` is the whole text's.
+        "skipped": [{"path", "code", "reason"}, + "line" for a secret], "notes": [{"path", "code", "reason"}]}``
+        (each ``skipped_entry``); tokens are exact counts in ``encoding``, each packed file's as its rendered
+        block; ``used_tokens`` is the whole text's.
     Raises:
         ValueError: an unknown ``lang``.
     """

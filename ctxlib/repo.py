@@ -118,10 +118,11 @@ def credential_in_text(text: str, path: str = "") -> Skipped | None:
     Returns:
         a ``Skipped`` for ``path`` with ``Reason.SECRET`` (``detector="gitleaks: aws-access-token"``
         for a line with an ``AKIA...`` key id; ``str()`` of it is ``"holds a secret (gitleaks:
-        aws-access-token)"``), else ``None``. About 0.03 microseconds per character on source code.
+        aws-access-token)"``; ``at_line``, the 1-based line of the first secret found, which the report
+        names so that a person can judge it), else ``None``. About 0.03 microseconds per character on source code.
     """
     found = credentials.find_secrets(text, path, first_only=True)
-    return Skipped.of(path, Reason.SECRET, detector=f"gitleaks: {found[0].rule}") if found else None
+    return Skipped.of(path, Reason.SECRET, detector=f"gitleaks: {found[0].rule}", at_line=found[0].line) if found else None
 
 
 def display_path(name: str) -> str:

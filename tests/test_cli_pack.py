@@ -38,7 +38,8 @@ def test_pack_prints_the_context_and_reports_on_stderr(shop, capsys):
     assert lines[0] == "ctxlib pack: 23 files read, 8 tokenized, query 'vat invoice'"
     assert lines[2].split() == ["833", "whole", "7.80", "shop/invoice.py"]  # BM25 5.89 plus its signals
     assert "  .env: looks like a credential file (.env)" in lines
-    assert "  deploy/invoice_archive.ini: holds a secret (gitleaks: generic-api-key)" in lines
+    # the line of the first secret, so that a person can judge it (gin's context_test.go: key := "float32-slice")
+    assert "  deploy/invoice_archive.ini: holds a secret (gitleaks: generic-api-key), first on line 5" in lines
     assert "  vendor/: ignored by .gitignore" in lines
     assert "  static/logo.png: binary (NUL bytes in the first 8 KiB)" in lines
     assert lines[-1] == f"total: {count_tokens(out):,} of 2,000 tokens (o200k_base, counted on the rendered text)"
@@ -66,7 +67,8 @@ def test_pack_report_as_json_for_a_program(shop, capsys):
     assert report["packed"][0] == {"path": "shop/invoice.py", "view": "whole", "tokens": 833, "score": 7.8048}
     skipped = {s["path"]: s for s in report["skipped"]}
     assert skipped[".env"] == {"path": ".env", "code": "credential-file", "reason": "looks like a credential file (.env)"}
-    assert skipped["deploy/invoice_archive.ini"]["reason"] == "holds a secret (gitleaks: generic-api-key)"
+    assert skipped["deploy/invoice_archive.ini"] == {"path": "deploy/invoice_archive.ini", "code": "secret",
+                                                     "reason": "holds a secret (gitleaks: generic-api-key)", "line": 5}
     _, _, hindi = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "2000", "--report", "json",
                       "--lang", "hi", "--margin", "10")
     report = json.loads(hindi)

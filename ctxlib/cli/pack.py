@@ -36,7 +36,7 @@ def format_pack_report(pack, query: str, listed: int = 8, lang: str = "en") -> s
     one_by_one, grouped = [], []
     for items in group_by_reason(pack.skipped):
         if len(items) <= 1 or len(items) <= listed and items[0].code not in ALWAYS_GROUPED:
-            one_by_one += [f"  {s.path}: {s.text(lang)}" for s in items]
+            one_by_one += [f"  {s.path}: {_with_line(s, lang)}" for s in items]
         else:
             n, examples = format(len(items), ","), ", ".join(s.path for s in items[:3])
             grouped.append(message("  {n} files: {reason} (e.g. {examples})", lang, n=n,
@@ -56,6 +56,14 @@ def format_pack_report(pack, query: str, listed: int = 8, lang: str = "en") -> s
     lines.append(message("total: {used:,} of {budget:,} tokens ({encoding}, counted on the rendered text)", lang,
                          used=pack.used_tokens, budget=pack.budget_tokens, encoding=pack.encoding))
     return "\n".join(lines)
+
+
+def _with_line(skipped, lang: str) -> str:
+    """A skipped file's reason, and for a secret the line of the first one (``at_line``), so that a person can see
+    whether it is one: "holds a secret (gitleaks: generic-api-key), first on line 610"."""
+    line = skipped.param("at_line") if skipped.code is Reason.SECRET else None
+    return message("{reason}, first on line {line:,}", lang, reason=skipped.text(lang), line=line) if line \
+        else skipped.text(lang)
 
 
 def json_line(report: dict, stream) -> str:
