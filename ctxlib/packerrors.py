@@ -7,6 +7,8 @@ or the budget when the best match does not fit in any view (with what its smalle
 """
 from __future__ import annotations
 
+import collections
+
 from .bm25 import shorten
 from .i18n import N_, N_n, Worded, shown
 from .reasons import Reason, Skipped
@@ -23,13 +25,19 @@ def no_match(query, files_read: int, skipped=()) -> Worded:
     Args:
         query: the query as given (shown by its start when long, ``bm25.shorten``).
         files_read: how many files were read and ranked.
-        skipped: ``reasons.Skipped`` entries from reading; the first of those left out unread is named.
+        skipped: ``reasons.Skipped`` entries from reading; the first of those left out unread is named, or, when
+            no file was read, the first of those skipped for the commonest reason (``--include "*.rs"`` in a
+            Python project: "0 files read; 545 left out when read, such as a.py: not matched by --include").
     Returns:
         a ``Worded`` (English as a ``str``; ``text(lang)`` for another language).
     """
     parts = [(N_("no file matches the query {query} ("), {"query": shown(shorten(query))}),
              (*N_n("{n:,} file read", "{n:,} files read"), files_read, {})]
     left_out = [s for s in skipped if isinstance(s, Skipped) and s.code in UNREAD]
+    if not left_out and not files_read:  # nothing read at all: the commonest reason says why (--include matched none)
+        codes = collections.Counter(s.code for s in skipped if isinstance(s, Skipped))
+        commonest = codes.most_common(1)[0][0] if codes else None
+        left_out = [s for s in skipped if isinstance(s, Skipped) and s.code is commonest]
     if left_out:
         parts.append((N_("; {n:,} left out when read, such as {path}: {reason}"),
                       {"n": len(left_out), "path": shorten(left_out[0].path), "reason": left_out[0]}))

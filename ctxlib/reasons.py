@@ -40,6 +40,7 @@ class Reason(Enum):
 
     # The reader (repo.py, safefile.py, the count command): files it never read or read with a remark.
     IGNORED = "ignored", N_("ignored by .gitignore")
+    EXCLUDED = "excluded", N_("left out by --exclude")  # was "ignored by .gitignore" too
     EXCLUDED_DIR = "excluded-dir", N_("excluded by default ({kind})"), N_("excluded by default")
     NOT_INCLUDED = "not-included", N_("not matched by --include")
     CREDENTIAL_FILE = ("credential-file", N_("looks like a credential file ({pattern})"),

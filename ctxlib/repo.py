@@ -160,16 +160,15 @@ def _excluded_dir_reason(name: str, parent_fd: int) -> str | None:
     return None
 
 
-def _ignored(rel: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSpec]]) -> bool:
-    # Git's rule: every .gitignore from the root down to the file's folder is consulted,
-    # and the last pattern that matches decides; a deeper file overrides a shallower one.
+def _ignored(rel: str, is_dir: bool, specs: list[tuple[str | None, pathspec.GitIgnoreSpec]]) -> Reason | None:
+    # Git's rule: every .gitignore from the root down to the file's folder is consulted, and the last pattern
+    # that matches decides; a deeper file overrides a shallower one. Base None: the root's --exclude patterns.
     decision = None
     for base, spec in specs:
-        inner = rel[len(base):] + ("/" if is_dir else "")
-        result = spec.check_file(inner)
+        result = spec.check_file(rel[len(base or ""):] + ("/" if is_dir else ""))
         if result.include is not None:
-            decision = result.include
-    return bool(decision)
+            decision = result.include and (Reason.IGNORED if base is not None else Reason.EXCLUDED)
+    return decision or None
 
 
 def read_file(path, rel: str, max_file_bytes: int, dir_fd: int | None = None
@@ -271,7 +270,7 @@ def read_repo(root, *, max_file_bytes: int = MAX_FILE_BYTES, include_secrets: bo
                              root=str(root)) from None
     repo = Repo(root=root)
     try:
-        _walk(root, root_fd, [("", excluded)] if excluded else [], included, repo, (max_file_bytes, max_tree_bytes),
+        _walk(root, root_fd, [(None, excluded)] if excluded else [], included, repo, (max_file_bytes, max_tree_bytes),
               include_secrets, progress)
     finally:
         os.close(root_fd)
@@ -398,15 +397,15 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, most_
             excluded_as = _excluded_dir_reason(entry.name, fd)
             if excluded_as:
                 repo.skipped.append(Skipped.of(shown + "/", Reason.EXCLUDED_DIR, kind=excluded_as))
-            elif _ignored(rel, True, specs):
-                repo.skipped.append(Skipped.of(shown + "/", Reason.IGNORED))
+            elif ignored := _ignored(rel, True, specs):
+                repo.skipped.append(Skipped.of(shown + "/", ignored))
             elif len(os.fsencode(rel)) + 1 > MAX_PATH_BYTES:
                 repo.skipped.append(Skipped.of(shown + "/", Reason.PATH_TOO_LONG, most=MAX_PATH_BYTES))
             else:
                 folders.append((entry.name, rel + "/", specs))
         elif kind == "file":
-            if _ignored(rel, False, specs):
-                repo.skipped.append(Skipped.of(shown, Reason.IGNORED))
+            if ignored := _ignored(rel, False, specs):
+                repo.skipped.append(Skipped.of(shown, ignored))
                 continue
             if included is not None and not included.match_file(rel):
                 repo.skipped.append(Skipped.of(shown, Reason.NOT_INCLUDED))

@@ -58,6 +58,15 @@ def test_pack_json_and_markdown(shop, capsys):
 
 
 
+def test_when_include_or_exclude_leaves_no_file_the_error_says_so(shop, capsys):
+    # It said only "no file matches the query 'vat' (0 files read)", as if the query were the problem.
+    status, out, err = run(capsys, "pack", shop, "--query", "vat", "--budget", "500", "--include", "*.rs")
+    assert status == 2 and out == "" and err.startswith("ctxlib: no file matches the query 'vat' (0 files read; ")
+    assert err.rstrip().endswith(": not matched by --include)") and len(err.splitlines()) == 1
+    status, out, err = run(capsys, "pack", shop, "--query", "vat", "--budget", "500", "--exclude", "*", "--lang", "hi")
+    assert status == 2 and "--exclude से छोड़ी गई" in err
+
+
 def test_pack_report_as_json_for_a_program(shop, capsys):
     status, out, err = run(capsys, "pack", shop, "--query", "vat invoice", "--budget", "2000", "--report", "json")
     assert status == 0 and out.startswith("==> shop/invoice.py (whole) <==\n")

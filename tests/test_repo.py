@@ -55,9 +55,15 @@ def test_gitignore_at_several_levels_is_scoped_to_its_folder(tmp_path):
 def test_exclude_patterns_act_like_a_root_gitignore(tmp_path):
     write(tmp_path, "site-packages/pkg.py")
     write(tmp_path, "lib.py")
-    repo = read_repo(tmp_path, exclude=["site-packages/"])
-    assert paths(repo) == ["lib.py"]
-    assert reasons(repo) == {"site-packages/": "ignored by .gitignore"}
+    write(tmp_path, ".gitignore", "*.log\n")
+    write(tmp_path, "a.log")
+    write(tmp_path, "sub/b.tmp")
+    repo = read_repo(tmp_path, exclude=["site-packages/", "*.tmp"])
+    assert paths(repo) == [".gitignore", "lib.py"]
+    # Said as what it is: what --exclude left out was "ignored by .gitignore" too, a .gitignore the user never wrote.
+    assert reasons(repo) == {"a.log": "ignored by .gitignore", "site-packages/": "left out by --exclude",
+                             "sub/b.tmp": "left out by --exclude"}
+    assert {s.path: s.code.value for s in repo.skipped}["sub/b.tmp"] == "excluded"
 
 
 def test_default_excludes_and_virtual_environments_by_marker(tmp_path):

@@ -290,7 +290,7 @@ def test_pack_include_and_exclude_globs(tmp_path, capsys):
                  "--include", "*.py"]) == 0
     out, err = capsys.readouterr()
     assert [line for line in out.splitlines() if line.startswith("==>")] == ["==> shop/vat.py (whole) <=="]
-    assert "  site-packages/: ignored by .gitignore" in err.splitlines()
+    assert "  site-packages/: left out by --exclude" in err.splitlines()  # it said "ignored by .gitignore"
     assert "  shop/vat.md: not matched by --include" in err.splitlines()
 
 
