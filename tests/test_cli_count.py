@@ -102,3 +102,14 @@ def test_a_file_reached_twice_is_counted_once(tmp_path, capsys, monkeypatch):
     assert lines[-1].split() == ["total", "19", "3", "4"]
     assert main(["count", "src/app.py", "src/app.py"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2  # the head and one row: no total of one file
+
+
+def test_when_every_path_is_skipped_the_error_names_why_most_were(tmp_path, capsys):
+    # `ctxlib count . --include "*.rs"` in a Python project said only "all 545 paths were skipped".
+    for name in ("a.py", "b.py", "c.png"):
+        (tmp_path / name).write_text("x = 1\n", encoding="utf-8")
+    assert main(["count", str(tmp_path), "--include", "*.rs"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"ctxlib: nothing to count: all 3 paths were skipped (e.g. {tmp_path}/a.py: not matched by --include)\n"
+    assert main(["count", str(tmp_path), "--exclude", "*", "--lang", "hi"]) == 2
+    assert "(जैसे " in capsys.readouterr().err

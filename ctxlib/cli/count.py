@@ -61,7 +61,11 @@ def cmd_count(args) -> int:
     if not named:
         if len(skipped) == 1:
             raise UsageError(f"{skipped[0].path}: {skipped[0].text(lang)}")
-        raise UsageError(message("nothing to count: all {n:,} paths were skipped", lang, n=len(skipped)))
+        if not skipped:
+            raise UsageError(message("nothing to count: all {n:,} paths were skipped", lang, n=0))
+        commonest = max(group_by_reason(skipped), key=len)[0]  # why most were: --include "*.rs" in a Python project
+        raise UsageError(message("nothing to count: all {n:,} paths were skipped (e.g. {path}: {reason})", lang,
+                                 n=len(skipped), path=commonest.path, reason=commonest.text(lang)))
     rows = count_rows(named, args.encoding)
     if len(rows) > len(named):  # the total row, named in the command's language
         rows[-1] = (message("total", lang), *rows[-1][1:])
