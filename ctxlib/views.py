@@ -106,10 +106,17 @@ def symbol_view(text: str, name: str) -> str | None:
     return "\n".join(lines[_start(node) - 1:node.end_lineno]) + "\n"
 
 
+def _inline(node, lines: list[str]) -> bool:
+    """The body starts on the line the signature ends on: ``def f(): return 1``, or a formatter's overload
+    ``def f(\n    x: int,\n) -> int: ...`` (whose return line was dropped and ``...`` indented to column 39)."""
+    first = node.body[0]
+    return first.lineno == node.lineno or bool(lines[first.lineno - 1].encode()[:first.col_offset].strip())
+
+
 def _header(node, lines: list[str]) -> list[str]:
     first = node.body[0]
-    if first.lineno == node.lineno:  # a one-liner such as ``def f(): return 1``
-        return lines[_start(node) - 1:node.lineno]
+    if _inline(node, lines):  # a one-liner: the signature through the line the body starts on
+        return lines[_start(node) - 1:first.lineno]
     header = lines[_start(node) - 1:first.lineno - 1]
     while header and (not header[-1].strip() or header[-1].strip().startswith("#")):
         header.pop()  # comments between the signature and the body are body
@@ -123,7 +130,7 @@ def _signatures(body, lines: list[str], out: list[str]) -> None:
         if not isinstance(node, _DEFS):
             continue
         out.extend(_header(node, lines))
-        if node.body[0].lineno == node.lineno:
+        if _inline(node, lines):
             continue  # a one-liner is its own signature
         indent = " " * node.body[0].col_offset
         docstring = ast.get_docstring(node)

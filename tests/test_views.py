@@ -59,6 +59,18 @@ class Empty: pass
 '''
 
 
+def test_a_signature_over_several_lines_whose_body_starts_on_its_last_line_keeps_that_line():
+    # A formatter's overload: requests' models.py showed "def _encode_params(\n    data: ...,\n" and then "..."
+    # indented to column 39, without the return annotation.
+    src = ("class Model:\n    x: int\n    @overload\n    def encode(\n        data: SupportsRead[str | bytes],\n"
+           "    ) -> SupportsRead[str | bytes]: ...\n\n    def close(\n        self,\n    ) -> None:\n"
+           "        pass\n\ndef é(\n    x: int,\n) -> int: return x  # after a non-ASCII name\n")
+    assert signatures_view(src) == ("class Model:\n    x: int\n    @overload\n    def encode(\n        data: SupportsRead[str | bytes],\n"
+                                    "    ) -> SupportsRead[str | bytes]: ...\n    def close(\n        self,\n"
+                                    "    ) -> None:\n        ...\n\ndef é(\n    x: int,\n"
+                                    ") -> int: return x  # after a non-ASCII name\n")
+
+
 def test_signatures_view_is_none_for_text_that_is_not_python():
     assert signatures_view("# Changelog\n\n- fixed: the VAT line\n") is None
     assert signatures_view("def broken(:\n    pass\n") is None
