@@ -75,7 +75,7 @@ def _parse(text: str):
 
 
 def _start(node) -> int:
-    return min([d.lineno for d in node.decorator_list] + [node.lineno])
+    return min([d.lineno for d in getattr(node, "decorator_list", ())] + [node.lineno])
 
 
 def symbol_view(text: str, name: str) -> str | None:
@@ -117,7 +117,7 @@ def _header(node, lines: list[str]) -> list[str]:
     first = node.body[0]
     if _inline(node, lines):  # a one-liner: the signature through the line the body starts on
         return lines[_start(node) - 1:first.lineno]
-    header = lines[_start(node) - 1:first.lineno - 1]
+    header = lines[_start(node) - 1:_start(first) - 1]  # a first method's decorators are its own, not the class's
     while header and (not header[-1].strip() or header[-1].strip().startswith("#")):
         header.pop()  # comments between the signature and the body are body
     return header

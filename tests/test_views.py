@@ -71,6 +71,15 @@ def test_a_signature_over_several_lines_whose_body_starts_on_its_last_line_keeps
                                     ") -> int: return x  # after a non-ASCII name\n")
 
 
+def test_a_class_whose_first_member_is_decorated_shows_the_decorators_once():
+    # The class's header ran to its first member's def line, so it took that member's decorators too: flask's and
+    # requests' signatures showed "@staticmethod", "@overload" or a three-line "@pytest.mark.parametrize(" twice.
+    src = ("class Model:\n    @pytest.mark.parametrize(\n        'x', [1]\n    )\n    @staticmethod\n"
+           "    def make(x):\n        return x\n")
+    assert signatures_view(src) == ("class Model:\n    @pytest.mark.parametrize(\n        'x', [1]\n    )\n"
+                                    "    @staticmethod\n    def make(x):\n        ...\n")
+
+
 def test_signatures_view_is_none_for_text_that_is_not_python():
     assert signatures_view("# Changelog\n\n- fixed: the VAT line\n") is None
     assert signatures_view("def broken(:\n    pass\n") is None
