@@ -118,7 +118,7 @@ def credential_in_text(text: str, path: str = "") -> Skipped | None:
     Returns:
         a ``Skipped`` for ``path`` with ``Reason.SECRET`` (``detector="gitleaks: aws-access-token"`` for a line
         with an ``AKIA...`` key id, ``str()`` ``"holds a secret (gitleaks: aws-access-token)"``; ``at_line``, the
-        first secret's line, for the report), else ``None``. About 0.03 microseconds per character on source code.
+        line of the secret found, for the report), else ``None``. About 0.03 microseconds per character on source code.
     """
     found = credentials.find_secrets(text, path, first_only=True)
     return Skipped.of(path, Reason.SECRET, detector=f"gitleaks: {found[0].rule}", at_line=found[0].line) if found else None

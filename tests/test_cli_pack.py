@@ -39,7 +39,7 @@ def test_pack_prints_the_context_and_reports_on_stderr(shop, capsys):
     assert lines[2].split() == ["833", "whole", "7.80", "shop/invoice.py"]  # BM25 5.89 plus its signals
     assert "  .env: looks like a credential file (.env)" in lines
     # the line of the first secret, so that a person can judge it (gin's context_test.go: key := "float32-slice")
-    assert "  deploy/invoice_archive.ini: holds a secret (gitleaks: generic-api-key), first on line 5" in lines
+    assert "  deploy/invoice_archive.ini: holds a secret (gitleaks: generic-api-key), on line 5" in lines
     assert "  vendor/: ignored by .gitignore" in lines
     assert "  static/logo.png: binary (NUL bytes in the first 8 KiB)" in lines
     assert lines[-1] == f"total: {count_tokens(out):,} of 2,000 tokens (o200k_base, counted on the rendered text)"

@@ -59,10 +59,10 @@ def format_pack_report(pack, query: str, listed: int = 8, lang: str = "en") -> s
 
 
 def _with_line(skipped, lang: str) -> str:
-    """A skipped file's reason, and for a secret the line of the first one (``at_line``), so that a person can see
-    whether it is one: "holds a secret (gitleaks: generic-api-key), first on line 610"."""
+    """A skipped file's reason, and for a secret the line of the one found (``at_line``), so that a person can see
+    whether it is one: "holds a secret (gitleaks: generic-api-key), on line 610"."""
     line = skipped.param("at_line") if skipped.code is Reason.SECRET else None
-    return message("{reason}, first on line {line:,}", lang, reason=skipped.text(lang), line=line) if line \
+    return message("{reason}, on line {line:,}", lang, reason=skipped.text(lang), line=line) if line \
         else skipped.text(lang)
 
 
