@@ -7,23 +7,35 @@ knew: an Asana token (``2/<user>/<id>:<32 hex>``), a kubeadm bootstrap token (``
 API token (``00`` and 40), a Mailchimp key (``<32 hex>-us21``), a Bitwarden Secrets Manager access token
 (``0.<uuid>.<secret>:<key>``), a Convex deploy key, a fal key (``<uuid>:<32 hex>``), a crates.io token, and prefixes of
 Intercom, Paddle, Flutterwave, Adyen, Honeycomb, Axiom, Neon and Anthropic's OAuth tokens; a vendor's prefixed token
-whose body is base64url or of one case; and a Rails master key, 32 hex digits alone in a ``*.key`` file.
+whose body is base64url or of one case, alone or as a URL's path segment; and a Rails master key, 32 hex digits alone in a
+``*.key`` file. A tenth sweep read an unknown vendor's prefix before a hex body (after a mark of a key's kind: ``_v1_``,
+``_live_``, ``_sk_``), a JWT-like body or a dotted one, and Asana ids of any length from 1 to 25 digits.
 
 Each is read by its vendor's documented shape; the shapes without a literal are tried only at the start of runs of
 token characters of their own lengths (``regexscan.run_finditer``'s ``lengths``), the runs found once a text for all
-of them. The allowlists drop a docs' example (``EXAMPLE``, eight x, one repeated letter). ``credentials.py`` runs them
-after ``secretplaces.PLACE_RULES``.
+of them. The allowlists drop a docs' example (``EXAMPLE``, eight x, one repeated letter), words joined by ``_``, ``-``
+or ``.``, and ids a path holds (Stripe's ``cs_live_`` Checkout sessions, ``sha256_``/``build-`` digests, a widget's
+``IPY_MODEL_<hex>``). Not read: a prefix with a hex body and no mark (``sha256_<hex>`` is a digest's shape), a Mapbox
+``pk.`` token (public). ``credentials.py`` runs them after ``secretplaces.PLACE_RULES``.
 """
 from __future__ import annotations
 
 from .secretrules import _TOKEN_CHARS  # letters, digits, "_", "." and "-": the runs prefixed-token is tried in
 
 _FIXTURE = [{"regexes": [r"(?-i:EXAMPLE|x{8}|X{8})", r"(\w)\1{11}"]}]  # a docs' example: EXAMPLE, xxxxxxxx, aaaaaaaaaaaa
+# A part of a token, between "-" or "_", that holds both cases not in a word's order (capitals, small letters, digits):
+# aB3x, x9Kq, not Model, HTTPServer2 or MODEL
+_RANDOM_PART = r"(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])(?![A-Z]*+[a-z]*+[0-9]*+(?![A-Za-z0-9]))[A-Za-z0-9]++"
+# Fewer than three runs of small letters with no vowel in them (a word's have one but in abbreviations: cfg, msg; of a
+# random token's runs of two or more small letters, more than half have none)
+_FEW_BARE = r"^(?!(?:.*?(?<![a-z])[bcdfghj-np-tv-xz]{2,}+(?![a-z])){3})"
+_MIXED = r"(?=[A-Za-z0-9]{0,127}[0-9])(?=[A-Za-z0-9]{0,127}[a-z])(?=[A-Za-z0-9]{0,127}[A-Z])[A-Za-z0-9]"  # then a count
 _UUID = r"""[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"""
 # What comes before an Asana personal access token's secret (Asana's 2022 format "2/<user id>/<token id>:<32 hex>", the
-# older "1/<user id>:<32 hex>"; ids of 10 to 19 digits): one lookbehind a width, each of a fixed width
-_ASANA_BEFORE = "|".join([rf"(?<=(?<![\w.-])2/[0-9]{{{u}}}/[0-9]{{{t}}}:)" for u in range(10, 20) for t in range(15, 18)]
-                         + [rf"(?<=(?<![\w.-])1/[0-9]{{{u}}}:)" for u in range(10, 20)])
+# older "1/<user id>:<32 hex>"; ids of 1 to 25 digits): one lookbehind a width of what lies between "2/" or "1/" and the
+# ":", each of a fixed width, its digits and "/" checked by a lookahead inside it (which has no width)
+_ASANA_BEFORE = "(?<=[0-9]:)(?:" + "|".join(
+    rf"(?<=(?<![\w.-])(?:1/(?=[0-9]{{1,25}}:)|2/(?=[0-9]{{1,25}}/[0-9]{{1,25}}:))[0-9/]{{{n}}}:)" for n in range(1, 52)) + ")"
 
 SHAPE_RULES = [
     {"id": "token-shape-alone",  # tokens of a fixed length and alphabet, alone: an Okta API token ("00" and 40 of
@@ -62,21 +74,37 @@ SHAPE_RULES = [
      "entropy": 3.0, "allowlists": _FIXTURE},
     {"id": "prefixed-token-wide",  # a token in vendors' prefixed shape whose body prefixed-token does not take: base64url
      # with "-" or "_" inside (letters of both cases and a digit), small letters and digits (8 of each at least, 40 or
-     # more, not hex), or capitals and digits (8 of each, 32 or more, not hex); for a vendor no rule knows yet. A name's
-     # words joined by "_" or "-" (test_Handles_Response_v2) are none, nor are parts none of which is mixed
-     "regex": r"""(?<![\w+/=.-])(?:[a-z][a-z0-9]{1,9}|[A-Z][A-Z0-9]{1,9})(?:[_-](?:[a-z]{1,8}|[A-Z]{1,8}|v[0-9]{1,2}|[0-9]{1,2}))?[_-]"""
+     # more, not hex), or capitals and digits (8 of each, 32 or more, not hex); for a vendor no rule knows yet; alone or
+     # as a URL's path segment (a "/" on either side: "-" and "_" are in no standard base64, "/" in no base64url). A
+     # name's words joined by "_" or "-" (test_Handles_Response_v2) are none, nor are parts none of which is mixed
+     "regex": r"""(?<![\w+=.-])(?:[a-z][a-z0-9]{1,9}|[A-Z][A-Z0-9]{1,9})(?:[_-](?:[a-z]{1,8}|[A-Z]{1,8}|v[0-9]{1,2}|[0-9]{1,2}))?[_-]"""
               r"""((?=[A-Za-z0-9_-]{0,199}[0-9])(?=[A-Za-z0-9_-]{0,199}[a-z])(?=[A-Za-z0-9_-]{0,199}[A-Z])[A-Za-z0-9_-]{32,200}+"""
               r"""|(?=(?:[a-z]{0,40}[0-9]){8})(?=(?:[0-9]{0,40}[a-z]){8})(?=[a-z0-9]{0,199}[g-z])[a-z0-9]{40,200}+"""
-              r"""|(?=(?:[A-Z]{0,40}[0-9]){8})(?=(?:[0-9]{0,40}[A-Z]){8})(?=[A-Z0-9]{0,199}[G-Z])[A-Z0-9]{32,200}+)(?![\w+/=-]|\.[\w.-])""",
+              r"""|(?=(?:[A-Z]{0,40}[0-9]){8})(?=(?:[0-9]{0,40}[A-Z]){8})(?=[A-Z0-9]{0,199}[G-Z])[A-Z0-9]{32,200}+)(?![\w+=-]|\.[\w.-])""",
      "keywords": [], "entropy": 4.0, "runs": [_TOKEN_CHARS, 35, 2, frozenset(range(35, 233))],  # a "." after it at most
-     "allowlists": _FIXTURE + [{"regexes": [r"^(?=[^a-z]*[a-z])(?:[A-Z]*+[a-z]{2,}+|[A-Z]++|\d++|[_-]++)++$",  # words
+     "allowlists": _FIXTURE + [{"regexes": [_FEW_BARE + r"(?=[^a-z]*[a-z])(?:[A-Z]*+[a-z]{2,}+|[A-Z]++|\d++|[_-]++)++$",  # words
                                             r"^(?:(?:[A-Z]?[a-z]++|[A-Z]++|\d++)(?:[_-]|$))++$",  # one word a part: No-Nuclear-License-2014
-                                            # parts, none of 10 or more mixed as a random one is: a widget's IPY_MODEL_<hex>,
-                                            # NODE_SEA_FUSE_<hex>; texinfo's ids, "_" written _005f (NETTLE_005fCURVE25519)
-                                            r"^(?=[^_-]*[_-])(?!(?:[A-Za-z0-9]*+[_-])*?(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{10})",
+                                            # parts, none of 10 or more mixed as a random one is nor two of both cases out of
+                                            # a word's order: a widget's IPY_MODEL_<hex>, NODE_SEA_FUSE_<hex>; texinfo's
+                                            # ids, "_" written _005f (NETTLE_005fCURVE25519)
+                                            r"^(?=[^_-]*[_-])(?!(?:[A-Za-z0-9]*+[_-])*?(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{10})"
+                                            r"(?!(?:[A-Za-z0-9]*+[_-])*?" + _RANDOM_PART + r"(?:[_-][A-Za-z0-9]*+)*?[_-]" + _RANDOM_PART + ")",
                                             r"_00[2-7][0-9a-f]",
                                             r"(?-i:EXAMPLE)"]},
-                               {"regexTarget": "match", "regexes": [r"(?i)^(?:sha\d*|md5|pk|integrity|data)[_.-]"]}]},
+                               # cs_live_, cs_test_: a Stripe Checkout session's id, in its URL's path
+                               {"regexTarget": "match", "regexes": [r"(?i)^(?:sha\d*|md5|pk|integrity|data|cs_live|cs_test)[_.-]"]}]},
+    {"id": "prefixed-token-body",  # an unknown vendor's prefixed token whose body prefixed-token-wide does not take: hex
+     # after a mark of a key's kind (orb_v1_<64 hex>, acme_live_, _sk_, -key-: a digest's sha256_<hex> or build-<sha> has
+     # none), a JWT or its last two parts (tok_eyJ...: "eyJ" is base64 of '{"', a signature of 20 or more after), or two or
+     # three dotted parts of letters of both cases and digits (lk.<24>.<40>). Alone or as a URL's path segment
+     "regex": r"""(?<![\w+=.-])((?:[a-z][a-z0-9]{1,9}|[A-Z][A-Z0-9]{1,9})(?:[_-](?:[a-z]{1,8}|[A-Z]{1,8}))?"""
+              r"""(?:[_-](?i:v[0-9]{1,2}|live|test|prod|sk|key|secret|token|api|pat)[_-](?:[0-9a-f]{32,128}+|[0-9A-F]{32,128}+)"""
+              r"""|[_.-]eyJ[A-Za-z0-9_-]{10,600}+(?:\.[A-Za-z0-9_-]{10,600}+)?\.(?=[A-Za-z0-9_-]{0,99}[0-9])(?=[A-Za-z0-9_-]{0,99}[A-Za-z])[A-Za-z0-9_-]{20,100}+"""
+              r"""|[._-]""" + _MIXED + r"""{12,64}+(?:\.""" + _MIXED + r"""{12,64}+)?\.""" + _MIXED + r"""{20,128}+))(?![\w+=-]|\.[\w.-])""",
+     "keywords": [], "entropy": 3.0, "runs": [_TOKEN_CHARS, 36, 2, frozenset(range(36, 1330))],  # a "." after it at most
+     # dotted words: fewer than three small letters alone (anotherCamelCaseName3x) and three runs with no vowel
+     "allowlists": _FIXTURE + [{"regexes": [_FEW_BARE + r"(?=[^.]*\.)(?![^.]*[_.-]eyJ)(?!(?:.*?(?<![a-z])[a-z](?![a-z])){3})",
+                                            r"(?i)^(?:pk|cache|build|hash|digest|sha\d*|md5|etag|rev|commit|blob|obj|file|chunk|asset|sum|checksum)[_.-]"]}]},
     {"id": "rails-master-key",  # Rails' master key (config/master.key) or an environment's (config/credentials/production.key):
      # 32 hex digits alone in the file, which decrypts credentials.yml.enc; by its name the file is refused already, this
      # reads the same key under any *.key name

@@ -215,7 +215,9 @@ POSSESSIVE_RULES = ["sql-password", "plaintext-securestring", "config-secret-val
                     "search-client-key", "azure-connection-key", "ibm-cloud-api-key",
                     # the ninth sweep's (ctxlib/secretshapes.py, secretcontexts.py, secretplaces.py)
                     "token-shape-alone", "bitwarden-access-token", "prefixed-token-2026",
-                    "prefixed-token-wide", "rails-master-key", "url-path-key-2026", "env-set-secret"]
+                    "prefixed-token-wide", "rails-master-key", "url-path-key-2026", "env-set-secret",
+                    # the tenth sweep's (ctxlib/secretshapes.py)
+                    "prefixed-token-body"]
 
 
 @pytest.mark.parametrize("rule_id", POSSESSIVE_RULES)
@@ -299,6 +301,10 @@ HOSTILE = {  # 100 kB each, built against one new rule; none holds a secret
                           "SearchClient.create(" + " " * MiB_TENTH],
     "azure-connection-key": ["AccountKey=" * 9_000, "SharedAccessKey=" + "A" * MiB_TENTH],
     "ibm-cloud-api-key": ['"apikey": "' * 9_000, '"apikey":' + " " * MiB_TENTH + '"'],
+    # the tenth sweep's
+    "prefixed-token-body": ["ab." + "aB3" * 33_000, ("ab." + "Ab3" * 5 + "." + "Ab3" * 8 + " ") * 2_000, "ab_eyJ" + "a" * MiB_TENTH,
+                            ("ab_eyJ" + "a" * 30 + ".") * 2_700, ("ab_v1_" + "a" * 40 + " ") * 2_000],
+    "token-shape-alone": ["1/" * 50_000 + ":", ("2/" + "9" * 20 + "/") * 4_000 + ":" + "0" * 32, ("1/1:" + "0" * 32 + " ") * 2_700],
 }
 # The path a rule wants to run on (its "path"); other rules run on any
 HOSTILE_PATHS = {"terraform-variable-default": "a.tf", "lua-long-string-secret": "a.lua", "config-password-blank": "a.conf",
