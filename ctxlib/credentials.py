@@ -63,7 +63,6 @@ from .secretshapes import SHAPE_RULES  # ctxlib's own rules for tokens known by 
 from .secretrules import CREDENTIAL_FILE_PATTERNS, GITLEAKS_ALLOWLISTS, linear_gitleaks_regex, wider_end  # ctxlib's own
 from .secretrules import EXTRA_RULES as _KIND_RULES
 from .secretvalues import VALUE_RULES  # ctxlib's own rules for values the others' filters drop
-
 EXTRA_RULES = _KIND_RULES + FORMAT_RULES + CALL_RULES + VALUE_RULES + CONTEXT_RULES + PLACE_RULES + SHAPE_RULES  # every rule ctxlib adds, in the order they run after gitleaks'
 
 GITLEAKS_VERSION = "8.30.1"
@@ -99,6 +98,7 @@ class _Rule:
     path: str
     allowlists: tuple
     runs: tuple = ()  # ctxlib's key: (characters, least, tail[, lengths]) every match lies in a run of (regexscan.run_finditer)
+    lines: str = ""  # ctxlib's key: what the line of every match holds (regexscan.line_finditer)
 
 
 def shannon_entropy(text: str) -> float:
@@ -155,7 +155,7 @@ def rules() -> tuple[tuple[_Rule, ...], tuple[_Allowlist, ...]]:
     found = tuple(
         _Rule(r["id"], wider_end(r["id"], linear_gitleaks_regex(r["id"], r["regex"])), tuple(k.lower() for k in r.get("keywords", [])), float(r.get("entropy", 0.0)),
               int(r.get("secretGroup", 0)), r.get("path", ""),
-              _allowlists(r.get("allowlists", []) + GITLEAKS_ALLOWLISTS.get(r["id"], [])), tuple(r.get("runs", ())))
+              _allowlists(r.get("allowlists", []) + GITLEAKS_ALLOWLISTS.get(r["id"], [])), tuple(r.get("runs", ())), r.get("lines", ""))
         for r in config["rules"] + EXTRA_RULES if "regex" in r)
     return found, _allowlists([config.get("allowlist", {})])
 
@@ -259,6 +259,9 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
         spans = seen[key] if key in seen else seen.setdefault(key, regexscan.run_spans(marked, _shortest_runs()[chars]))
         yield from regexscan.run_finditer(pattern, text, *rule.runs[:3], marked, *(rule.runs[3:] or [None]), spans)  # [3]: lengths
         return
+    if rule.lines:
+        yield from regexscan.line_finditer(pattern, text, _compiled(rule.lines))
+        return
     source = pattern.pattern if isinstance(pattern, re.Pattern) else None  # as re reads it (goregex)
     if None not in seen:
         seen[None] = regexscan.case_safe(text, lowered)
@@ -273,7 +276,7 @@ def _matches(rule: _Rule, text: str, lowered: str, seen: dict):
         for start, end in spans:
             yield from pattern.finditer(text, start, end)
         return
-    index = (seen[""], _keywords().literals)
+    index = (seen[""], _keywords().literals, seen.setdefault(("looked",), {}))  # [2]: other literals' places
     literals = regexscan.possible(literals, index)
     if parts:  # the windows share one list of the places where the rest could start
         parts, starts = (parts[0], literals, parts[2]), regexscan.candidate_starts(

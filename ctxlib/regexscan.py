@@ -76,13 +76,16 @@ def candidate_starts(text: str, lowered: str, literals, pos: int, endpos: int, i
             for every literal in ``indexed``. Such a literal is not searched again: an ``(?i)``
             one's places are its places, a case-sensitive ASCII one's those of its lower case
             where ``text`` holds it as it is (given one character of ``lowered`` for one of ``text``).
+            A third item, a dict the scan of one text keeps, holds the places of the other literals once
+            looked for in the whole text (``pos`` 0): rules that need the same literal find it once.
     Returns:
         the sorted offsets ``s`` in ``pos``..``endpos`` with, for some entry, its literal at
         ``s + d``, ``lo <= d <= hi``, inside ``endpos``: every place a match can start, and more.
     Raises:
         nothing.
     """
-    places, indexed = index if index is not None else ({}, ())
+    places, indexed = index[:2] if index is not None else ({}, ())
+    looked = index[2] if index is not None and len(index) > 2 else None
     aligned = len(lowered) == len(text)
     starts: set[int] = set()
     for literal, icase, lo, hi in literals:
@@ -92,6 +95,11 @@ def candidate_starts(text: str, lowered: str, literals, pos: int, endpos: int, i
             offsets = places.get(key, ())
             found, limit = islice(offsets, bisect_left(offsets, pos + lo), None), endpos - len(literal)
             exact = None if icase or literal == key else literal
+        elif looked is not None and pos == 0 and endpos >= len(lowered if icase else text):
+            offsets = looked.get((literal, icase))
+            if offsets is None:
+                offsets = looked[literal, icase] = list(_occurrences(lowered if icase else text, literal, 0, endpos))
+            found, limit = islice(offsets, bisect_left(offsets, lo), None), endpos
         else:
             found, limit = _occurrences(lowered if icase else text, literal, pos + lo, endpos), endpos
         for at in found:
@@ -117,7 +125,7 @@ def possible(literals, index) -> tuple:
     too): exact for a case-sensitive literal, and for an ``(?i)`` one where ``case_safe`` holds.
     Returns a tuple (empty: no match is possible). Raises nothing.
     """
-    places, indexed = index
+    places, indexed = index[:2]
     return tuple(lit for lit in literals if all(k in places for k in _indexed_in(lit[0], indexed)))
 
 
@@ -425,3 +433,17 @@ def run_spans(marked: bytes, least: int) -> list[tuple[int, int]]:
     return found
 
 
+
+def line_finditer(pattern: re.Pattern, text: str, probe: re.Pattern):
+    """``pattern.finditer(text)`` for a ``(?m)^`` pattern whose every match lies in one line, from its start, and holds
+    a match of ``probe`` (a ``.pgpass`` line holds ``:<port>:``): only the lines ``probe`` finds are tried, once each, with
+    ``match``. The caller vouches for that shape. Returns the matches ``finditer`` gives, in order; raises nothing.
+    ``line_finditer(re.compile("(?m)^a:1:b$"), "x\\na:1:b", re.compile(":1:"))`` -> the match ``"a:1:b"`` at 2."""
+    at = 0
+    while hit := probe.search(text, at):
+        m = pattern.match(text, text.rfind("\n", 0, hit.start()) + 1)
+        if m:
+            yield m
+        at = text.find("\n", hit.end()) + 1  # the next line: each is tried once
+        if not at:
+            return

@@ -362,3 +362,39 @@ def test_readings_made_on_another_python_are_not_used(monkeypatch, tmp_path):
         assert regexscan.known_readings() == {}
     finally:
         regexscan.known_readings.cache_clear()
+
+
+# --- a line rule's probe, and literals looked for once a text (the tenth sweep's speed work) ------------------------
+
+LINE_PIECES = st.sampled_from(["db", "*", ":", "5432", ":*:", "app", "user", "s3cr3t-Pw", "\n", " ", "\t", "echo ",
+                               "'", '"', "10.0.0.1", "\\:", "$", "@", "x.y", "-", "99999", "123456"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(LINE_PIECES, max_size=40).map("".join))
+def test_line_finditer_is_finditer(text):
+    rule = next(r for r in rules()[0] if r.id == "pgpass-format")
+    pattern = _compiled(rule.regex)
+    found = spans(regexscan.line_finditer(pattern, text, _compiled(rule.lines)))
+    assert found == spans(pattern.finditer(text))
+
+
+def test_line_finditer_by_hand():
+    rule = next(r for r in rules()[0] if r.id == "pgpass-format")
+    pattern, probe = _compiled(rule.regex), _compiled(rule.lines)
+    text = "x: 1\ndb:5432:app:user:Tr0ub4dor3\n1:2:3:4:5:6\n*:*:*:*:Hunter2pw\nend"
+    assert spans(regexscan.line_finditer(pattern, text, probe)) == spans(pattern.finditer(text))
+    assert len(spans(pattern.finditer(text))) == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PATTERNS), min_size=1, max_size=4), texts)
+def test_literals_looked_for_once_a_text_give_the_same_matches(sources, text):
+    # The third item of index keeps a literal's places for the next rule: the matches stay finditer's.
+    lowered, looked = text.lower(), {}
+    if not case_safe(text, lowered):
+        return
+    for source in sources:
+        pattern, literals = re.compile(source), required_literals(source)
+        index = ({}, frozenset(), looked)
+        assert spans(anchored_finditer(pattern, text, lowered, literals, index=index)) == spans(pattern.finditer(text))
