@@ -8,8 +8,8 @@ API token (``00`` and 40), a Mailchimp key (``<32 hex>-us21``), a Bitwarden Secr
 (``0.<uuid>.<secret>:<key>``), a Convex deploy key, a fal key (``<uuid>:<32 hex>``), a crates.io token, and prefixes of
 Intercom, Paddle, Flutterwave, Adyen, Honeycomb, Axiom, Neon and Anthropic's OAuth tokens; a vendor's prefixed token
 whose body is base64url or of one case, alone or as a URL's path segment; and a Rails master key, 32 hex digits alone in a
-``*.key`` file. A tenth sweep read an unknown vendor's prefix before a hex body (after a mark of a key's kind: ``_v1_``,
-``_live_``, ``_sk_``), a JWT-like body or a dotted one, and Asana ids of any length from 1 to 25 digits.
+``*.key`` file. A tenth sweep read an unknown vendor's prefix before a hex body (after a mark of a key's kind, ``_live_``,
+``_sk_``, or a version after a short prefix, ``orb_v1_``), a JWT-like body or a dotted one, and Asana ids of 1 to 25 digits.
 
 Each is read by its vendor's documented shape; the shapes without a literal are tried only at the start of runs of
 token characters of their own lengths (``regexscan.run_finditer``'s ``lengths``), the runs found once a text for all
@@ -94,11 +94,13 @@ SHAPE_RULES = [
                                # cs_live_, cs_test_: a Stripe Checkout session's id, in its URL's path
                                {"regexTarget": "match", "regexes": [r"(?i)^(?:sha\d*|md5|pk|integrity|data|cs_live|cs_test)[_.-]"]}]},
     {"id": "prefixed-token-body",  # an unknown vendor's prefixed token whose body prefixed-token-wide does not take: hex
-     # after a mark of a key's kind (orb_v1_<64 hex>, acme_live_, _sk_, -key-: a digest's sha256_<hex> or build-<sha> has
-     # none), a JWT or its last two parts (tok_eyJ...: "eyJ" is base64 of '{"', a signature of 20 or more after), or two or
-     # three dotted parts of letters of both cases and digits (lk.<24>.<40>). Alone or as a URL's path segment
-     "regex": r"""(?<![\w+=.-])((?:[a-z][a-z0-9]{1,9}|[A-Z][A-Z0-9]{1,9})(?:[_-](?:[a-z]{1,8}|[A-Z]{1,8}))?"""
-              r"""(?:[_-](?i:v[0-9]{1,2}|live|test|prod|sk|key|secret|token|api|pat)[_-](?:[0-9a-f]{32,128}+|[0-9A-F]{32,128}+)"""
+     # after a mark of a key's kind (acme_live_, _sk_, -key-, _auth_) or a version after a vendor's short prefix (orb_v1_,
+     # sk-or-v1-): a digest's sha256_<hex>, an artifact's model_v2_<hex> or a deploy tag's web-prod-<sha> has none; a
+     # JWT or its last two parts (tok_eyJ...: "eyJ" is base64 of '{"', a signature of 20 or more after), or two or three
+     # dotted parts of letters of both cases and digits (lk.<24>.<40>). Alone or as a URL's path segment
+     "regex": r"""(?<![\w+=.-])((?:[a-z][a-z0-9]{1,2}|[A-Z][A-Z0-9]{1,3})(?:[_-][a-z]{1,8})?[_-][vV][0-9]{1,2}[_-](?:[0-9a-f]{32,128}+|[0-9A-F]{32,128}+)"""
+              r"""|(?:[a-z][a-z0-9]{1,9}|[A-Z][A-Z0-9]{1,9})(?:[_-](?:[a-z]{1,8}|[A-Z]{1,8}))?"""
+              r"""(?:[_-](?i:live|sk|key|secret|token|api|pat|auth|access|priv)[_-](?:[0-9a-f]{32,128}+|[0-9A-F]{32,128}+)"""
               r"""|[_.-]eyJ[A-Za-z0-9_-]{10,600}+(?:\.[A-Za-z0-9_-]{10,600}+)?\.(?=[A-Za-z0-9_-]{0,99}[0-9])(?=[A-Za-z0-9_-]{0,99}[A-Za-z])[A-Za-z0-9_-]{20,100}+"""
               r"""|[._-]""" + _MIXED + r"""{12,64}+(?:\.""" + _MIXED + r"""{12,64}+)?\.""" + _MIXED + r"""{20,128}+))(?![\w+=-]|\.[\w.-])""",
      "keywords": [], "entropy": 3.0, "runs": [_TOKEN_CHARS, 36, 2, frozenset(range(36, 1330))],  # a "." after it at most

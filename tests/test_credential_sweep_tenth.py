@@ -74,7 +74,8 @@ POSITIVES = [
     ("hex after a version mark", "a.py", f'client = Ferrow("frw_v1_{rs(HEX, 64)}")\n'),
     ("hex after live", "k.yaml", f"keys:\n  - glm_live_{rs(HEX, 40)}\n"),
     ("hex after sk", "k.csv", f"env,key\nprod,orv_sk_{rs(HEX, 48)}\n"),
-    ("capital hex after PROD", "k.json", json.dumps([f"YND_PROD_{rs(HEX.upper(), 48)}"])),
+    ("capital hex after SECRET", "k.json", json.dumps([f"YND_SECRET_{rs(HEX.upper(), 48)}"])),
+    ("hex after a version, two-part prefix", "a.env.example.md", f"`sk-zq-v1-{rs(HEX, 64)}`\n"),
     ("hex after key, dashes", "setup.md", f"run `ferrow login frw-key-{rs(HEX, 32)}`\n"),
     ("hex in a path", "docs/x.md", f"https://api.ferrow.dev/t/frw_v2_{rs(HEX, 64)}/events\n"),
     ("a JWT after a prefix", "a.py", f'Client("glm_{jwt_like(3)}")\n'),
@@ -107,6 +108,8 @@ NEGATIVES = [
     ("a placeholder in a path", "x.md", "https://in.ferrow.dev/hook/frw_live_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/batch\n"),
     ("digests with a prefix", "cache.py", f"KEY = 'sha256_{rs(HEX, 64)}'\nB = 'build-{rs(HEX, 40)}'\nC = 'cache_v1_{rs(HEX, 64)}'\nE = 'etag_live_{rs(HEX, 32)}'\n"),
     ("hex without a mark", "ids.txt", f"frw_{rs(HEX, 64)}\nglm-{rs(HEX, 40)}\n"),
+    ("artifacts' versioned digests", "cache.py", f"M = 'model_v2_{rs(HEX, 64)}'\nD = 'data_v1_{rs(HEX, 40)}'\n"),
+    ("deploy tags", "deploy.yaml", f"image: registry.x.io/shop:web-prod-{rs(HEX, 40)}\ntag: api-test-{rs(HEX, 40)}\n"),
     ("widget ids", "nb.json", json.dumps({"a": f"IPY_MODEL_{rs(HEX, 32)}", "b": f"NODE_SEA_FUSE_{rs(HEX, 32)}"})),
     ("a mapbox public token", "map.js", f"const PUBLIC = ['pk.{b64u(json.dumps({'u': 'x', 'a': rs(LO + DG, 12)}).encode())}.{mixed(URL, 22)}'];\n"),
     ("a source map", "app.js", "//# sourceMappingURL=data:application/json;charset=utf-8;base64,"
