@@ -98,3 +98,12 @@ def test_the_python_examples_in_the_library_page_run_as_written(monkeypatch):
     for n, block in enumerate(blocks):  # each block on its own, as a reader copies one
         runner.run(parser.get_doctest(block, {}, f"docs/library.md, python block {n + 1}", "library.md", 0))
     assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("doc", [*DOCS, *sorted((ROOT / "lessons").glob("*/*.ipynb"))], ids=lambda p: p.name)
+def test_no_doc_or_lesson_is_refused_as_holding_a_secret(doc):
+    # A learner who packs this course's own repository gets its docs and lessons: docs/library.md once quoted
+    # a test's key assignment as an example of a false positive, and was refused for it (generic-api-key).
+    from ctxlib.repo import credential_in_text
+
+    assert credential_in_text(doc.read_text(encoding="utf-8"), str(doc.relative_to(ROOT))) is None
