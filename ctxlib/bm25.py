@@ -295,14 +295,18 @@ def _files_containing(texts, paths, terms, first=None) -> dict[str, set[int]]:
     # lowered copies were ~100 MB). Per file, not over the texts joined: one non-ASCII character
     # makes a joined string 2 or 4 bytes a character, while most files stay 1 (PEP 393).
     # Identical texts (``first``: identical.first_copies) are lowered and scanned once: the answer is the text's.
+    # Code terms, and each way count_term finds one written (vat, VAT, Vat), are ASCII: a non-ASCII text is lowered
+    # as its UTF-8 bytes (bytes.lower: ASCII letters only), 4x quicker than str.lower's per-character case lookup.
+    encoded = [t.encode() for t in terms] if all(_whole_part_patterns(t) for t in terms) else None
     texts = list(texts)
     first = identical.first_copies(texts) if first is None else first
     found: dict[str, set[int]] = {t: set() for t in terms}
     held_by: dict[int, tuple[str, ...]] = {}  # first index -> the terms its lowered text holds
     for k, (text, path) in enumerate(zip(texts, paths)):
         if first[k] == k:
-            lowered = text.lower()
-            held = held_by[k] = tuple(t for t in terms if t in lowered)
+            as_text = text.isascii() or encoded is None  # a term with no regex (not ASCII) needs str.lower
+            lowered = text.lower() if as_text else text.encode("utf-8", "surrogatepass").lower()
+            held = held_by[k] = tuple(t for t, w in zip(terms, terms if as_text else encoded) if w in lowered)
         else:
             held = held_by[first[k]]
         lowered_path = path.lower()
@@ -429,11 +433,7 @@ def plain_bm25_scores(files: dict[str, str], query) -> dict[str, float]:
     for path, body in files.items():
         words = _WORD.findall(body.lower())
         lengths[path] = len(words)
-        counts: dict[str, int] = {}
-        for w in words:
-            if w in wanted:
-                counts[w] = counts.get(w, 0) + 1
-        tfs[path] = counts
+        tfs[path] = collections.Counter(w for w in words if w in wanted)
     avg_len = max(1.0, sum(lengths.values()) / max(1, len(files)))
     idf = {t: inverse_document_frequency(len(files), df)
            for t in terms for df in [sum(1 for c in tfs.values() if t in c)]}
