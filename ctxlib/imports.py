@@ -254,6 +254,8 @@ def neighbours(files: dict[str, str], candidates, top, copy_of=None, skip=None) 
     statements: dict[str, tuple] = {}  # first copy -> its import statements
     specifiers: dict[str, tuple] = {}  # first copy -> its relative specifiers (a .js file may copy a .py)
     for path in candidates:
+        if path not in top and not path.endswith((".py", *JS_EXTENSIONS)):
+            continue  # imports nothing this module reads (a .txt, a .c): its text is not searched
         text = files[path]
         first = copy_of[path] if copy_of else path
         if path not in top:
