@@ -94,9 +94,10 @@ _LOG_NOISE = re.compile(r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}
 # A literal first ("def", "class", "from", "import") lets the regex engine skip ahead fast: 14x
 # quicker on the standard library than one anchored pattern; a match inside a word is dropped.
 _PY_DEFS = (re.compile(r"def[ \t]+([A-Za-z_]\w*)"), re.compile(r"class[ \t]+([A-Za-z_]\w*)"))
-_TOP_NAME = re.compile(r"^(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?(?:function|class|const|let|var|def|"
-                       r"fn|func|type|interface|struct|enum)[ \t]+([A-Za-z_$][\w$]*)|^([A-Za-z_][\w.-]*)[ \t]*(?:=|\(|:(?!//))",
-                       re.M)
+# A top-level line is found by the newline before it, a literal too (anchored with ^ it was tried at every
+# character): the text is searched with one newline put before it.
+_TOP_NAME = re.compile(r"\n(?:(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?(?:function|class|const|let|var|def|"
+                       r"fn|func|type|interface|struct|enum)[ \t]+([A-Za-z_$][\w$]*)|([A-Za-z_][\w.-]*)[ \t]*(?:=|\(|:(?!//)))")
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,7 @@ def _definitions(style: str, text: str, among=None) -> frozenset[str]:
         return frozenset(names)
     if style == "prose":
         return frozenset()  # prose: "Note: ..." at a line's start defines nothing
-    names = {_fold(a or b) for a, b in _TOP_NAME.findall(text)}
+    names = {_fold(a or b) for a, b in _TOP_NAME.findall("\n" + text)}
     return frozenset(names if among is None else names & among)
 
 
