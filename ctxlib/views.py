@@ -251,7 +251,8 @@ def hit_ranges(text: str, terms, context: int = 2, hits: list[int] | None = None
 
 
 def ranges_view(text: str, terms, context: int = 2, max_ranges: int | None = None,
-                hits: list[int] | None = None, lines: list[str] | None = None) -> str | None:
+                hits: list[int] | None = None, lines: list[str] | None = None,
+                ranges: list[tuple[int, int]] | None = None) -> str | None:
     """The lines around the query's hits, numbered, with ``⋮`` where lines are left out.
 
     Args:
@@ -261,6 +262,8 @@ def ranges_view(text: str, terms, context: int = 2, max_ranges: int | None = Non
         max_ranges: keep only the first this many ranges (``None``: all).
         hits: ``hit_lines(text, terms)`` if the caller already has it.
         lines: the text's lines (split at ``"\\n"`` only) if the caller already has them.
+        ranges: ``hit_ranges(text, terms, context, hits)`` if the caller already has them (then ``hits``
+            and ``context`` are not read again).
     Returns:
         e.g. ``"⋮\\n 12 | def vat_rate(country):\\n 13 |     ...\\n⋮\\n"``, or ``None`` when no
         line has a hit.
@@ -271,7 +274,9 @@ def ranges_view(text: str, terms, context: int = 2, max_ranges: int | None = Non
     if max_ranges is not None and not is_whole_number(max_ranges, 1):
         raise WordedError.of(N_("max_ranges must be None or a whole number >= 1, got {value}"), value=shown(max_ranges))
     lines = _lines(text) if lines is None else lines
-    ranges = line_ranges(hit_lines(text, terms) if hits is None else hits, len(lines), context)[:max_ranges]
+    if ranges is None:
+        ranges = line_ranges(hit_lines(text, terms) if hits is None else hits, len(lines), context)
+    ranges = ranges[:max_ranges]
     if not ranges:
         return None
     width = len(str(ranges[-1][1]))
@@ -301,15 +306,15 @@ def view_options(path: str, text: str, terms, score: float, view: str = "auto", 
                          lambda: _shorter(signatures_view(text), text),
                          signatures_length_at_least(text), copies=copies)  # known before ast.parse
         elif kind == "ranges":
-            hits = hit_lines(text, terms)
-            n = len(hit_ranges(text, terms, hits=hits))
+            ranges = hit_ranges(text, terms)  # made once for every option below, as the lines are
+            n = len(ranges)
             lines = _lines(text) if n else []
-            first = ranges_view(text, terms, max_ranges=1, hits=hits, lines=lines) if n else ""
+            first = ranges_view(text, terms, max_ranges=1, lines=lines, ranges=ranges) if n else ""
             keep = n
             while keep >= 1:
                 # More ranges show the first range's lines and at least one line more (4 or more characters,
                 # where the first range alone may end with a 2-character elision): longer than the first alone.
-                build = functools.partial(ranges_view, text, terms, max_ranges=keep, hits=hits, lines=lines) \
+                build = functools.partial(ranges_view, text, terms, max_ranges=keep, lines=lines, ranges=ranges) \
                     if keep > 1 else (lambda first=first: first)
                 yield Option(path, "ranges", score * VIEW_VALUE["ranges"] * keep / n, build,
                              len(first) + 2 if keep > 1 else len(first), ranges=(keep, n), copies=copies)
