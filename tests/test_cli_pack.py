@@ -210,3 +210,19 @@ def test_pack_report_json_is_valid_json_on_a_stream_of_any_encoding(tmp_path, en
                           env={**__import__("os").environ, "PYTHONIOENCODING": encoding}, timeout=120)
     assert done.returncode == 0
     assert json.loads(done.stderr.decode(encoding))["skipped"][0]["path"] == "café_\U0001f600.py"
+
+
+@pytest.mark.parametrize("argv, error", [
+    (["--query", "vat"], "the following arguments are required: --budget (see 'ctxlib pack --help')"),
+    (["--query", "vat", "--budget", "abc"], "argument --budget: invalid int value: 'abc' (see 'ctxlib pack --help')"),
+    (["--query", "vat", "--budget", "9", "--bogus"], "unrecognized arguments: --bogus (see 'ctxlib pack --help')"),
+    (["--query", "vat", "--budget", "9", "--lang", "xx"],
+     "argument --lang: invalid choice: 'xx' (choose from 'en', 'hi') (see 'ctxlib pack --help')"),
+])
+@pytest.mark.parametrize("asked", [["--report", "json"], ["--report=json"], ["--rep", "json"]])
+def test_pack_report_json_words_argparse_errors_as_json_too(shop, capsys, argv, error, asked):
+    # a hostile tester's leftover (session 42): argparse's own errors were plain text after --report json
+    status, out, err = run(capsys, "pack", shop, *asked, *argv)
+    assert (status, out) == (2, "") and json.loads(err) == {"error": error}
+    status, out, err = run(capsys, "pack", shop, "--report", "json", "--report", "text", *argv)
+    assert (status, err) == (2, f"ctxlib: pack: {error}\n")  # the last --report is the one asked for

@@ -20,14 +20,20 @@ def _short(message: str) -> str:
     return re.sub(r"'([^'\n]{81,})'", lambda m: repr(shorten(m.group(1))), message)
 
 
-def _one_line_error(parser: argparse.ArgumentParser, command: str, lang: str = "en"):
-    """Argument errors as one line, "ctxlib: pack: ...", instead of argparse's usage block, in ``lang``."""
+def _one_line_error(parser: argparse.ArgumentParser, command: str, lang: str = "en", report: str = "text"):
+    """Argument errors as one line, "ctxlib: pack: ...", instead of argparse's usage block, in ``lang``; as
+    ``{"error": ...}`` when the command line asked for ``--report json`` (``pack.report_in``)."""
     where = f"ctxlib {command}".strip()
-    return lambda said: parser.exit(2, "ctxlib: " + (f"{command}: " if command else "") + message(
-        N_("{problem} (see '{command} --help')"), lang, problem=_short(said), command=where) + "\n")
+
+    def error(said):
+        text = message(N_("{problem} (see '{command} --help')"), lang, problem=_short(said), command=where)
+        if report == "json":
+            parser.exit(2, pack.json_line({"error": text}, sys.stderr) + "\n")
+        parser.exit(2, "ctxlib: " + (f"{command}: " if command else "") + text + "\n")
+    return error
 
 
-def build_parser(extensions=(), lang: str = "en") -> argparse.ArgumentParser:
+def build_parser(extensions=(), lang: str = "en", report: str = "text") -> argparse.ArgumentParser:
     """The ``ctxlib`` argument parser: one subcommand per function, each with one-line argument errors.
 
     Args:
@@ -35,6 +41,7 @@ def build_parser(extensions=(), lang: str = "en") -> argparse.ArgumentParser:
             classroom commands this way (``ctxlib.course.commands``), so the library never imports it.
         lang: the language of its help texts and errors (``i18n.LANGS``); argparse's own words are in it only
             while ``words.in_language(lang)`` holds, as ``main`` does.
+        report: ``"json"``: its errors are ``{"error": ...}`` lines, as ``pack --report json`` promises a program.
     Raises:
         ValueError: for a ``lang`` not in ``i18n.LANGS``.
     """
@@ -48,7 +55,7 @@ def build_parser(extensions=(), lang: str = "en") -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ctxlib {__version__}",
                         help=N_("print ctxlib's version and exit"))
     # One line, "ctxlib: ...", for an error before any subcommand (e.g. "ctxlib --bogus").
-    parser.error = _one_line_error(parser, "", lang)
+    parser.error = _one_line_error(parser, "", lang, report)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add_command in (count.add_count_parser, pack.add_pack_parser, rank.add_rank_parser,
                         evaluation.add_eval_parser):
@@ -56,7 +63,7 @@ def build_parser(extensions=(), lang: str = "en") -> argparse.ArgumentParser:
     for add_commands in extensions:
         add_commands(sub)
     for name, p in sub.choices.items():
-        p.error = _one_line_error(p, name, lang)
+        p.error = _one_line_error(p, name, lang, report)
     return word_help(parser, lang)
 
 
@@ -87,9 +94,10 @@ def main(argv=None, extensions=None) -> int:
     """
     if extensions is None:
         extensions = installed_commands()
-    lang = lang_in(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lang = lang_in(argv)
     with in_language(lang):  # argparse's own words ("usage:", "invalid choice") in the command's language
-        parser = build_parser(extensions, lang)
+        parser = build_parser(extensions, lang, pack.report_in(argv))
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # told by the command that was given, so the help it points to lists that command's options
             commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -109,8 +117,7 @@ def main(argv=None, extensions=None) -> int:
         where = f"{display_name(exc.filename)}: " if exc.filename else ""
         return _failed(args, f"{where}{exc.strerror or exc}")
     except RecursionError:
-        print("ctxlib: " + message(N_("the input is nested too deeply to read"), lang_of(args)), file=sys.stderr)
-        return 2
+        return _failed(args, message(N_("the input is nested too deeply to read"), lang_of(args)))
     except KeyboardInterrupt:
         return 130
 

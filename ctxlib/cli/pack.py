@@ -80,6 +80,21 @@ def json_line(report: dict, stream) -> str:
     return text
 
 
+def report_in(argv) -> str:
+    """The report a command line asks for: the value of its last ``--report X`` (or ``--report=X``, or a prefix of
+    ``--report`` as argparse takes one), else ``"text"``. Found before argparse reads the line, so that its own
+    errors (a missing ``--query``, a ``--budget`` that is no number) are JSON too when a program asked for JSON."""
+    import argparse
+
+    reader = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    reader.add_argument("--report", action="append", default=[])
+    try:
+        asked = reader.parse_known_args(list(argv))[0].report
+    except argparse.ArgumentError:  # "--report" with no value: argparse says so itself
+        return "text"
+    return asked[-1] if asked else "text"
+
+
 def cmd_pack(args) -> int:
     """``ctxlib pack PATH``: the packed context to stdout, the report to stderr; returns 0 (``ValueError`` when nothing fits)."""
     import contextlib
