@@ -311,3 +311,20 @@ def test_a_lock_held_too_long_is_said_in_the_learners_language(progress_file, mo
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "could not be acquired" not in err and str(progress_file) in err
     assert ("किसी दूसरे program ने इसका lock 0.2 seconds" if lang == "hi" else "has held its lock for 0.2 seconds") in err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc: a folder that makes no files")
+def test_a_lock_file_that_cannot_be_made_fails_at_once(monkeypatch, capsys):
+    # filelock took "no such file" from creating /proc/self/p.json.lock for a lock held by another, and the notebook's
+    # check (record_quietly) and `ctxlib progress --name` waited the whole 30 s (round s42's leftover)
+    import time
+
+    monkeypatch.setenv("CTXLIB_PROGRESS", "/proc/self/ctxlib-progress.json")
+    started = time.monotonic()
+    with pytest.raises(FileNotFoundError) as caught:
+        record_attempt(LESSON, "fits_but_not_all", "passed")
+    assert caught.value.filename == "/proc/self/ctxlib-progress.json.lock"
+    assert main(["progress", "--name", "आशा", "--lang", "hi"]) == 2
+    said = "ctxlib: /proc/self/ctxlib-progress.json.lock: लिखी नहीं जा सकी (No such file or directory)\n"
+    assert capsys.readouterr().err == said  # the lock file, not the progress file, is the one that cannot be made
+    assert time.monotonic() - started < 5

@@ -45,8 +45,9 @@ def cmd_progress(args) -> int:
                     progress.save_progress(data, path)
             except (progress.safefile.Refused, filelock.Timeout):
                 raise
-            except OSError as exc:
-                raise UsageError(message("{path}: cannot be written ({problem})", lang, path=terminal_text(path),
+            except OSError as exc:  # the lock file named when it is the one refused (a folder in its place, say)
+                refused = exc.filename if exc.filename == str(path) + ".lock" else path
+                raise UsageError(message("{path}: cannot be written ({problem})", lang, path=terminal_text(refused),
                                          problem=exc.strerror or exc)) from None
     except progress.safefile.Refused as exc:  # a folder or a device where the file should be: said in lang
         raise UsageError(f"{terminal_text(str(exc.filename or path))}: {exc.text(lang)}") from None

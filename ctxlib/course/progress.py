@@ -190,16 +190,55 @@ def read_progress(path) -> dict:
 
 
 def progress_lock(path):
-    """The lock every writer of ``path`` holds: a ``filelock.FileLock`` on ``<path>.lock``, 30 s timeout.
+    """The lock every writer of ``path`` holds: a ``ProgressLock`` on ``<path>.lock``, 30 s timeout.
 
     In the browser build (Pyodide) there is no OS file locking, and one kernel per tab writes:
     no lock there (``contextlib.nullcontext``).
     """
     if sys.platform == "emscripten":
         return contextlib.nullcontext()
-    import filelock
+    return ProgressLock(str(path) + ".lock")
 
-    return filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS)
+
+class ProgressLock:
+    """A ``filelock.FileLock`` on ``lock_path`` (``LOCK_TIMEOUT_SECONDS``) that fails at once where its file cannot be made.
+
+    filelock takes "no such file" from creating the lock file in a folder that exists but makes no files
+    (``/proc/self/``) for a lock another process holds, and waits out the whole timeout. A held lock always has
+    its file, so two tries that fail while there is no file are that folder's refusal: ``FileNotFoundError``
+    naming the lock file, at once. A lock really held still raises ``filelock.Timeout`` after the timeout.
+    """
+
+    def __init__(self, lock_path: str):
+        import filelock
+
+        self.lock = filelock.FileLock(lock_path, timeout=LOCK_TIMEOUT_SECONDS)
+
+    def acquire(self) -> None:
+        import errno
+
+        import filelock
+
+        for _ in range(2):  # twice: a holder may have let go (and its file gone) between the try and the look
+            try:
+                self.lock.acquire(timeout=0)
+                return
+            except filelock.Timeout:
+                if os.path.lexists(self.lock.lock_file):
+                    break
+        else:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), self.lock.lock_file)
+        self.lock.acquire(timeout=LOCK_TIMEOUT_SECONDS)
+
+    def release(self) -> None:
+        self.lock.release()
+
+    def __enter__(self):
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.release()
 
 
 @contextlib.contextmanager
