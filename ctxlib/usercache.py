@@ -17,17 +17,25 @@ no sets, and its objects' keys are strings, whose hashes Python keys afresh in e
 Only a regular file is read, once, without following a link, of at most ``MAX_CACHE_BYTES``; JSON
 nested too deep or holding an integer of too many digits is refused like a damaged file (rebuilt).
 A folder that cannot be written is skipped: every run then builds the data, only slower.
+The ``*.marshal`` files ctxlib kept before this module are removed when the new ones are first built
+(``remove_legacy_files``).
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
+import stat
 from pathlib import Path
 
 # o200k_base's ranks take ~3.2 MB, the rules' codes at most ~3 MB; more is something else. JSON of 8 MiB
 # decodes to at most ~220 MB ("[{},{},...": a dict for each 3 bytes).
 MAX_CACHE_BYTES = 8 * 1024 * 1024
+# The names of ctxlib's own cache files before this module (marshal): the ranks' and gitleaks' rules' per Python
+# version ("o200k_base-446a9538cb6c348e-py311.marshal"), and the rules' compiled codes ("regex-<compiledre.TAG>.marshal").
+LEGACY_NAMES = re.compile(r"(?:o200k_base|cl100k_base|gitleaks)-[0-9a-f]{16}-py[0-9]+\.marshal"
+                          r"|regex-[a-z]+-[0-9][0-9A-Za-z.+]*-[0-9]+-[0-9]+\.marshal")
 
 
 def cache_dir() -> Path:
@@ -131,4 +139,27 @@ def cached(name: str, sha256: str, build, encode=to_json, decode=from_json, expe
             pass
     data = build()
     write_payload(path, encode(data))
+    remove_legacy_files(path.parent)  # built: the first run of this version, or a damaged file; never read from now on
     return data
+
+
+def remove_legacy_files(folder: Path) -> list[str]:
+    """Remove from ``folder`` ctxlib's own cache files of before this module (``LEGACY_NAMES``: ~14 MB of
+    ``*.marshal`` on a machine with three Python versions, never read any more); returns the names removed, sorted.
+
+    Only a regular file whose name is exactly an old one is removed; a link of that name is left (``lstat``, and
+    ``unlink`` never follows one), and so is anything else in the folder. A file that cannot be removed is left too.
+    """
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        try:
+            if LEGACY_NAMES.fullmatch(name) and stat.S_ISREG(os.lstat(os.path.join(folder, name)).st_mode):
+                os.unlink(os.path.join(folder, name))
+                removed.append(name)
+        except OSError:
+            continue
+    return sorted(removed)

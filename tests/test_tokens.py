@@ -169,6 +169,33 @@ def test_the_ranks_cache_is_checked_and_rebuilt(tmp_path, monkeypatch):
         tokens.mergeable_ranks.cache_clear()
 
 
+def test_the_marshal_files_of_before_are_removed_when_the_new_cache_is_built(tmp_path, monkeypatch):
+    # round s42 stopped reading them; ~14 MB stayed in every user's cache folder (s42's leftover)
+    import os
+
+    from ctxlib import compiledre
+    from ctxlib.usercache import LEGACY_NAMES
+
+    monkeypatch.setenv("CTXLIB_CACHE_DIR", str(tmp_path))
+    legacy = ["cl100k_base-223921b76ee99bde-py311.marshal", "gitleaks-e163e53b9e7e8a85-py313.marshal",
+              "o200k_base-446a9538cb6c348e-py312.marshal", "regex-cpython-3.11.7-20220615-4.marshal"]
+    kept = ["notes.marshal", "o200k_base-446a9538cb6c348e-py311.marshal.bak", "regex-mine.marshal", "link-target"]
+    for name in legacy + kept:
+        (tmp_path / name).write_bytes(b"old")
+    (tmp_path / "cl100k_base-223921b76ee99bde-py313.marshal").mkdir()  # a folder of that name: left
+    os.symlink(tmp_path / "link-target", tmp_path / "o200k_base-446a9538cb6c348e-py313.marshal")  # a link: left
+    tokens.mergeable_ranks.cache_clear()
+    try:
+        tokens.mergeable_ranks("cl100k_base")
+    finally:
+        tokens.mergeable_ranks.cache_clear()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        kept + ["cl100k_base-223921b76ee99bde-py313.marshal", "o200k_base-446a9538cb6c348e-py313.marshal",
+                "cl100k_base-223921b76ee99bde.cache"])
+    assert (tmp_path / "link-target").read_bytes() == b"old"
+    assert compiledre.TAG is None or LEGACY_NAMES.fullmatch(f"regex-{compiledre.TAG}.marshal")  # this Python's old name
+
+
 def test_ranks_bytes_are_refused_when_their_lengths_do_not_add_up():
     ranks = {b"a": 0, b"bc": 1, b"\xff" * 255: 2}
     payload = tokens.ranks_bytes(ranks)
