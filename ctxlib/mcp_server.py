@@ -408,7 +408,9 @@ def cmd_mcp(args) -> int:
     server = build_server(args.root, history=args.history)
     print(f"ctxlib mcp: serving pack, rank and count over stdio; roots: {_roots_text(check_roots(args.root))}",
           file=sys.stderr)
-    server.run("stdio")
+    from .mcpwire import run_stdio
+
+    run_stdio(server)  # server.run("stdio"), and a line the SDK cannot read gets a JSON-RPC error
     return 0
 
 

@@ -232,3 +232,24 @@ def test_rank_and_pack_patterns_are_bounded(shop):
                 mcp_server.pack_tool(roots, "vat invoice", 2000, include=bad)
         assert len(str(caught.value)) < 400
     assert mcp_server.rank_tool(roots, "vat invoice", exclude=["*.py"] * mcp_server.MAX_PATTERNS)["files"]
+
+
+def test_a_line_the_sdk_cannot_read_gets_a_json_rpc_error(shop):
+    # round s42's leftover: the SDK drops such a line, so a client waited for its own timeout. A lone surrogate
+    # escape is what Python's json.dumps writes for a file name of undecodable bytes (os.fsdecode: "\udcff").
+    import subprocess
+
+    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                 "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+              "params": {"name": "count", "arguments": {"paths": ["shop/bad\udcff.py"]}}}]
+    sent = [json.dumps(line) for line in lines] + ["garbage{", '{"jsonrpc": "2.0", "id": "s", "meth": "ping"}',
+                                                   "[1, 2]", json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping"})]
+    done = subprocess.run([sys.executable, "-m", "ctxlib", "mcp", "--root", str(shop)], capture_output=True,
+                          input="\n".join(sent).encode() + b"\n", env={**os.environ, "CTXLIB_OFFLINE": "1"}, timeout=120)
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    errors = [(r["id"], r["error"]["code"], r["error"]["message"].split(":")[0]) for r in replies if "error" in r]
+    assert errors == [(2, -32700, "Parse error"), (None, -32700, "Parse error"), ("s", -32600, "Invalid Request"),
+                      (None, -32600, "Invalid Request")]
+    assert [r["id"] for r in replies if "result" in r] == [0, 9]  # and the server went on serving
