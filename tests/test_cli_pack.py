@@ -226,3 +226,26 @@ def test_pack_report_json_words_argparse_errors_as_json_too(shop, capsys, argv, 
     assert (status, out) == (2, "") and json.loads(err) == {"error": error}
     status, out, err = run(capsys, "pack", shop, "--report", "json", "--report", "text", *argv)
     assert (status, err) == (2, f"ctxlib: pack: {error}\n")  # the last --report is the one asked for
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+def test_the_packed_context_is_written_whole_on_a_stdout_of_any_encoding(tmp_path, encoding):
+    # Windows writes a pipe or a file in its code page: a pack holding "⋮" (a view's elision) or Hindi ended in
+    # "'charmap' codec can't encode character '\u22ee'", rc 2, nothing on stdout (round s42's leftover, s43)
+    import io
+
+    from ctxlib.cli.pack import write_context
+
+    for text, wanted in (("vat ⋮ कर\n", "utf-8"), ("plain\n", encoding), ("café\n", "cp1252" if encoding == "cp1252" else "utf-8")):
+        stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding)
+        write_context(text, stream)
+        assert stream.buffer.getvalue() == text.encode(wanted)  # the stream's own encoding whenever it holds all
+    repo = tmp_path / "r"
+    repo.mkdir()
+    (repo / "vat.py").write_text("def vat():\n    return 'कर ⋮ 😀'\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "ctxlib", "pack", str(repo), "--query", "vat", "--budget", "500",
+                           "--report", "json"], capture_output=True, cwd=Path(__file__).parent.parent,
+                          env={**__import__("os").environ, "PYTHONIOENCODING": encoding}, timeout=120)
+    assert done.returncode == 0
+    packed = done.stdout.decode("utf-8")
+    assert "return 'कर ⋮ 😀'" in packed and count_tokens(packed) == json.loads(done.stderr)["used_tokens"]

@@ -80,6 +80,23 @@ def json_line(report: dict, stream) -> str:
     return text
 
 
+def write_context(text: str, stream) -> None:
+    """Write the packed ``text`` to ``stream`` as it is: in the stream's encoding when that holds every character of it,
+    else all of it as UTF-8, the one encoding that holds any. Windows writes a pipe or a file in its code page (cp1252),
+    and a pack holds any file's characters (and its views' "⋮"): the pack ended in "'charmap' codec can't encode
+    character", nothing written. Replacing characters would change the tokens the budget was counted in."""
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8", getattr(stream, "errors", None) or "strict")
+    except (UnicodeEncodeError, LookupError):
+        if hasattr(stream, "buffer"):
+            stream.flush()
+            stream.buffer.write(text.encode("utf-8", "surrogateescape"))
+            stream.buffer.flush()
+            return
+    stream.write(text)
+    stream.flush()
+
+
 def report_in(argv) -> str:
     """The report a command line asks for: the value of its last ``--report X`` (or ``--report=X``, or a prefix of
     ``--report`` as argparse takes one), else ``"text"``. Found before argparse reads the line, so that its own
@@ -121,8 +138,7 @@ def cmd_pack(args) -> int:
                                include_secrets=args.include_secrets,
                                include=args.include, exclude=args.exclude, history=history_of(args),
                                progress=bar.update if bar is not None else None)
-    sys.stdout.write(pack.text)
-    sys.stdout.flush()
+    write_context(pack.text, sys.stdout)
     if args.report == "json":
         from ..render import pack_report
 
