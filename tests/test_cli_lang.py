@@ -251,3 +251,25 @@ def test_in_language_puts_argparses_words_back_whatever_happens():
             assert argparse._("usage: ") == "इस्तेमाल: "
             raise RuntimeError("stop")
     assert argparse._("usage: ") == before == "usage: "
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "ctxlib: ascii cannot write the characters 'कर' that this output holds; set PYTHONIOENCODING=utf-8 and "
+           "run it again\n"),  # a file's name
+    ("hi", "ctxlib: इस output में ऐसे characters 'मोटा' हैं जो ascii में नहीं लिखे जा सकते; PYTHONIOENCODING=utf-8 set "
+           "करके फिर से चलाएँ\n")])  # the table's own head
+def test_an_output_stdout_cannot_write_is_said_in_the_learners_language(tmp_path, lang, said):
+    # `ctxlib count --lang hi` on an ASCII stdout (LC_ALL=C without UTF-8 mode, a Windows code page) said
+    # "ctxlib: 'ascii' codec can't encode characters in position 62-65: ordinal not in range(128)" (round s43)
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "कर.py").write_text("x = 1\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "ctxlib", "count", str(tmp_path / "कर.py"), "--lang", lang],
+                          capture_output=True, cwd=Path(__file__).parent.parent, timeout=120,
+                          env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    # stderr writes what ASCII cannot hold as \\u escapes (backslashreplace): read them back
+    err = done.stderr.decode("ascii").encode("latin-1").decode("unicode_escape")
+    assert (done.returncode, done.stdout, err) == (2, b"", said)

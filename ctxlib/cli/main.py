@@ -111,6 +111,13 @@ def main(argv=None, extensions=None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except UnicodeEncodeError as exc:
+        if not _is_stdouts(exc.encoding):
+            return _failed(args, in_lang(exc, lang_of(args)))
+        # An ASCII or code-page stdout (LC_ALL=C, a Windows pipe) and Hindi text or a file's characters to show
+        return _failed(args, message(N_("{encoding} cannot write the characters {characters} that this output holds; "
+                                        "set PYTHONIOENCODING=utf-8 and run it again"), lang_of(args),
+                                     encoding=exc.encoding, characters=ascii(exc.object[exc.start:exc.end][:5])))
     except (UsageError, ValueError) as exc:  # in the command's language when the error can be worded there
         return _failed(args, in_lang(exc, lang_of(args)))
     except OSError as exc:  # the file system said no (a folder where a file should be, say)
@@ -120,6 +127,16 @@ def main(argv=None, extensions=None) -> int:
         return _failed(args, message(N_("the input is nested too deeply to read"), lang_of(args)))
     except KeyboardInterrupt:
         return 130
+
+
+def _is_stdouts(encoding: str) -> bool:
+    """Whether ``encoding`` is stdout's (``"ascii"`` and ``"ANSI_X3.4-1968"`` are one codec)."""
+    import codecs
+
+    try:
+        return codecs.lookup(encoding).name == codecs.lookup(getattr(sys.stdout, "encoding", None) or "utf-8").name
+    except LookupError:
+        return False
 
 
 def _failed(args, text: str) -> int:
