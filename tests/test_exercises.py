@@ -791,3 +791,45 @@ def test_not_implemented_in_a_later_case_is_no_pass():
 
     result = run_cases(first_only, SEQUENCE_CASES)
     assert result.outcome == "failed" and result.passed == 1 and "NotImplementedError" in result.message
+
+
+class _EndlessLen(list):
+    def __len__(self):
+        while True:
+            pass
+
+
+class _EndlessIter(list):
+    def __iter__(self):
+        while True:
+            pass
+
+
+class _EndlessItem(dict):
+    def __getitem__(self, key):
+        while True:
+            pass
+
+
+@pytest.mark.parametrize("way", ["signal", "trace"])
+@pytest.mark.parametrize("question, answer", [
+    ("predict_75", _EndlessLen(["shop/vat.py"])),  # a value compared with ==: its len never returned
+    ("predict_knapsack", _EndlessIter(["shop/vat.py"])),  # a Property: set(paths(got)) reads their list
+    ("capstone", _EndlessItem(root=".", task="vat", budget=2000, essential=["shop/vat.py"])),  # "untouched" rule first
+], ids=["value", "property", "untouched_rule"])
+def test_a_value_answer_whose_own_methods_never_return_is_stopped(question, answer, way, monkeypatch):
+    # A value (predicted = ...) was compared outside the time limit, and so was a capstone's "not attempted yet"
+    # rule: the cell hung for ever (killed at 60 s; round s43). Properties run the traced way, so that a capstone's
+    # pack of a big repository, ctxlib's own code, is never stopped.
+    import time
+
+    from ctxlib.course import timelimit
+
+    monkeypatch.setattr(timelimit, "TIME_LIMIT_SECONDS", 1)
+    if way == "trace":
+        monkeypatch.setattr(timelimit, "_signals_usable", lambda: False)
+    lesson = "01_window_as_budget" if question == "predict_75" else "03_real_repository"
+    started = time.monotonic()
+    result = exercise(lesson, question).run(answer)
+    assert time.monotonic() - started < 10
+    assert result.outcome == "error" and "still running after 1 seconds" in result.message

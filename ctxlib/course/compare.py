@@ -180,6 +180,16 @@ def _explained(got, expected, msgs: dict, spelled: bool = True) -> str | None:
         return None
 
 
+def _answer_name(answer, default: str) -> str:
+    """What to call the learner's answer in a message: the name of the function they passed (``my_score2``), else
+    ``default``. A lambda or a callable object has no name worth showing, so it is called by ``default``."""
+    try:
+        name = getattr(answer, "__name__", None)
+    except Exception:  # noqa: BLE001  an attribute dict's __getattr__ raises KeyError: it is a value, not a function
+        name = None
+    return name if isinstance(name, str) and name.isidentifier() and callable(answer) else default
+
+
 def _holds(test, answer) -> bool:
     """``test(answer)`` as a bool; ``False`` if it raises (a malformed answer breaks the rule)."""
     try:

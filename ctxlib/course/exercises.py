@@ -27,10 +27,9 @@ sequence type), and so do 5, 5.0 and Decimal("5"); a bool is not a count. The le
 gets a deep copy of each case's arguments; if it changes that copy (sorts a list in place, pops
 from it), the case fails, since a caller still needs its data.
 
-The learner's calls share a time limit (``timelimit.TIME_LIMIT_SECONDS`` for the whole check; their results' own
-``==``, deep copy and ``repr`` get what is left and a second): an endless loop is stopped and named as an error, the
-cell does not hang (``course/timelimit.py`` says how, and what it cannot
-stop). What their code prints goes on to the notebook up to ``MAX_SHOWN_CHARS`` characters a check; the rest is
+The learner's calls, and a value answer's comparison, share a time limit (``timelimit.TIME_LIMIT_SECONDS`` for the
+whole check; their results' own ``==``, deep copy and ``repr`` get what is left and a second): an endless loop is
+stopped and named as an error, the cell does not hang (``course/timelimit.py`` says how, and what it cannot stop). What their code prints goes on to the notebook up to ``MAX_SHOWN_CHARS`` characters a check; the rest is
 cut with one line saying so, so a print in a loop cannot flood the page; so is what it writes to stderr
 (``print(..., file=sys.stderr)``, ``logging``).
 
@@ -52,7 +51,7 @@ from pathlib import Path
 from ctxlib.i18n import LANGS, N_, error_name, in_lang, message
 
 from . import timelimit
-from .compare import _as_now, _equal, _explained, _holds, _shown, _unchanged, shown_value  # noqa: F401 (shown_value: the engine's too)
+from .compare import _answer_name, _as_now, _equal, _explained, _holds, _shown, _unchanged, shown_value  # noqa: F401 (shown_value: the engine's too)
 from .progress import record_quietly
 from .quiz import Question, load_quiz, question_text, resolve_checker
 
@@ -200,11 +199,13 @@ def _call(answer, given, watch: _PrintWatch):
 
 def _timed_call(answer, given, watch: _PrintWatch, expected, deadline: float):
     """The learner's result for ``given`` and whether it equals ``expected``: both under the time limit that is left
-    (their result's own ``==`` or ``len`` is their code too). A value (``given`` None) is compared untimed: a
-    property of a capstone packs a repository with ctxlib's own code."""
-    if given is None:
-        return answer, _same(answer, expected)
-    with timelimit.time_limit(deadline - time.monotonic(), _LIBRARY_DIRS):
+    (their result's own ``==`` or ``len`` is their code too). A value (``given`` None) is compared under it too: a
+    list of theirs whose ``__len__`` never returns hung the cell. A ``Property`` only in the traced way, which stops
+    their code and not ctxlib's: a capstone's property packs a repository with ctxlib's own code."""
+    traced = given is None and isinstance(expected, Property)
+    with timelimit.time_limit(deadline - time.monotonic(), _LIBRARY_DIRS, traced=traced):
+        if given is None:
+            return answer, _same(answer, expected)
         got = _call(answer, given, watch)
         return got, _same(got, expected)
 
@@ -248,7 +249,12 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
     if not callable(answer) and any(c.args is not None for c in cases):
         return CheckResult("failed", 0, total, msgs["not_callable"].format(name=name, got=shown_value(answer)))
     rules = [c.expected for c in cases if isinstance(c.expected, Property) and c.expected.untouched is not None]
-    if rules and any(_holds(rule.untouched, answer) for rule in rules):
+    try:  # their answer's own code (a dict's __getitem__) runs in the rule too; ctxlib's does not count (traced)
+        with timelimit.time_limit(timelimit.TIME_LIMIT_SECONDS, _LIBRARY_DIRS, traced=True):
+            untouched = bool(rules) and any(_holds(rule.untouched, answer) for rule in rules)
+    except timelimit.TimeLimitReached:
+        return _timed_out(cases[0], 0, total, msgs, lang)
+    if untouched:
         plain = [Case(c.args, replace(c.expected, untouched=None) if isinstance(c.expected, Property) else c.expected,
                       c.about) for c in cases]
         checked = run_cases(answer, plain, lang, name)
@@ -267,8 +273,7 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
                 changed = next((n for n, (a, b) in enumerate(zip(case.args or (), given or ()), 1) if not _unchanged(a, b)), None)
                 now = _as_now(got) if first_failure is None and not (changed is None and same) else None
         except timelimit.TimeLimitReached:
-            return CheckResult("error", passed, total, msgs["timeout"].format(
-                about=_capital(case.about[lang]), seconds=f"{timelimit.TIME_LIMIT_SECONDS:,}"))
+            return _timed_out(case, passed, total, msgs, lang)
         except NotImplementedError:
             if i == 0:
                 return CheckResult("not attempted", 0, total, msgs["starter"].format(name=name, does=msgs["raises"]))
@@ -291,8 +296,12 @@ def run_cases(answer, cases: list[Case], lang: str = "en", name: str = "your fun
         with _their_objects(deadline):
             return _failed(first_failure, passed, total, msgs, lang, name)
     except timelimit.TimeLimitReached:  # a __repr__ of theirs that never returns: as their call's endless loop
-        return CheckResult("error", passed, total, msgs["timeout"].format(
-            about=_capital(first_failure[0].about[lang]), seconds=f"{timelimit.TIME_LIMIT_SECONDS:,}"))
+        return _timed_out(first_failure[0], passed, total, msgs, lang)
+
+
+def _timed_out(case: Case, passed: int, total: int, msgs: dict, lang: str) -> CheckResult:
+    return CheckResult("error", passed, total, msgs["timeout"].format(
+        about=_capital(case.about[lang]), seconds=f"{timelimit.TIME_LIMIT_SECONDS:,}"))
 
 
 def _their_objects(deadline: float):
@@ -320,18 +329,6 @@ def _failed(first_failure, passed: int, total: int, msgs: dict, lang: str, name:
     key = ("failed_value" if case.args is None else "failed") + ("_why" if why else "")
     return CheckResult("failed", passed, total, msgs[key].format(
         passed=passed, total=total, about=about, name=name, got=shown, why=why))
-
-
-def _answer_name(answer, default: str) -> str:
-    """What to call the learner's answer: the name of the function they passed (``my_score2``), else ``default``.
-
-    A lambda or a callable object has no name worth showing, so it is called by ``default``.
-    """
-    try:
-        name = getattr(answer, "__name__", None)
-    except Exception:  # noqa: BLE001  an attribute dict's __getattr__ raises KeyError: it is a value, not a function
-        name = None
-    return name if isinstance(name, str) and name.isidentifier() and callable(answer) else default
 
 
 def _code_of(source: str, name: str = "f") -> bytes:

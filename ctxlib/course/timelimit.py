@@ -84,7 +84,8 @@ def _by_trace(seconds: float, skip: tuple[str, ...]):
         sys.settrace(previous)
 
 
-def time_limit(seconds: float, skip: tuple[str, ...] = (_LIBRARY,)):
+def time_limit(seconds: float, skip: tuple[str, ...] = (_LIBRARY,), traced: bool = False):
     """A context in which code raises ``TimeLimitReached`` once it has run ``seconds``; ``skip``: folders whose code
-    the traced way does not read the clock in (the signal way stops anything)."""
-    return _by_signal(seconds) if _signals_usable() else _by_trace(seconds, skip)
+    the traced way does not read the clock in (the signal way stops anything); ``traced``: the traced way even where
+    signals work, so that a long run of the library's own code (a pack of a big repository) is not stopped."""
+    return _by_signal(seconds) if _signals_usable() and not traced else _by_trace(seconds, skip)
