@@ -833,3 +833,22 @@ def test_a_value_answer_whose_own_methods_never_return_is_stopped(question, answ
     result = exercise(lesson, question).run(answer)
     assert time.monotonic() - started < 10
     assert result.outcome == "error" and "still running after 1 seconds" in result.message
+
+
+def _forever_on_one_line(*args):
+    while True: pass  # noqa: E701  the loop is on one line, as a learner may write it
+
+
+def test_a_loop_on_one_line_is_stopped_in_the_traced_way_too(monkeypatch):
+    # Before Python 3.12 a loop on one line gives no line event after its first round: in the traced way (Windows,
+    # another thread, a Property's check) the cell hung for ever (round s43); its code is now traced by opcode there.
+    import time
+
+    from ctxlib.course import timelimit
+
+    monkeypatch.setattr(timelimit, "TIME_LIMIT_SECONDS", 1)
+    monkeypatch.setattr(timelimit, "_signals_usable", lambda: False)
+    started = time.monotonic()
+    result = run_cases(_forever_on_one_line, SEQUENCE_CASES)
+    assert time.monotonic() - started < 10
+    assert result.outcome == "error" and "still running after 1 seconds" in result.message

@@ -9,8 +9,8 @@ learner's own ``except Exception:`` does not swallow it. Two ways to stop it, th
   a wait (``time.sleep``) alike. Once the limit has passed it fires again every 0.1 s, so code that goes on after
   its bare ``except:`` swallowed one stop meets the next.
 - ``sys.settrace`` anywhere else (Pyodide in the browser has no timer signals; another thread; Windows): the clock is
-  read at each line of the learner's own code (library code runs untraced, so it is not slowed), so a loop in their
-  code stops; a single long call into library or C code (``time.sleep(10**6)``, a regular expression that
+  read at each line of the learner's own code (at each opcode before Python 3.12, where a loop on one line gives no
+  line event after its first round; library code runs untraced, so it is not slowed), so a loop in their code stops; a single long call into library or C code (``time.sleep(10**6)``, a regular expression that
   backtracks for hours) is not interrupted.
 
 Not handled: a loop whose own bare ``except:`` (or ``except BaseException``) swallows every stop raised inside it
@@ -29,6 +29,9 @@ from pathlib import Path
 TIME_LIMIT_SECONDS = 20  # for all the calls of one check together; the slowest right answer takes well under 1 s
 _AGAIN_SECONDS = 0.1
 _LIBRARY = str(Path(__file__).parents[1])  # ctxlib itself: its code runs untraced in the settrace way
+# Before Python 3.12 a loop on one line ("while True: pass") gives no line event after its first round: its learner's
+# code is then traced by opcode (slower, and only in the traced way).
+_BY_OPCODE = sys.version_info < (3, 12)
 
 
 class TimeLimitReached(BaseException):
@@ -74,6 +77,7 @@ def _by_trace(seconds: float, skip: tuple[str, ...]):
     def on_call(frame, event, arg):
         if frame.f_code.co_filename.startswith(skip):
             return None  # library code: not traced line by line
+        frame.f_trace_opcodes = _BY_OPCODE
         return on_line(frame, event, arg)
 
     previous = sys.gettrace()
