@@ -328,3 +328,22 @@ def test_a_lock_file_that_cannot_be_made_fails_at_once(monkeypatch, capsys):
     said = "ctxlib: /proc/self/ctxlib-progress.json.lock: लिखी नहीं जा सकी (No such file or directory)\n"
     assert capsys.readouterr().err == said  # the lock file, not the progress file, is the one that cannot be made
     assert time.monotonic() - started < 5
+
+
+def test_a_record_is_never_written_larger_than_its_reader_reads(progress_file, monkeypatch):
+    # A 15.5 MB file written without indentation (under the 16 MiB cap) was rewritten with indent=1 by the next
+    # attempt: 19.2 MB, which read_progress refuses, so every later attempt was refused too (round s43).
+    from ctxlib import safefile
+
+    monkeypatch.setattr(progress, "MAX_PROGRESS_BYTES", 4_000)
+    for _ in range(40):
+        try:
+            record_attempt(LESSON, "fits_but_not_all", "passed")
+        except safefile.Refused as exc:
+            assert exc.code is safefile.Reason.TOO_BIG
+            break
+        assert progress_file.stat().st_size <= 4_000
+    else:
+        raise AssertionError("40 attempts of ~180 bytes fitted in 4,000 bytes")
+    kept = read_progress(progress_file)["attempts"]  # the last file written is read whole
+    assert 20 < len(kept) < 40 and progress_file.read_text(encoding="utf-8").count("\n") == 1  # written unindented

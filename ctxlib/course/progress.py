@@ -35,6 +35,7 @@ import json
 import os
 import sys
 from datetime import datetime, timezone
+from errno import ENOENT
 from pathlib import Path
 
 from ctxlib import safefile
@@ -203,11 +204,9 @@ def progress_lock(path):
 class ProgressLock:
     """A ``filelock.FileLock`` on ``lock_path`` (``LOCK_TIMEOUT_SECONDS``) that fails at once where its file cannot be made.
 
-    filelock takes "no such file" from creating the lock file in a folder that exists but makes no files
-    (``/proc/self/``) for a lock another process holds, and waits out the whole timeout. A held lock always has
-    its file, so two tries that fail while there is no file are that folder's refusal: ``FileNotFoundError``
-    naming the lock file, at once. A lock really held still raises ``filelock.Timeout`` after the timeout.
-    """
+    filelock took "no such file" from a folder that makes no files (``/proc/self/``) for a lock held by another, and
+    waited out the timeout. A held lock has its file: two tries that fail with no file there raise ``FileNotFoundError``
+    naming the lock file, at once; a lock really held raises ``filelock.Timeout`` after the timeout."""
 
     def __init__(self, lock_path: str):
         import filelock
@@ -215,8 +214,6 @@ class ProgressLock:
         self.lock = filelock.FileLock(lock_path, timeout=LOCK_TIMEOUT_SECONDS)
 
     def acquire(self) -> None:
-        import errno
-
         import filelock
 
         for _ in range(2):  # twice: a holder may have let go (and its file gone) between the try and the look
@@ -227,7 +224,7 @@ class ProgressLock:
                 if os.path.lexists(self.lock.lock_file):
                     break
         else:
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), self.lock.lock_file)
+            raise FileNotFoundError(ENOENT, os.strerror(ENOENT), self.lock.lock_file)
         self.lock.acquire(timeout=LOCK_TIMEOUT_SECONDS)
 
     def release(self) -> None:
@@ -235,7 +232,6 @@ class ProgressLock:
 
     def __enter__(self):
         self.acquire()
-        return self
 
     def __exit__(self, *exc_info) -> None:
         self.release()
@@ -267,12 +263,17 @@ def lock_to_read(path):
 
 
 def save_progress(data: dict, path=None) -> None:
-    """Write a progress record to ``path`` (default ``progress_path()``) atomically, creating its
-    folder (``~/.ctxlib`` the first time); raises ``OSError``. Callers that read, change and
-    write hold ``progress_lock(path)`` around all three."""
+    """Write a progress record to ``path`` (default ``progress_path()``) atomically, creating its folder (``~/.ctxlib``
+    the first time); raises ``OSError`` (``safefile.Refused`` for a record over ``MAX_PROGRESS_BYTES`` even unindented).
+    Callers that read, change and write hold ``progress_lock(path)`` around all three."""
     path = Path(path or progress_path())
     path.parent.mkdir(parents=True, exist_ok=True)
-    safefile.write_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    if len(text.encode("utf-8")) > MAX_PROGRESS_BYTES:  # never a file its reader refuses: compact, else not written
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    if (size := len(text.encode("utf-8"))) > MAX_PROGRESS_BYTES:
+        raise safefile.Refused(safefile.Reason.TOO_BIG, size=size, cap=MAX_PROGRESS_BYTES)
+    safefile.write_atomically(path, text)
 
 
 def open_progress(path=None) -> tuple[dict, tuple[Path, str] | None]:
