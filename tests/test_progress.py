@@ -347,3 +347,17 @@ def test_a_record_is_never_written_larger_than_its_reader_reads(progress_file, m
         raise AssertionError("40 attempts of ~180 bytes fitted in 4,000 bytes")
     kept = read_progress(progress_file)["attempts"]  # the last file written is read whole
     assert 20 < len(kept) < 40 and progress_file.read_text(encoding="utf-8").count("\n") == 1  # written unindented
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "ctxlib: this attempt was not saved to your progress file (is a named pipe (FIFO), not a regular file; "
+           "not read).\n"),
+    ("hi", "ctxlib: यह कोशिश आपकी progress file में सहेजी नहीं जा सकी (एक named pipe (FIFO) है, साधारण file नहीं; "
+           "पढ़ी नहीं गई)।\n")])
+def test_a_refused_progress_file_is_said_in_the_notebooks_language(tmp_path, monkeypatch, capsys, lang, said):
+    # the reason stayed English inside the Hindi line (round s43)
+    fifo = tmp_path / "progress.json"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("CTXLIB_PROGRESS", str(fifo))
+    record_quietly(LESSON, "fits_but_not_all", "passed", lang=lang)
+    assert capsys.readouterr().err == said

@@ -368,18 +368,18 @@ def record_quietly(lesson: str, question_id: str, outcome: str | None, *, lang: 
     try:
         moved = record_attempt(lesson, question_id, outcome, **details)
     except Exception as exc:  # noqa: BLE001: a notebook's check must never fail because of its record
-        print(message(NOTES["not_saved"], lang, problem=_problem(exc)), file=sys.stderr)
+        print(message(NOTES["not_saved"], lang, problem=_problem(exc, lang)), file=sys.stderr)
         return
     if moved is not None:
         print(message(NOTES["moved"], lang, problem=moved[1], name=moved[0].name), file=sys.stderr)
 
 
-def _problem(exc: Exception) -> str:
+def _problem(exc: Exception, lang: str) -> str:
     # Short and free of folders: a notebook's saved output must not depend on the machine.
     if isinstance(exc, ProgressPathError):
         return "CTXLIB_PROGRESS"
-    if isinstance(exc, safefile.Refused):
-        return exc.reason
+    if isinstance(exc, safefile.Refused):  # in lang: "is a named pipe (FIFO)" was English in the Hindi line
+        return exc.text(lang)
     return type(exc).__name__
 
 
