@@ -20,26 +20,10 @@ import pytest
 from ctxlib import regexscan
 from ctxlib.credentials import find_secrets
 from ctxlib.repo import credential_in_text
+from fakes import AN, DG, HEX, LO, UP, URL, sweep_fakers
 
 R = random.Random(4242)
-UP, LO, DG = string.ascii_uppercase, string.ascii_lowercase, string.digits
-AN, HEX, URL = UP + LO + DG, "0123456789abcdef", UP + LO + DG + "-_"
-
-
-def rs(chars: str, n: int) -> str:
-    return "".join(R.choice(chars) for _ in range(n))
-
-
-def mixed(chars: str, n: int) -> str:
-    """``n`` of ``chars`` holding each of capitals, small letters and digits that ``chars`` holds."""
-    while True:
-        s = rs(chars, n)
-        if all(any(c in s for c in group) for group in (UP, LO, DG) if any(c in chars for c in group)):
-            return s
-
-
-def uid() -> str:
-    return "%s-%s-4%s-%s%s-%s" % (rs(HEX, 8), rs(HEX, 4), rs(HEX, 3), R.choice("89ab"), rs(HEX, 3), rs(HEX, 12))
+rs, mixed, uid = sweep_fakers(R)
 
 
 def nb(lines: list[str]) -> str:
