@@ -127,6 +127,16 @@ def test_bad_input_is_one_line(tiny, tmp_path, capsys, argv, message):
     assert status == 2 and err == message.format(tmp=tmp_path, tiny=tiny)
 
 
+def test_a_subfolder_of_a_working_copy_is_refused_with_its_top_folder_named(tiny, capsys):
+    # It read the whole repository's history under the subfolder's name (a hostile tester's finding, s43).
+    status, out, err = run_cli(capsys, "eval", str(tiny / "app"), "--limit", "1")
+    assert status == 2 and out == "" and err == (
+        f"ctxlib: {tiny / 'app'} is a folder inside the git working copy {tiny}: ctxlib eval reads the whole "
+        f"repository's history, so give it the top folder (ctxlib eval {tiny})\n")
+    status, _, err = run_cli(capsys, "eval", str(tiny / "app"), "--lang", "hi")
+    assert status == 2 and f"ctxlib eval {tiny}" in err and "working copy" in err and "पूरी history" in err
+
+
 def test_too_little_history(tmp_path, capsys):
     git(tmp_path, "init", "-q", "--template=", "-b", "main")
     status, _, err = run_cli(capsys, "eval", str(tmp_path))

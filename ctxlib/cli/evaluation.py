@@ -5,7 +5,9 @@ and ``pack`` never load it.
 """
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 from ..i18n import N_, Worded, in_lang, message, message_n
 from .common import UsageError, add_lang_option, display_name, lang_of
@@ -75,6 +77,7 @@ def cmd_eval(args) -> int:
     lang = lang_of(args)
     if args.misses < 0:
         raise UsageError(Worded((N_("--misses must be 0 or more, got {n}"), {"n": args.misses})))
+    check_top_folder(args.path)
     budgets = tuple(args.budget or evaluate.BUDGETS)
     instances = evaluate.mine_instances(args.path, every=args.every, limit=args.limit)
     systems = ((evaluate.CURRENT,) + ((evaluate.HISTORY,) if args.history else ())
@@ -101,6 +104,27 @@ def cmd_eval(args) -> int:
         misses = [(o, evaluate.explain_miss(args.path, o, lang=lang)) for o in evaluate.worst_misses(current, args.misses)]
         print(format_eval_report(run, summary, misses, lang))
     return 0
+
+
+def check_top_folder(path) -> None:
+    """Refuse a subfolder of a git working copy: the history read would be the whole repository's, every
+    task's tree and edits included, reported under the subfolder's name (``eval ctxlib/course --limit 3``
+    ranked files outside ctxlib/course). Only the names ``.git`` and ``HEAD`` are looked at, nothing is read.
+
+    Args:
+        path: the folder ``ctxlib eval`` was given.
+    Raises:
+        UsageError: ``path`` holds no ``.git`` (nor a bare repository's ``HEAD``) while a folder above it
+            holds a ``.git``; the message names that folder, to evaluate instead.
+    """
+    here = Path(os.path.abspath(path))
+    if not here.is_dir() or any(os.path.lexists(here / name) for name in (".git", "HEAD")):
+        return  # a repository, or no folder at all (the history reader says which)
+    top = next((folder for folder in here.parents if os.path.lexists(folder / ".git")), None)
+    if top is not None:
+        raise UsageError(Worded((N_("{path} is a folder inside the git working copy {top}: ctxlib eval reads the "
+                                    "whole repository's history, so give it the top folder (ctxlib eval {top})"),
+                                 {"path": str(path), "top": str(top)})))
 
 
 # evaluate.BUDGETS, written out so that building the parser does not import the evaluation (and
