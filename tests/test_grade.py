@@ -164,7 +164,7 @@ def test_grade_in_hindi_same_csv_hindi_summary(class_folder, capsys):
     assert lines[1].index(str(total)) != lines[2].index(str(total))
     assert "सबसे कम पास हुए सवाल (वे शिक्षार्थी जिन्होंने इसे पास नहीं किया):" in lines
     assert lines[-1] == f"hi.csv लिखी गई: 2 शिक्षार्थी x {total} सवाल; 2 files छोड़ी गईं (ऊपर देखें)"
-    assert "ctxlib: empty.json: पढ़ी नहीं जा सकी, छोड़ दी गई (the file is empty)" in captured.err.splitlines()
+    assert "ctxlib: empty.json: पढ़ी नहीं जा सकी, छोड़ दी गई (file ख़ाली है)" in captured.err.splitlines()
 
 
 def test_grade_errors_in_hindi(tmp_path, monkeypatch, capsys):

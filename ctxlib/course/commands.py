@@ -89,7 +89,7 @@ def cmd_grade(args) -> int:
             data = progress.read_progress(f)
         except (progress.ProgressError, OSError) as exc:
             # Reported by name and skipped: one broken hand-in must not stop the class's report.
-            problem = (exc.text(lang) if isinstance(exc, progress.safefile.Refused)  # a folder, a FIFO: in lang
+            problem = (exc.text(lang) if isinstance(exc, (progress.safefile.Refused, progress.ProgressError))  # in lang
                        else getattr(exc, "strerror", None) or exc)
             print(message("ctxlib: {name}: cannot be read, skipped ({problem})", lang, name=grading.terminal_text(f.name),
                           problem=problem), file=sys.stderr)

@@ -39,7 +39,7 @@ from errno import ENOENT
 from pathlib import Path
 
 from ctxlib import safefile
-from ctxlib.i18n import LANGS, N_, message
+from ctxlib.i18n import LANGS, N_, Worded, WordedError, in_lang, message
 
 FORMAT, VERSION = "ctxlib-progress", 1
 OUTCOMES = ("passed", "failed", "not attempted", "error")
@@ -66,8 +66,9 @@ MAX_PROGRESS_BYTES = 16 * 1024 * 1024  # ~100,000 attempts; a larger "progress f
 LOCK_TIMEOUT_SECONDS = 30
 
 
-class ProgressError(ValueError):
-    """A progress file that cannot be used: not UTF-8, not JSON, or not in ctxlib's progress format."""
+class ProgressError(WordedError):
+    """A progress file that cannot be used: not UTF-8, not JSON, or not in ctxlib's progress format; ``str()`` is
+    the English, ``text(lang)`` the reason in ``lang`` (a field's own problem stays as the schema says it)."""
 
 
 class ProgressPathError(ValueError):
@@ -156,18 +157,18 @@ def parse_progress(text: str) -> dict:
     nested too deep, a bad field). A record without ``"learner"`` (the schema allows it) gets ``None``."""
     text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark, as some editors save: accepted
     if not text.strip():
-        raise ProgressError("the file is empty")
+        raise ProgressError.of(N_("the file is empty"))
     try:
         data = safefile.load_json(text)
     except safefile.Refused as exc:
-        raise ProgressError(exc.reason) from None
+        raise ProgressError(exc) from None  # too deep, too many digits: the Refused words itself in any language
     except json.JSONDecodeError as exc:
-        raise ProgressError(f"not JSON: {safefile.json_error_text(exc)}") from None
+        raise ProgressError.of(N_("not JSON: {detail}"), detail=safefile.json_error_text(exc)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ProgressError(f"not a ctxlib progress file (no \"format\": \"{FORMAT}\")")
+        raise ProgressError.of(N_('not a ctxlib progress file (no "format": "{format}")'), format=FORMAT)
     problem = schema_problem(data)
     if problem is not None:
-        raise ProgressError(problem)
+        raise ProgressError.of(N_("not in ctxlib's progress format: {problem}"), problem=problem)
     data.setdefault("learner", None)
     for a in data["attempts"]:  # 3.0 is a whole number to the schema; as a float, two of 1e308 summed to inf
         a["hints_used"] = int(a["hints_used"])
@@ -186,7 +187,7 @@ def read_progress(path) -> dict:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ProgressError(f"not UTF-8 text (bad byte at offset {exc.start})") from None
+        raise ProgressError.of(N_("not UTF-8 text (bad byte at offset {offset})"), offset=exc.start) from None
     return parse_progress(text)
 
 
@@ -300,7 +301,7 @@ def open_progress(path=None) -> tuple[dict, tuple[Path, str] | None]:
             aside, n = path.with_name(f"{path.name}.corrupt-{stamp}-{n}"), n + 1
         kept = salvage(path)
         os.rename(path, aside)
-        return kept, (aside, str(exc))
+        return kept, (aside, exc.args[0] if isinstance(exc.args[0], Worded) else str(exc))  # Worded: said in lang
 
 
 def salvage(path) -> dict:
@@ -371,7 +372,7 @@ def record_quietly(lesson: str, question_id: str, outcome: str | None, *, lang: 
         print(message(NOTES["not_saved"], lang, problem=_problem(exc, lang)), file=sys.stderr)
         return
     if moved is not None:
-        print(message(NOTES["moved"], lang, problem=moved[1], name=moved[0].name), file=sys.stderr)
+        print(message(NOTES["moved"], lang, problem=in_lang(moved[1], lang), name=moved[0].name), file=sys.stderr)
 
 
 def _problem(exc: Exception, lang: str) -> str:
