@@ -19,6 +19,7 @@ any such gap, so a learner never meets one. Not handled: plural rules beyond get
 """
 from __future__ import annotations
 
+import errno
 import gettext
 import json
 import os
@@ -194,6 +195,40 @@ def _join(parts, lang: str) -> str:
 
     return "".join(message(part[0], lang, **worded(part[1])) if len(part) == 2
                    else message_n(part[0], part[1], part[2], lang, **worded(part[3])) for part in parts)
+
+
+# The OS's words for the errors a reader or writer of files meets most; another errno keeps the OS's own text.
+_OS_WORDS = {errno.EACCES: N_("permission denied"), errno.EPERM: N_("operation not permitted"),
+             errno.ENOENT: N_("no such file or folder"), errno.ENOSPC: N_("no space left on the disk"),
+             errno.EROFS: N_("the file system is read-only"), errno.EISDIR: N_("is a folder"),
+             errno.ENOTDIR: N_("not a folder"), errno.ELOOP: N_("too many levels of symbolic links"),
+             errno.ENAMETOOLONG: N_("the name is too long"), errno.EMFILE: N_("too many open files"),
+             errno.EIO: N_("input/output error")}
+
+
+class OsProblem(str):
+    """An ``OSError``'s reason: in English the OS's own words (``"Permission denied"``), and ``text(lang)`` in
+    ``lang`` for the common ``errno`` values (``_OS_WORDS``), so a Hindi line does not end in English. Made by
+    ``os_problem``; ``in_lang`` and ``Skipped`` word it like any ``Worded``."""
+
+    def __new__(cls, text: str, number: int | None = None):
+        self = super().__new__(cls, text)
+        self.number = number
+        return self
+
+    def text(self, lang: str = "en") -> str:
+        """The reason in ``lang``; the OS's text where the catalog has no words for its ``errno``."""
+        words = _OS_WORDS.get(self.number)
+        return str(self) if check_lang(lang) == "en" or words is None else message(words, lang)
+
+    def __reduce__(self):  # a copy keeps its errno
+        return (OsProblem, (str(self), self.number))
+
+
+def os_problem(exc: OSError) -> OsProblem:
+    """``exc.strerror`` (or ``str(exc)`` when it has none) as an ``OsProblem``:
+    ``os_problem(PermissionError(13, "Permission denied")).text("hi")`` -> ``"अनुमति नहीं है"``."""
+    return OsProblem(exc.strerror or str(exc), exc.errno)
 
 
 class _Wording:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from .i18n import N_, message
+from .i18n import N_, OsProblem, in_lang, message
 
 WORDED_PARAMS = frozenset({"kind"})  # parameters whose value is a message id, worded in the viewer's language
 
@@ -105,7 +105,8 @@ LEFT_OUT_BY_PACKER = frozenset({Reason.SECRET, Reason.NO_VIEW_FITS, Reason.NOT_C
 
 
 def _worded(params, lang: str) -> dict:
-    return {k: message(v, lang) if k in WORDED_PARAMS else v for k, v in params}
+    return {k: message(v, lang) if k in WORDED_PARAMS else in_lang(v, lang) if isinstance(v, OsProblem) else v
+            for k, v in params}
 
 
 @dataclass(frozen=True)

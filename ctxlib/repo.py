@@ -49,7 +49,7 @@ import pathspec
 
 from . import credentials, identical, ignore, safefile
 from .ceiling import is_whole_number, shown_count
-from .i18n import N_, WordedError, shown
+from .i18n import N_, WordedError, os_problem, shown
 from .reasons import Reason, Skipped
 
 MAX_FILE_BYTES = 1_048_576  # 1 MiB: larger text files are usually data or generated code
@@ -184,7 +184,7 @@ def read_file(path, rel: str, max_file_bytes: int, dir_fd: int | None = None
     except safefile.Refused as exc:
         return None, exc.skipped(rel)
     except OSError as exc:
-        return None, Skipped.of(rel, Reason.CANNOT_READ, problem=exc.strerror or str(exc))
+        return None, Skipped.of(rel, Reason.CANNOT_READ, problem=os_problem(exc))
     return decode_file(rel, data)
 
 
@@ -315,7 +315,7 @@ def _folder_specs(folder_fd: int, prefix: str, specs: list, repo: Repo) -> list:
         return specs
     except OSError as exc:
         repo.skipped.append(Skipped.of(prefix + ".gitignore", Reason.CANNOT_READ,
-                                       problem=exc.strerror or str(exc)))
+                                       problem=os_problem(exc)))
         return specs
     lines = data.decode("utf-8", errors="replace").splitlines()
     return specs + [(prefix, _gitignore_spec(lines, display_path(prefix) + ".gitignore", repo))]
@@ -342,7 +342,7 @@ def _walk(root: Path, root_fd: int, specs, included, repo: Repo, most_bytes, inc
                     repo.skipped.append(_link_reason(where, prefix.rstrip("/")))
                 else:
                     repo.skipped.append(Skipped.of(shown or "./", Reason.FOLDER_UNREADABLE,
-                                                   problem=exc.strerror or str(exc)))
+                                                   problem=os_problem(exc)))
                 continue
             finally:
                 parent.release()
@@ -378,7 +378,7 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, most_
         return []
     except OSError as exc:
         repo.skipped.append(Skipped.of(display_path(prefix) or "./", Reason.FOLDER_UNREADABLE,
-                                       problem=exc.strerror or str(exc)))
+                                       problem=os_problem(exc)))
         return []
     repo.entries_listed += len(entries)
     folders = []
@@ -389,7 +389,7 @@ def _read_folder(fd: int, where, prefix: str, specs, included, repo: Repo, most_
             kind = ("link" if entry.is_symlink() else "dir" if entry.is_dir(follow_symlinks=False)
                     else "file" if entry.is_file(follow_symlinks=False) else "other")
         except OSError as exc:  # the entry vanished, or its folder forbids a stat
-            repo.skipped.append(Skipped.of(shown, Reason.CANNOT_READ, problem=exc.strerror or str(exc)))
+            repo.skipped.append(Skipped.of(shown, Reason.CANNOT_READ, problem=os_problem(exc)))
             continue
         if kind == "link":
             repo.skipped.append(_link_reason(where, rel))

@@ -101,3 +101,19 @@ def test_compiled_catalogs_are_byte_for_byte_what_the_tool_writes(lang, tmp_path
     monkeypatch.setattr(catalogs, "po_path", lambda _lang: po)
     catalogs.compile_mo(lang)
     assert po.with_suffix(".mo").read_bytes() == (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").read_bytes()
+
+
+def test_an_os_errors_reason_is_the_oss_in_english_and_worded_in_hindi():
+    import errno
+
+    from ctxlib.i18n import in_lang, os_problem
+
+    denied = os_problem(PermissionError(errno.EACCES, "Permission denied"))
+    assert denied == "Permission denied" and in_lang(denied, "en") == "Permission denied"
+    assert in_lang(denied, "hi") == "अनुमति नहीं है"
+    assert os_problem(OSError(errno.ENOSPC, "No space left on device")).text("hi") == "disk में जगह नहीं बची"
+    odd = os_problem(OSError(errno.EXDEV, "Invalid cross-device link"))  # no words of ours: the OS's own
+    assert odd.text("hi") == "Invalid cross-device link"
+    assert os_problem(OSError("no errno at all")).text("hi") == "no errno at all"
+    with pytest.raises(ValueError):
+        denied.text("fr")

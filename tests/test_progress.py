@@ -327,7 +327,7 @@ def test_a_lock_file_that_cannot_be_made_fails_at_once(monkeypatch, capsys):
         record_attempt(LESSON, "fits_but_not_all", "passed")
     assert caught.value.filename == "/proc/self/ctxlib-progress.json.lock"
     assert main(["progress", "--name", "आशा", "--lang", "hi"]) == 2
-    said = "ctxlib: /proc/self/ctxlib-progress.json.lock: लिखी नहीं जा सकी (No such file or directory)\n"
+    said = "ctxlib: /proc/self/ctxlib-progress.json.lock: लिखी नहीं जा सकी (ऐसी कोई file या folder नहीं)\n"
     assert capsys.readouterr().err == said  # the lock file, not the progress file, is the one that cannot be made
     assert time.monotonic() - started < 5
 

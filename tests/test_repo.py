@@ -2,6 +2,7 @@
 symlinks, undecodable bytes and credentials (ctxlib/repo.py), on trees built in tmp_path."""
 import hashlib
 import os
+import pickle
 
 import pytest
 
@@ -236,6 +237,9 @@ def test_a_folder_that_cannot_be_read_is_reported_not_fatal(tmp_path, monkeypatc
     repo = read_repo(tmp_path)
     assert paths(repo) == ["open.py"]
     assert reasons(repo) == {"locked/": "folder cannot be read (Permission denied)"}
+    # The OS's reason is worded in Hindi too (it stayed English inside the Hindi line: round s43)
+    assert repo.skipped[0].text("hi").endswith("(अनुमति नहीं है)")
+    assert pickle.loads(pickle.dumps(repo.skipped[0])).text("hi") == repo.skipped[0].text("hi")
 
 
 def test_a_gitignore_line_that_is_no_pattern_is_noted_not_fatal(tmp_path):

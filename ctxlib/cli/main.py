@@ -7,7 +7,7 @@ import re
 import sys
 
 from . import count, evaluation, pack, rank
-from ..i18n import N_, in_lang, message
+from ..i18n import N_, in_lang, message, os_problem
 from .common import UsageError, display_name, lang_of
 from .words import in_language, lang_in, word_help
 
@@ -122,7 +122,7 @@ def main(argv=None, extensions=None) -> int:
         return _failed(args, in_lang(exc, lang_of(args)))
     except OSError as exc:  # the file system said no (a folder where a file should be, say)
         where = f"{display_name(exc.filename)}: " if exc.filename else ""
-        return _failed(args, f"{where}{exc.strerror or exc}")
+        return _failed(args, f"{where}{in_lang(os_problem(exc), lang_of(args))}")
     except RecursionError:
         return _failed(args, message(N_("the input is nested too deeply to read"), lang_of(args)))
     except KeyboardInterrupt:

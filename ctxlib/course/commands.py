@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ctxlib import cli
 from ctxlib.cli import UsageError
-from ctxlib.i18n import LANGS, N_, lang_from_environment, message, message_n
+from ctxlib.i18n import LANGS, N_, in_lang, lang_from_environment, message, message_n, os_problem
 
 
 def cmd_progress(args) -> int:
@@ -48,7 +48,7 @@ def cmd_progress(args) -> int:
             except OSError as exc:  # the lock file named when it is the one refused (a folder in its place, say)
                 refused = exc.filename if exc.filename == str(path) + ".lock" else path
                 raise UsageError(message("{path}: cannot be written ({problem})", lang, path=terminal_text(refused),
-                                         problem=exc.strerror or exc)) from None
+                                         problem=in_lang(os_problem(exc), lang))) from None
     except progress.safefile.Refused as exc:  # a folder or a device where the file should be: said in lang
         raise UsageError(f"{terminal_text(str(exc.filename or path))}: {exc.text(lang)}") from None
     except filelock.Timeout:  # filelock's own words are English: "The file lock '...' could not be acquired."
@@ -80,7 +80,7 @@ def cmd_grade(args) -> int:
         files = sorted(folder.glob("*.json"))
     except OSError as exc:
         raise UsageError(message("{folder}: cannot be read ({problem})", lang, folder=folder,
-                                 problem=exc.strerror or exc)) from None
+                                 problem=in_lang(os_problem(exc), lang))) from None
     if not files:
         raise UsageError(message("{folder}: has no progress files (*.json)", lang, folder=folder))
     learners, skipped = [], []
@@ -90,7 +90,7 @@ def cmd_grade(args) -> int:
         except (progress.ProgressError, OSError) as exc:
             # Reported by name and skipped: one broken hand-in must not stop the class's report.
             problem = (exc.text(lang) if isinstance(exc, (progress.safefile.Refused, progress.ProgressError))  # in lang
-                       else getattr(exc, "strerror", None) or exc)
+                       else in_lang(os_problem(exc), lang))
             print(message("ctxlib: {name}: cannot be read, skipped ({problem})", lang, name=grading.terminal_text(f.name),
                           problem=problem), file=sys.stderr)
             skipped.append((f.name, problem))
@@ -114,7 +114,7 @@ def cmd_grade(args) -> int:
         raise UsageError(f"{grading.terminal_text(args.csv)}: {exc.text(lang)}") from None
     except OSError as exc:
         raise UsageError(message("{path}: cannot be written ({problem})", lang, path=args.csv,
-                                 problem=exc.strerror)) from None
+                                 problem=in_lang(os_problem(exc), lang))) from None
     print(grading.grade_summary(header, rows, lang=lang))
     if args.by_question:
         print("\n" + report.report_text(header, rows, lang))
@@ -125,7 +125,7 @@ def cmd_grade(args) -> int:
             raise UsageError(f"{grading.terminal_text(args.html)}: {exc.text(lang)}") from None
         except OSError as exc:
             raise UsageError(message("{path}: cannot be written ({problem})", lang, path=args.html,
-                                     problem=exc.strerror)) from None
+                                     problem=in_lang(os_problem(exc), lang))) from None
     wrote = message_n("wrote {path}: {n} learner x {questions} questions",
                       "wrote {path}: {n} learners x {questions} questions", len(rows), lang,
                       path=args.csv, questions=len(header) - 6)
