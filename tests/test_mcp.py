@@ -238,6 +238,7 @@ def test_a_line_the_sdk_cannot_read_gets_a_json_rpc_error(shop):
     # round s42's leftover: the SDK drops such a line, so a client waited for its own timeout. A lone surrogate
     # escape is what Python's json.dumps writes for a file name of undecodable bytes (os.fsdecode: "\udcff").
     import subprocess
+    import threading
 
     lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
                  "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
@@ -246,9 +247,24 @@ def test_a_line_the_sdk_cannot_read_gets_a_json_rpc_error(shop):
               "params": {"name": "count", "arguments": {"paths": ["shop/bad\udcff.py"]}}}]
     sent = [json.dumps(line) for line in lines] + ["garbage{", '{"jsonrpc": "2.0", "id": "s", "meth": "ping"}',
                                                    "[1, 2]", json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping"})]
-    done = subprocess.run([sys.executable, "-m", "ctxlib", "mcp", "--root", str(shop)], capture_output=True,
-                          input="\n".join(sent).encode() + b"\n", env={**os.environ, "CTXLIB_OFFLINE": "1"}, timeout=120)
-    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    # stdin stays open until the last request (id 9) is answered: closed at once, the server may end before it
+    # answers (the SDK stops at end of input), which made this test fail about one run in three.
+    server = subprocess.Popen([sys.executable, "-m", "ctxlib", "mcp", "--root", str(shop)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, "CTXLIB_OFFLINE": "1"})
+    guard = threading.Timer(120, server.kill)  # a server that never answers is ended, and readline returns b""
+    guard.start()
+    try:
+        server.stdin.write("\n".join(sent).encode() + b"\n")
+        server.stdin.flush()
+        replies = []
+        while not any(r.get("id") == 9 for r in replies):
+            line = server.stdout.readline()
+            assert line, f"the server ended after {replies!r}"
+            replies.append(json.loads(line))
+    finally:
+        guard.cancel()
+        server.stdin.close()
+        server.wait(timeout=60)
     errors = [(r["id"], r["error"]["code"], r["error"]["message"].split(":")[0]) for r in replies if "error" in r]
     assert errors == [(2, -32700, "Parse error"), (None, -32700, "Parse error"), ("s", -32600, "Invalid Request"),
                       (None, -32600, "Invalid Request")]
