@@ -186,7 +186,8 @@ EXTRA_RULES = [
      "allowlists": [{"regexes": [_PLACEHOLDER]}]},
     {"id": "config-password",  # .pypirc, .my.cnf, .s3cfg, .boto, pip.conf, rclone.conf, application.properties
      "regex": _CONFIG_LINE, "keywords": _CONFIG_KEYWORDS, "path": _CONFIG_FILES,
-     "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)x{4}"]}]},  # "sk-xxxx...", "xxxx-xxxx": a template's placeholder
+     # "sk-xxxx...", "xxxx-xxxx": a template's placeholder; "3.3.2": a version (pnpm-lock.yaml's "registry-auth-token: 3.3.2")
+     "allowlists": [{"regexes": [_PLACEHOLDER, r"(?i)x{4}", r"^v?\d+(?:\.\d+)+$"]}]},
     {"id": "config-password-in-docs",  # the same line quoted in documentation: a README's ```yaml block with
      # "password: ...", an .rst's ".. code-block:: ini". Prose says "token: string" or "password: required", so
      # here the value must be mixed as a generated key or chosen password is (the assignment rules' allowlists).

@@ -289,3 +289,14 @@ def test_a_rules_cache_that_is_not_the_shipped_rules_is_parsed_afresh(tmp_path):
                               env={**os.environ, "CTXLIB_CACHE_DIR": str(tmp_path / "cache")})
         assert "Traceback" not in done.stderr and key not in done.stdout
         assert "deploy.py" in done.stderr and "gitleaks: aws-access-token" in done.stderr
+
+
+@pytest.mark.parametrize("path, text, refused", [
+    # vuejs/core's pnpm-lock.yaml was refused whole for a package named registry-auth-token at 3.3.2 (a user, s43)
+    ("pnpm-lock.yaml", "packages:\n  registry-auth-token: 3.3.2\n  rc: 1.2.8\n", False),
+    ("config.yaml", "auth_token: v4.2.1\n", False),
+    ("config.yaml", "auth_token: 3.3.2x9Kq7Lm\n", True),  # a version's start is not a version
+    (".pypirc", "[pypi]\nusername = me\npassword = 7.3.1-Zq8xLm2K\n", True),
+])
+def test_a_version_number_is_no_configs_password(path, text, refused):
+    assert (credential_in_text(text, path) is not None) == refused
