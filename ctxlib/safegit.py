@@ -119,11 +119,19 @@ def _git_folder(root, root_fd: int | None):
         os.close(fd)
 
 
+def working_copy_above(folder) -> Path | None:
+    """The nearest folder above ``folder`` (made absolute, not resolved) that holds a ``.git``, or ``None``.
+
+    Only the name ``.git`` is looked at (``os.path.lexists``): nothing of it is read or followed. Used to tell a
+    person who named a subfolder which folder to name instead (``pack --history``, ``ctxlib eval``).
+    """
+    return next((above for above in Path(os.path.abspath(folder)).parents if os.path.lexists(above / ".git")), None)
+
+
 def _no_git_here(root) -> HistoryError:
     """"src has no .git folder ...": with the nearest folder above that has a ``.git`` (only its name is looked
     at: nothing of it is read), so that a person packing a subfolder learns which folder to name instead."""
-    here = Path(os.path.abspath(root))
-    top = next((folder for folder in here.parents if os.path.lexists(folder / ".git")), None)
+    here, top = Path(os.path.abspath(root)), working_copy_above(root)
     if top is None:
         return HistoryError.of(N_("{path} has no .git folder: the history signal reads only a .git folder of the "
                                   "folder itself, the top folder of a git working copy"), path=str(root))

@@ -117,10 +117,12 @@ def check_top_folder(path) -> None:
         UsageError: ``path`` holds no ``.git`` (nor a bare repository's ``HEAD``) while a folder above it
             holds a ``.git``; the message names that folder, to evaluate instead.
     """
+    from ..safegit import working_copy_above
+
     here = Path(os.path.abspath(path))
     if not here.is_dir() or any(os.path.lexists(here / name) for name in (".git", "HEAD")):
         return  # a repository, or no folder at all (the history reader says which)
-    top = next((folder for folder in here.parents if os.path.lexists(folder / ".git")), None)
+    top = working_copy_above(here)
     if top is not None:
         raise UsageError(Worded((N_("{path} is a folder inside the git working copy {top}: ctxlib eval reads the "
                                     "whole repository's history, so give it the top folder (ctxlib eval {top})"),
